@@ -1,0 +1,33 @@
+# Tabletop: the two commands are `make run` and `make test`; both set up .venv themselves.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test protos lint venv clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+## Start the whole stack locally (embedded Redis unless TABLETOP_REDIS_URL is set).
+run: $(STAMP)
+	$(BIN)/tabletop run
+
+## Run every test (unit, integration against real Redis and servers, deploy checks).
+test: $(STAMP)
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+
+## Regenerate the Python code from protos/ (committed; a test fails when it is stale).
+protos: $(STAMP)
+	$(BIN)/python -m tabletop.protogen
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) .pytest_cache

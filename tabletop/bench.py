@@ -1,0 +1,22 @@
+"""`tabletop bench KIND`: benchmark scripts that print figures (never timed assertions in tests)."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+KINDS = {
+    "engine": ("ai.bench_engine:main", "random playouts and moves per second of a rules engine on one core"),
+    "ai": ("ai.bench_ai:main", "ISMCTS iterations per second from the opening and from a mid-game position"),
+    "load": ("clients.loadgen:main", "concurrent games through the service: moves/s, p50/p99, vs an echo floor"),
+}
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in KINDS:
+        print("usage: tabletop bench {" + ",".join(KINDS) + "} [ARGS...]", file=sys.stderr)
+        for k, (_, h) in KINDS.items():
+            print(f"  {k:7} {h}", file=sys.stderr)
+        return 2
+    module_name, func = KINDS[argv[0]][0].split(":")
+    return int(getattr(importlib.import_module(module_name), func)(argv[1:]) or 0)

@@ -1,0 +1,53 @@
+"""The `tabletop` command: the composition root. It parses only the subcommand, then imports its entry point
+lazily, so `tabletop bench engine` never loads gRPC and `tabletop serve` never loads the AI."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+# subcommand -> ("module:function", one-line help). Each function takes the remaining argv and returns an exit code.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "run": ("tabletop.launcher:main", "start the whole stack locally: Redis (embedded unless a URL is given), "
+                                      "the game service and the AI worker"),
+    "serve": ("service.server:main", "run the gRPC game service"),
+    "ai-worker": ("ai.worker:main", "run the AI worker (job consumer and AIService for suggestions)"),
+    "arena": ("ai.arena:main", "play many games between players on the engines and print win rates"),
+    "play": ("clients.terminal:play_main", "play a game in the terminal against AI seats"),
+    "watch": ("clients.terminal:watch_main", "follow a game as a spectator"),
+    "demo": ("clients.demo:main", "play an all-AI game from start to end"),
+    "bench": ("tabletop.bench:main", "benchmarks: engine, ai, load"),
+}
+
+
+def usage() -> str:
+    width = max(map(len, COMMANDS))
+    lines = ["usage: tabletop COMMAND [ARGS...]", "", "commands:"]
+    lines += [f"  {name.ljust(width)}  {help_}" for name, (_, help_) in COMMANDS.items()]
+    lines += ["", "Run `tabletop COMMAND --help` for the arguments of a command."]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(usage())
+        return 0
+    name, rest = argv[0], argv[1:]
+    if name not in COMMANDS:
+        print(f"tabletop: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
+        return 2
+    target = COMMANDS[name][0]
+    module_name, func_name = target.split(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and module_name.startswith(exc.name):
+            print(f"tabletop {name}: not built yet ({module_name} does not exist)", file=sys.stderr)
+            return 3
+        raise
+    return int(getattr(module, func_name)(rest) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
