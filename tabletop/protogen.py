@@ -1,0 +1,74 @@
+"""Regenerate tabletop/v1/*_pb2*.py from protos/ (`make protos`); `check()` tells whether they are stale."""
+
+from __future__ import annotations
+
+import filecmp
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PROTOS = ROOT / "protos"
+OUT = ROOT  # protos/tabletop/v1/x.proto -> tabletop/v1/x_pb2.py
+
+
+def _sources() -> list[Path]:
+    return sorted(PROTOS.rglob("*.proto"))
+
+
+def generate(out: Path) -> list[Path]:
+    """Run protoc (from grpcio-tools) over every .proto; return the generated files."""
+    import grpc_tools
+    from grpc_tools import protoc
+
+    include = Path(grpc_tools.__file__).parent / "_proto"
+    sources = _sources()
+    if not sources:
+        return []
+    args = [
+        "protoc",
+        f"-I{PROTOS}",
+        f"-I{include}",
+        f"--python_out={out}",
+        f"--pyi_out={out}",
+        f"--grpc_python_out={out}",
+        *[str(s.relative_to(PROTOS)) for s in sources],
+    ]
+    if protoc.main(args) != 0:
+        raise SystemExit("protoc failed")
+    generated = []
+    for s in sources:
+        rel = s.relative_to(PROTOS).with_suffix("")
+        for suffix in ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py"):
+            generated.append(out / rel.parent / (rel.name + suffix))
+    return generated
+
+
+def check() -> list[str]:
+    """Names of generated files that differ from what protoc makes now (empty when up to date)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        fresh = generate(Path(tmp))
+        stale = []
+        for f in fresh:
+            committed = OUT / f.relative_to(tmp)
+            if not committed.exists() or not filecmp.cmp(f, committed, shallow=False):
+                stale.append(str(committed.relative_to(ROOT)))
+        return stale
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        for f in generate(Path(tmp)):
+            dest = OUT / f.relative_to(tmp)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(f, dest)
+            init = dest.parent / "__init__.py"
+            if not init.exists():
+                init.write_text("")
+            print(f"wrote {dest.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
