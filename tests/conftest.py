@@ -1,0 +1,59 @@
+"""Shared fixtures. Tests that need Redis get a real redis-server that the tests start themselves, or the one
+named by TABLETOP_TEST_REDIS_URL. A Redis the tests did not start is never flushed: each test gets its own
+logical database number or key prefix instead (see `redis_db_url`)."""
+
+from __future__ import annotations
+
+import itertools
+import os
+
+import pytest
+
+from tabletop.embedded_redis import EmbeddedRedis
+
+
+@pytest.fixture(scope="session")
+def redis_server():
+    """A real redis-server for the whole session (AOF on); None when TABLETOP_TEST_REDIS_URL is set."""
+    if os.environ.get("TABLETOP_TEST_REDIS_URL"):
+        yield None
+        return
+    server = EmbeddedRedis(appendonly=True).start()
+    try:
+        yield server
+    finally:
+        server.cleanup()
+
+
+@pytest.fixture(scope="session")
+def redis_url(redis_server) -> str:
+    """URL of the session's Redis (database 0)."""
+    return os.environ.get("TABLETOP_TEST_REDIS_URL") or redis_server.url
+
+
+_db_numbers = itertools.count(1)
+
+
+@pytest.fixture
+def redis_db_url(redis_server, redis_url) -> str:
+    """A Redis URL for one test. With our own server: a fresh, flushed logical database (1..15, reused
+    round-robin). With an external server: the same URL (tests must then use unique game ids only)."""
+    if redis_server is None:
+        return redis_url
+    import redis
+
+    db = 1 + (next(_db_numbers) - 1) % 15
+    client = redis.Redis(port=redis_server.port, db=db)
+    client.flushdb()
+    client.close()
+    return f"redis://127.0.0.1:{redis_server.port}/{db}"
+
+
+@pytest.fixture
+def own_redis(tmp_path):
+    """A private redis-server for tests that restart or kill it (AOF on, in tmp_path)."""
+    server = EmbeddedRedis(directory=tmp_path / "redis", appendonly=True).start()
+    try:
+        yield server
+    finally:
+        server.cleanup()
