@@ -41,14 +41,23 @@ def free_port() -> int:
 
 
 class EmbeddedRedis:
-    """A redis-server child process. `appendonly=True` makes every acknowledged write survive a restart."""
+    """A redis-server child process; with AOF on (the default) acknowledged writes survive a restart."""
 
-    def __init__(self, directory: str | Path | None = None, port: int | None = None, appendonly: bool = True):
+    def __init__(
+        self,
+        directory: str | Path | None = None,
+        port: int | None = None,
+        appendonly: bool = True,
+        appendfsync: str = "always",
+    ):
         self._owned_dir = directory is None
         self.dir = Path(directory) if directory else Path(tempfile.mkdtemp(prefix="tabletop-redis-"))
         self.dir.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
         self.appendonly = appendonly
+        # "always": a write is on disk before Redis acknowledges it, so no acknowledged move is lost even when
+        # the Redis process is killed; "everysec" trades up to a second of writes for throughput.
+        self.appendfsync = appendfsync
         self.proc: subprocess.Popen | None = None
 
     @property
@@ -63,7 +72,7 @@ class EmbeddedRedis:
             "--dir", str(self.dir),
             "--save", "",
             "--appendonly", "yes" if self.appendonly else "no",
-            "--appendfsync", "everysec",
+            "--appendfsync", self.appendfsync,
             "--daemonize", "no",
             "--protected-mode", "yes",
             "--logfile", str(self.dir / "redis.log"),

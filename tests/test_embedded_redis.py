@@ -5,7 +5,6 @@ import redis
 
 def test_embedded_redis_keeps_acknowledged_writes_across_a_kill(own_redis):
     client = redis.Redis.from_url(own_redis.url)
-    client.config_set("appendfsync", "always")
     client.set("k", "v")
     client.close()
     own_redis.restart(kill=True)
