@@ -1,0 +1,179 @@
+"""`tabletop run`: the whole stack on one machine, as separate processes, the way Kubernetes runs it.
+
+Redis (the embedded real redis-server unless TABLETOP_REDIS_URL is set), the game service (`tabletop serve`)
+and the AI worker (`tabletop ai-worker`). `LocalStack` is also what `tabletop play` / `demo` use when no
+`--target` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tabletop.embedded_redis import EmbeddedRedis, free_port
+
+
+def _wait_serving(target: str, proc: subprocess.Popen, name: str, timeout: float = 30.0) -> None:
+    """Wait until the gRPC health service at `target` answers SERVING (or the process dies)."""
+    import grpc
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    deadline = time.monotonic() + timeout
+    with grpc.insecure_channel(target) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"{name} exited with code {proc.returncode} before it was ready")
+            try:
+                reply = stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=1)
+                if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                    return
+            except grpc.RpcError:
+                pass
+            time.sleep(0.1)
+    raise RuntimeError(f"{name} at {target} was not SERVING within {timeout}s")
+
+
+class LocalStack:
+    """Redis + game service + AI worker as child processes; `target` is the game service address."""
+
+    def __init__(
+        self,
+        redis_url: str | None = None,
+        data_dir: str | Path | None = None,
+        grpc_port: int | None = None,
+        with_worker: bool = True,
+        quiet: bool = True,
+    ):
+        self.redis_url = redis_url
+        self.data_dir = Path(data_dir) if data_dir else None
+        self.grpc_port = grpc_port or free_port()
+        self.ai_port = free_port()
+        self.with_worker = with_worker and importlib.util.find_spec("ai.worker") is not None
+        self.quiet = quiet
+        self.redis: EmbeddedRedis | None = None
+        self.procs: list[tuple[str, subprocess.Popen]] = []
+
+    @property
+    def target(self) -> str:
+        return f"127.0.0.1:{self.grpc_port}"
+
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.setdefault("TABLETOP_AI_SERVICE_TOKEN", secrets.token_urlsafe(32))
+        env.update(
+            TABLETOP_REDIS_URL=self.redis_url or "",
+            TABLETOP_GRPC_HOST="127.0.0.1",
+            TABLETOP_GRPC_PORT=str(self.grpc_port),
+            TABLETOP_METRICS_PORT=env.get("TABLETOP_METRICS_PORT") or str(free_port()),
+            TABLETOP_SERVICE_TARGET=self.target,
+            TABLETOP_AI_GRPC_HOST="127.0.0.1",
+            TABLETOP_AI_GRPC_PORT=str(self.ai_port),
+            TABLETOP_AI_TARGET=f"127.0.0.1:{self.ai_port}",
+            TABLETOP_AI_METRICS_PORT=env.get("TABLETOP_AI_METRICS_PORT") or str(free_port()),
+        )
+        return env
+
+    def _spawn(self, name: str, args: list[str], env: dict[str, str]) -> subprocess.Popen:
+        out = subprocess.DEVNULL if self.quiet else None
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tabletop.cli", *args], env=env, stdout=out, stderr=out, start_new_session=True
+        )
+        self.procs.append((name, proc))
+        return proc
+
+    def start(self) -> LocalStack:
+        try:
+            if not self.redis_url:
+                self.redis = EmbeddedRedis(directory=self.data_dir, appendonly=True).start()
+                self.redis_url = self.redis.url
+            env = self.env()
+            service = self._spawn("game service", ["serve"], env)
+            _wait_serving(self.target, service, "game service")
+            if self.with_worker:
+                worker = self._spawn("AI worker", ["ai-worker"], env)
+                _wait_serving(env["TABLETOP_AI_TARGET"], worker, "AI worker")
+            self.metrics = (env["TABLETOP_METRICS_PORT"], env["TABLETOP_AI_METRICS_PORT"])
+            return self
+        except BaseException:
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        """SIGTERM every process (workers first), wait for their graceful shutdown, then stop Redis."""
+        for _, proc in reversed(self.procs):
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for _, proc in reversed(self.procs):
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        self.procs.clear()
+        if self.redis:
+            self.redis.stop()
+            self.redis = None
+
+    def __enter__(self) -> LocalStack:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="tabletop run", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", type=int, default=int(os.environ.get("TABLETOP_GRPC_PORT", "50051")))
+    parser.add_argument("--data-dir", default=os.environ.get("TABLETOP_DATA_DIR", "var/redis"),
+                        help="where the embedded Redis keeps its append-only file (default: var/redis)")
+    parser.add_argument("--no-worker", action="store_true", help="do not start the AI worker")
+    args = parser.parse_args(argv)
+    stack = LocalStack(
+        redis_url=os.environ.get("TABLETOP_REDIS_URL") or None,
+        data_dir=args.data_dir,
+        grpc_port=args.port,
+        with_worker=not args.no_worker,
+        quiet=False,
+    )
+    stop = False
+
+    def on_signal(signum, frame):
+        nonlocal stop
+        stop = True
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    stack.start()
+    redis_desc = f"embedded redis-server at {stack.redis_url} (data in {args.data_dir})" if stack.redis else (
+        "Redis at TABLETOP_REDIS_URL")
+    worker = "AI worker on 127.0.0.1:%d" % stack.ai_port if stack.with_worker else "AI worker: not started"
+    print(
+        f"\nTabletop is running.\n"
+        f"  game service   {stack.target}   (gRPC; health and reflection on)\n"
+        f"  {worker}\n"
+        f"  Redis          {redis_desc}\n"
+        f"  metrics        http://127.0.0.1:{stack.metrics[0]}/metrics (service), "
+        f"http://127.0.0.1:{stack.metrics[1]}/metrics (worker)\n\n"
+        f"Try:  grpcurl -plaintext {stack.target} list\n"
+        f"      .venv/bin/tabletop play hinode --target {stack.target}\n"
+        f"Stop with Ctrl-C.\n",
+        flush=True,
+    )
+    try:
+        while not stop:
+            for name, proc in stack.procs:
+                if proc.poll() is not None:
+                    print(f"{name} exited with code {proc.returncode}; stopping", file=sys.stderr)
+                    stop = True
+            time.sleep(0.5)
+    finally:
+        stack.stop()
+    return 0
