@@ -241,7 +241,9 @@ class Game(ABC, Generic[S, V]):
         if isinstance(num_seats, bool) or not isinstance(num_seats, int) or not (
             info.min_seats <= num_seats <= info.max_seats
         ):
-            raise InvalidOptions(f"{info.title} is played by {info.min_seats} to {info.max_seats} seats, not {num_seats}")
+            raise InvalidOptions(
+                f"{info.title} is played by {info.min_seats} to {info.max_seats} seats, not {num_seats}"
+            )
         return resolve_options(info, options)
 
     def variants(self) -> list[tuple[int, dict[str, Any]]]:

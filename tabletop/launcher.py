@@ -154,7 +154,7 @@ def main(argv: list[str]) -> int:
     stack.start()
     redis_desc = f"embedded redis-server at {stack.redis_url} (data in {args.data_dir})" if stack.redis else (
         "Redis at TABLETOP_REDIS_URL")
-    worker = "AI worker on 127.0.0.1:%d" % stack.ai_port if stack.with_worker else "AI worker: not started"
+    worker = f"AI worker      127.0.0.1:{stack.ai_port}" if stack.with_worker else "AI worker: not started"
     print(
         f"\nTabletop is running.\n"
         f"  game service   {stack.target}   (gRPC; health and reflection on)\n"
