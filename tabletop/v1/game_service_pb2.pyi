@@ -1,0 +1,388 @@
+from google.protobuf import struct_pb2 as _struct_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class GameStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    GAME_STATUS_UNSPECIFIED: _ClassVar[GameStatus]
+    GAME_STATUS_WAITING_FOR_PLAYERS: _ClassVar[GameStatus]
+    GAME_STATUS_IN_PROGRESS: _ClassVar[GameStatus]
+    GAME_STATUS_FINISHED: _ClassVar[GameStatus]
+
+class SeatKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SEAT_KIND_UNSPECIFIED: _ClassVar[SeatKind]
+    SEAT_KIND_HUMAN: _ClassVar[SeatKind]
+    SEAT_KIND_AI: _ClassVar[SeatKind]
+    SEAT_KIND_OPEN: _ClassVar[SeatKind]
+
+class OptionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    OPTION_KIND_UNSPECIFIED: _ClassVar[OptionKind]
+    OPTION_KIND_BOOL: _ClassVar[OptionKind]
+    OPTION_KIND_INT: _ClassVar[OptionKind]
+    OPTION_KIND_CHOICE: _ClassVar[OptionKind]
+    OPTION_KIND_JSON: _ClassVar[OptionKind]
+GAME_STATUS_UNSPECIFIED: GameStatus
+GAME_STATUS_WAITING_FOR_PLAYERS: GameStatus
+GAME_STATUS_IN_PROGRESS: GameStatus
+GAME_STATUS_FINISHED: GameStatus
+SEAT_KIND_UNSPECIFIED: SeatKind
+SEAT_KIND_HUMAN: SeatKind
+SEAT_KIND_AI: SeatKind
+SEAT_KIND_OPEN: SeatKind
+OPTION_KIND_UNSPECIFIED: OptionKind
+OPTION_KIND_BOOL: OptionKind
+OPTION_KIND_INT: OptionKind
+OPTION_KIND_CHOICE: OptionKind
+OPTION_KIND_JSON: OptionKind
+
+class GameOption(_message.Message):
+    __slots__ = ("name", "kind", "default_value", "description", "choices", "minimum", "maximum")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_VALUE_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    CHOICES_FIELD_NUMBER: _ClassVar[int]
+    MINIMUM_FIELD_NUMBER: _ClassVar[int]
+    MAXIMUM_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    kind: OptionKind
+    default_value: _struct_pb2.Value
+    description: str
+    choices: _containers.RepeatedScalarFieldContainer[str]
+    minimum: int
+    maximum: int
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[OptionKind, str]] = ..., default_value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., description: _Optional[str] = ..., choices: _Optional[_Iterable[str]] = ..., minimum: _Optional[int] = ..., maximum: _Optional[int] = ...) -> None: ...
+
+class GameType(_message.Message):
+    __slots__ = ("name", "title", "description", "min_seats", "max_seats", "options")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    MIN_SEATS_FIELD_NUMBER: _ClassVar[int]
+    MAX_SEATS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    title: str
+    description: str
+    min_seats: int
+    max_seats: int
+    options: _containers.RepeatedCompositeFieldContainer[GameOption]
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., min_seats: _Optional[int] = ..., max_seats: _Optional[int] = ..., options: _Optional[_Iterable[_Union[GameOption, _Mapping]]] = ...) -> None: ...
+
+class ListGameTypesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListGameTypesResponse(_message.Message):
+    __slots__ = ("game_types",)
+    GAME_TYPES_FIELD_NUMBER: _ClassVar[int]
+    game_types: _containers.RepeatedCompositeFieldContainer[GameType]
+    def __init__(self, game_types: _Optional[_Iterable[_Union[GameType, _Mapping]]] = ...) -> None: ...
+
+class SeatSpec(_message.Message):
+    __slots__ = ("kind", "name", "strength")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    STRENGTH_FIELD_NUMBER: _ClassVar[int]
+    kind: SeatKind
+    name: str
+    strength: str
+    def __init__(self, kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., strength: _Optional[str] = ...) -> None: ...
+
+class CreateGameRequest(_message.Message):
+    __slots__ = ("game_type", "options_json", "options_struct", "seats", "start")
+    GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_STRUCT_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    START_FIELD_NUMBER: _ClassVar[int]
+    game_type: str
+    options_json: str
+    options_struct: _struct_pb2.Struct
+    seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
+    start: bool
+    def __init__(self, game_type: _Optional[str] = ..., options_json: _Optional[str] = ..., options_struct: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., start: _Optional[bool] = ...) -> None: ...
+
+class SeatToken(_message.Message):
+    __slots__ = ("seat", "token")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    token: str
+    def __init__(self, seat: _Optional[int] = ..., token: _Optional[str] = ...) -> None: ...
+
+class CreateGameResponse(_message.Message):
+    __slots__ = ("game_id", "seat_tokens", "creator_token", "join_code", "state")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    CREATOR_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    JOIN_CODE_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat_tokens: _containers.RepeatedCompositeFieldContainer[SeatToken]
+    creator_token: str
+    join_code: str
+    state: GameState
+    def __init__(self, game_id: _Optional[str] = ..., seat_tokens: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., creator_token: _Optional[str] = ..., join_code: _Optional[str] = ..., state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
+
+class JoinGameRequest(_message.Message):
+    __slots__ = ("join_code", "name", "seat")
+    JOIN_CODE_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    join_code: str
+    name: str
+    seat: int
+    def __init__(self, join_code: _Optional[str] = ..., name: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class JoinGameResponse(_message.Message):
+    __slots__ = ("game_id", "seat", "token", "state")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    token: str
+    state: GameState
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., token: _Optional[str] = ..., state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
+
+class StartGameRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class StartGameResponse(_message.Message):
+    __slots__ = ("state",)
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    state: GameState
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
+
+class SeatInfo(_message.Message):
+    __slots__ = ("seat", "kind", "name", "strength")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    STRENGTH_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    kind: SeatKind
+    name: str
+    strength: str
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., strength: _Optional[str] = ...) -> None: ...
+
+class TypedMove(_message.Message):
+    __slots__ = ("move_json",)
+    MOVE_JSON_FIELD_NUMBER: _ClassVar[int]
+    move_json: str
+    def __init__(self, move_json: _Optional[str] = ...) -> None: ...
+
+class LegalMove(_message.Message):
+    __slots__ = ("id", "label", "move")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    label: str
+    move: TypedMove
+    def __init__(self, id: _Optional[str] = ..., label: _Optional[str] = ..., move: _Optional[_Union[TypedMove, _Mapping]] = ...) -> None: ...
+
+class GameView(_message.Message):
+    __slots__ = ("view_json",)
+    VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
+    view_json: str
+    def __init__(self, view_json: _Optional[str] = ...) -> None: ...
+
+class GameEvent(_message.Message):
+    __slots__ = ("version", "kind", "seat", "move_id", "move_label", "time_unix_ms", "game_over")
+    class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        KIND_UNSPECIFIED: _ClassVar[GameEvent.Kind]
+        KIND_CREATED: _ClassVar[GameEvent.Kind]
+        KIND_JOINED: _ClassVar[GameEvent.Kind]
+        KIND_STARTED: _ClassVar[GameEvent.Kind]
+        KIND_MOVE: _ClassVar[GameEvent.Kind]
+    KIND_UNSPECIFIED: GameEvent.Kind
+    KIND_CREATED: GameEvent.Kind
+    KIND_JOINED: GameEvent.Kind
+    KIND_STARTED: GameEvent.Kind
+    KIND_MOVE: GameEvent.Kind
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    MOVE_ID_FIELD_NUMBER: _ClassVar[int]
+    MOVE_LABEL_FIELD_NUMBER: _ClassVar[int]
+    TIME_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    GAME_OVER_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    kind: GameEvent.Kind
+    seat: int
+    move_id: str
+    move_label: str
+    time_unix_ms: int
+    game_over: bool
+    def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[GameEvent.Kind, str]] = ..., seat: _Optional[int] = ..., move_id: _Optional[str] = ..., move_label: _Optional[str] = ..., time_unix_ms: _Optional[int] = ..., game_over: _Optional[bool] = ...) -> None: ...
+
+class GameState(_message.Message):
+    __slots__ = ("game_id", "game_type", "status", "version", "seats", "your_seat", "to_act", "legal_moves", "recent_events", "view", "options_json")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    YOUR_SEAT_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_MOVES_FIELD_NUMBER: _ClassVar[int]
+    RECENT_EVENTS_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    game_type: str
+    status: GameStatus
+    version: int
+    seats: _containers.RepeatedCompositeFieldContainer[SeatInfo]
+    your_seat: int
+    to_act: _containers.RepeatedScalarFieldContainer[int]
+    legal_moves: _containers.RepeatedCompositeFieldContainer[LegalMove]
+    recent_events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    view: GameView
+    options_json: str
+    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., status: _Optional[_Union[GameStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., your_seat: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., legal_moves: _Optional[_Iterable[_Union[LegalMove, _Mapping]]] = ..., recent_events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., view: _Optional[_Union[GameView, _Mapping]] = ..., options_json: _Optional[str] = ...) -> None: ...
+
+class GetStateRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class GetStateResponse(_message.Message):
+    __slots__ = ("state",)
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    state: GameState
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
+
+class MakeMoveRequest(_message.Message):
+    __slots__ = ("game_id", "move_id", "typed_move", "expected_version", "request_id")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    MOVE_ID_FIELD_NUMBER: _ClassVar[int]
+    TYPED_MOVE_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    move_id: str
+    typed_move: TypedMove
+    expected_version: int
+    request_id: str
+    def __init__(self, game_id: _Optional[str] = ..., move_id: _Optional[str] = ..., typed_move: _Optional[_Union[TypedMove, _Mapping]] = ..., expected_version: _Optional[int] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class MakeMoveResponse(_message.Message):
+    __slots__ = ("version", "state")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    state: GameState
+    def __init__(self, version: _Optional[int] = ..., state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
+
+class ScoreItem(_message.Message):
+    __slots__ = ("category", "points")
+    CATEGORY_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    category: str
+    points: int
+    def __init__(self, category: _Optional[str] = ..., points: _Optional[int] = ...) -> None: ...
+
+class SeatScore(_message.Message):
+    __slots__ = ("seat", "total", "breakdown")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_FIELD_NUMBER: _ClassVar[int]
+    BREAKDOWN_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    total: int
+    breakdown: _containers.RepeatedCompositeFieldContainer[ScoreItem]
+    def __init__(self, seat: _Optional[int] = ..., total: _Optional[int] = ..., breakdown: _Optional[_Iterable[_Union[ScoreItem, _Mapping]]] = ...) -> None: ...
+
+class RankGroup(_message.Message):
+    __slots__ = ("seats",)
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    seats: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seats: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class GetScoreRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class GetScoreResponse(_message.Message):
+    __slots__ = ("version", "final", "seats", "ranking", "tie_breaks")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    FINAL_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    RANKING_FIELD_NUMBER: _ClassVar[int]
+    TIE_BREAKS_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    final: bool
+    seats: _containers.RepeatedCompositeFieldContainer[SeatScore]
+    ranking: _containers.RepeatedCompositeFieldContainer[RankGroup]
+    tie_breaks: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, version: _Optional[int] = ..., final: _Optional[bool] = ..., seats: _Optional[_Iterable[_Union[SeatScore, _Mapping]]] = ..., ranking: _Optional[_Iterable[_Union[RankGroup, _Mapping]]] = ..., tie_breaks: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class WatchGameRequest(_message.Message):
+    __slots__ = ("game_id", "from_version")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    FROM_VERSION_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    from_version: int
+    def __init__(self, game_id: _Optional[str] = ..., from_version: _Optional[int] = ...) -> None: ...
+
+class WatchGameResponse(_message.Message):
+    __slots__ = ("event", "state")
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    event: GameEvent
+    state: GameState
+    def __init__(self, event: _Optional[_Union[GameEvent, _Mapping]] = ..., state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
+
+class CandidateMove(_message.Message):
+    __slots__ = ("move_id", "label", "visits", "mean_reward")
+    MOVE_ID_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    VISITS_FIELD_NUMBER: _ClassVar[int]
+    MEAN_REWARD_FIELD_NUMBER: _ClassVar[int]
+    move_id: str
+    label: str
+    visits: int
+    mean_reward: float
+    def __init__(self, move_id: _Optional[str] = ..., label: _Optional[str] = ..., visits: _Optional[int] = ..., mean_reward: _Optional[float] = ...) -> None: ...
+
+class SuggestMoveRequest(_message.Message):
+    __slots__ = ("game_id", "strength", "iterations", "time_budget_seconds")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    STRENGTH_FIELD_NUMBER: _ClassVar[int]
+    ITERATIONS_FIELD_NUMBER: _ClassVar[int]
+    TIME_BUDGET_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    strength: str
+    iterations: int
+    time_budget_seconds: float
+    def __init__(self, game_id: _Optional[str] = ..., strength: _Optional[str] = ..., iterations: _Optional[int] = ..., time_budget_seconds: _Optional[float] = ...) -> None: ...
+
+class SuggestMoveResponse(_message.Message):
+    __slots__ = ("version", "best_move_id", "best_move_label", "candidates")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    BEST_MOVE_ID_FIELD_NUMBER: _ClassVar[int]
+    BEST_MOVE_LABEL_FIELD_NUMBER: _ClassVar[int]
+    CANDIDATES_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    best_move_id: str
+    best_move_label: str
+    candidates: _containers.RepeatedCompositeFieldContainer[CandidateMove]
+    def __init__(self, version: _Optional[int] = ..., best_move_id: _Optional[str] = ..., best_move_label: _Optional[str] = ..., candidates: _Optional[_Iterable[_Union[CandidateMove, _Mapping]]] = ...) -> None: ...

@@ -1,0 +1,148 @@
+"""Map engine dataclasses to protobuf messages and back, field by field, by name.
+
+A per-game proto message mirrors its engine dataclass: the same field names, `repeated` for tuples and frozensets,
+`optional` for `X | None`, a nested message for a nested dataclass. Proto cannot nest `repeated` directly, so a
+tuple of tuples is a repeated wrapper message whose only field is `repeated ... values`, and a `None` inside a
+tuple is a wrapper whose only field is `optional ... value`. A union of dataclasses is a message with one
+`oneof` naming each variant by its class name in snake_case.
+
+Towards the engine, the message becomes JSON-like data and `games.codec.decode` rebuilds the dataclass from its
+type hints, so the checks (types, unknown or missing fields) are those of the codec: one decoder, not two.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import re
+from typing import Any
+
+from google.protobuf.message import Message
+
+from games import codec
+
+
+class WireError(ValueError):
+    """An engine object and a proto message do not match (a schema drift or malformed input)."""
+
+
+def snake_case(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def to_message(obj: Any, message_type: type[Message]) -> Message:
+    """Build a `message_type` message from the engine dataclass `obj`."""
+    message = message_type()
+    _fill(message, obj)
+    return message
+
+
+def from_message(message: Message, engine_type: Any) -> Any:
+    """Rebuild the engine object of type `engine_type` from `message`."""
+    try:
+        return codec.decode(engine_type, _data(message))
+    except codec.CodecError as exc:
+        raise WireError(f"{message.DESCRIPTOR.full_name} does not fit {engine_type}: {exc}") from exc
+
+
+# --- engine -> proto ----------------------------------------------------------------------------------------
+
+
+def _union_field(message: Message) -> str | None:
+    """The oneof's name when `message` is a union of dataclasses (a oneof covering every field), else None."""
+    descriptor = message.DESCRIPTOR
+    real = [o for o in descriptor.oneofs if not o.name.startswith("_")]
+    if len(real) == 1 and len(real[0].fields) == len(descriptor.fields):
+        return real[0].name
+    return None
+
+
+def _fill(message: Message, obj: Any) -> None:
+    """Copy `obj` (a dataclass, a sequence for a `values` wrapper, a scalar for a `value` wrapper) into `message`."""
+    message.SetInParent()
+    names = [f.name for f in message.DESCRIPTOR.fields]
+    if dataclasses.is_dataclass(obj) and _union_field(message) is not None:
+        variant = snake_case(type(obj).__name__)
+        if variant not in names:
+            raise WireError(f"{message.DESCRIPTOR.full_name} has no variant {variant}")
+        _fill(getattr(message, variant), obj)
+        return
+    if dataclasses.is_dataclass(obj):
+        for field in dataclasses.fields(obj):
+            if field.init:
+                _set(message, field.name, getattr(obj, field.name))
+        return
+    if names == ["values"]:
+        _set(message, "values", obj)
+        return
+    if names == ["value"]:
+        _set(message, "value", obj)
+        return
+    raise WireError(f"cannot put {type(obj).__name__} into {message.DESCRIPTOR.full_name}")
+
+
+def _scalar(value: Any) -> Any:
+    return value.value if isinstance(value, enum.Enum) else value
+
+
+def _items(value: Any) -> list[Any]:
+    if isinstance(value, frozenset | set):
+        return sorted(value, key=lambda x: json.dumps(codec.encode(x), sort_keys=True))
+    if isinstance(value, tuple | list):
+        return list(value)
+    raise WireError(f"expected a sequence, got {type(value).__name__}")
+
+
+def _set(message: Message, name: str, value: Any) -> None:
+    field = message.DESCRIPTOR.fields_by_name.get(name)
+    if field is None:
+        raise WireError(f"{message.DESCRIPTOR.full_name} has no field {name!r}")
+    if value is None:
+        if not field.has_presence:
+            raise WireError(f"{message.DESCRIPTOR.full_name}.{name} cannot be null: make it optional")
+        return
+    try:
+        if field.is_repeated:
+            target = getattr(message, name)
+            for item in _items(value):
+                if field.message_type is not None:
+                    _fill(target.add(), item)
+                else:
+                    target.append(_scalar(item))
+        elif field.message_type is not None:
+            _fill(getattr(message, name), value)
+        else:
+            setattr(message, name, _scalar(value))
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, WireError):
+            raise
+        raise WireError(f"{message.DESCRIPTOR.full_name}.{name}: {exc}") from exc
+
+
+# --- proto -> JSON-like data (then codec.decode) -------------------------------------------------------------
+
+
+def _data(message: Message) -> Any:
+    descriptor = message.DESCRIPTOR
+    names = [f.name for f in descriptor.fields]
+    union = _union_field(message)
+    if union is not None:
+        variant = message.WhichOneof(union)
+        if variant is None:
+            raise WireError(f"{descriptor.full_name}: no variant set")
+        return _data(getattr(message, variant))
+    if names == ["values"]:
+        return _value(message, descriptor.fields[0])
+    if names == ["value"]:
+        return _value(message, descriptor.fields[0])
+    return {f.name: _value(message, f) for f in descriptor.fields}
+
+
+def _value(message: Message, field: Any) -> Any:
+    value = getattr(message, field.name)
+    if field.is_repeated:
+        return [_data(x) for x in value] if field.message_type is not None else list(value)
+    if field.has_presence and not message.HasField(field.name):
+        return None
+    return _data(value) if field.message_type is not None else value
