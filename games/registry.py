@@ -7,7 +7,9 @@ import importlib
 from games.base import Game
 
 # name -> "module:attribute" of the engine object. Add a line here to host a new game.
-_ENGINES: dict[str, str] = {}
+_ENGINES: dict[str, str] = {
+    "hinode": "games.hinode:GAME",
+}
 
 _loaded: dict[str, Game] = {}
 

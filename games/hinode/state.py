@@ -1,0 +1,201 @@
+"""Hinode's plain data: the moves, a played card, the full state and a seat's view.
+
+Positions 0..3 sit clockwise; real seats are 0..num_players-1 and proxies fill the rest. Colours, tribes and
+cards are the ints of games.hinode.data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.base import Move
+from games.hinode.data import (
+    COLOUR_NAMES,
+    COLOURS,
+    HERO,
+    NAWABARI_COLOUR,
+    TRIBE_TITLES,
+    TRIBES,
+    card_name,
+    card_title,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseTribe(Move):
+    tribe: int
+
+    @property
+    def id(self) -> str:
+        return f"tribe:{TRIBES[self.tribe]}"
+
+    @property
+    def label(self) -> str:
+        return f"Choose the tribe {TRIBE_TITLES[self.tribe]}"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseArea(Move):
+    area: int  # grid position 0..11, row by row
+
+    @property
+    def id(self) -> str:
+        return f"area:{self.area}"
+
+    @property
+    def label(self) -> str:
+        row, col = divmod(self.area, 4)
+        return f"Fight on the Area at row {row + 1}, column {col + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard(Move):
+    """Play a battle card or the Hero, with at most one resource or one skill (and its targets)."""
+
+    card: int  # 0..38 battle card, 39 Hero
+    resource: int | None = None  # RED or BLUE spent on the card
+    skill: int | None = None  # the tribe whose skill is used (always the player's own)
+    pay: int | None = None  # the colour of the identical resources paid for the skill
+    target_area: int | None = None  # Blue SAMURAI: where the extra marker goes
+    target_seat: int | None = None  # Charmont: whom to rob
+    target_colour: int | None = None  # Charmont: which resource
+    declare: int | None = None  # the start player's Hero on the white Area: the colour he declares
+
+    @property
+    def id(self) -> str:
+        text = "play:" + card_name(self.card)
+        if self.declare is not None:
+            text += "@" + COLOURS[self.declare]
+        if self.resource is not None:
+            text += "+" + COLOURS[self.resource]
+        if self.skill is not None:
+            text += f"+{TRIBES[self.skill]}/{COLOURS[self.pay]}"
+            if self.target_area is not None:
+                text += f">a{self.target_area}"
+            if self.target_seat is not None:
+                text += f">s{self.target_seat}:{COLOURS[self.target_colour]}"
+        return text
+
+    @property
+    def label(self) -> str:
+        text = "Play " + card_title(self.card)
+        if self.declare is not None:
+            text += f", declaring the Hinode Tower {COLOURS[self.declare]}"
+        if self.resource is not None:
+            text += f" with a {COLOURS[self.resource]} resource"
+        if self.skill is not None:
+            text += f" with the {TRIBE_TITLES[self.skill]} skill (paying {COLOURS[self.pay]})"
+            if self.target_area is not None:
+                text += f" marking Area {self.target_area}"
+            if self.target_seat is not None:
+                text += f" robbing seat {self.target_seat} of a {COLOURS[self.target_colour]} resource"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class TakeResource(Move):
+    """The 4th-place pick: one resource from the Battlefield, for oneself or (choosing for a proxy) for it."""
+
+    colour: int
+    receiver: int  # position that gets the resource
+
+    @property
+    def id(self) -> str:
+        return f"take:{COLOURS[self.colour]}"
+
+    @property
+    def label(self) -> str:
+        return f"Take a {COLOURS[self.colour]} resource (for position {self.receiver})"
+
+
+MOVE_TYPES = (ChooseTribe, ChooseArea, PlayCard, TakeResource)
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A card on the table: who played it in which trick, how, and what it counts as."""
+
+    trick: int
+    seat: int
+    move: PlayCard
+    power: int  # battle power after a red resource
+    follow: bool  # after a blue resource
+
+
+# Phases of `State.phase`.
+TRIBE, AREA, PLAY, PICK, OVER = "tribe", "area", "play", "pick", "over"
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    seed: int
+    num_players: int  # real seats; positions num_players..3 are proxies
+    advanced: bool
+    vp: tuple[int, ...]  # 26: 1st and 2nd VP of each Nawabari card
+    layout: tuple[int, ...]  # 13 Nawabari cards: the 12 grid Areas row by row, then the Bonus Area
+    cubes: tuple[int, ...]  # 36: resources left on each Area, area * 3 + colour
+    tribes: tuple[int | None, ...]  # per position; None until chosen
+    hands: tuple[tuple[int, ...], ...]  # per position; a real hand is sorted, a proxy pile is top first
+    removed: tuple[int, ...]  # the 3 battle cards removed unseen
+    heroes: tuple[bool, ...]  # per position: the Hero is still in front of it, unplayed
+    resources: tuple[int, ...]  # 12: unused resources, position * 3 + colour (proxies keep none)
+    first: tuple[int | None, ...]  # per Area: the position whose marker is on the 1st space
+    second: tuple[int | None, ...]  # per Area: the 2nd space
+    skill_markers: tuple[int, ...]  # per position: bitmask of Areas holding its Blue SAMURAI skill marker
+    trick: int  # tricks completed
+    phase: str
+    actor: int | None  # the seat that decides now
+    start: int  # start player of the current trick
+    battlefield: int | None
+    colour: int | None  # the Battlefield's colour this trick (the white Area's once the start player played)
+    plays: tuple[Played, ...]  # the current trick, in order of play
+    history: tuple[Played, ...]  # every card played in the game, in order (the current trick included)
+    hero_last: int | None  # who played a Hero last
+    ranking: tuple[int, ...]  # the last judged trick: positions on 1st, 2nd, 3rd, 4th (Yozakura: 1st twice)
+    next_start: int | None  # start player of the next trick, once judged
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What a seat knows: its own hand and the public table (None: a spectator)."""
+
+    seat: int | None
+    num_players: int
+    advanced: bool
+    vp: tuple[int, ...]
+    layout: tuple[int, ...]
+    cubes: tuple[int, ...]
+    tribes: tuple[int | None, ...]
+    hand: tuple[int, ...]  # own hand; empty for spectators
+    hand_sizes: tuple[int, ...]  # per position (proxies: their face-down pile)
+    heroes: tuple[bool, ...]
+    resources: tuple[int, ...]
+    first: tuple[int | None, ...]
+    second: tuple[int | None, ...]
+    skill_markers: tuple[int, ...]
+    trick: int
+    phase: str
+    actor: int | None
+    start: int
+    battlefield: int | None
+    colour: int | None
+    plays: tuple[Played, ...]
+    history: tuple[Played, ...]
+    hero_last: int | None
+    ranking: tuple[int, ...]
+    next_start: int | None
+
+
+def area_colour(layout: tuple[int, ...], area: int) -> int:
+    return NAWABARI_COLOUR[layout[area]]
+
+
+def describe_area(layout: tuple[int, ...], vp: tuple[int, ...], area: int) -> str:
+    card = layout[area]
+    return f"{COLOUR_NAMES[NAWABARI_COLOUR[card]]} {vp[2 * card]}/{vp[2 * card + 1]}"
+
+
+__all__ = [
+    "AREA", "HERO", "MOVE_TYPES", "OVER", "PICK", "PLAY", "TRIBE",
+    "ChooseArea", "ChooseTribe", "PlayCard", "Played", "State", "TakeResource", "View",
+]

@@ -1,0 +1,82 @@
+"""What a seat sees of a Hinode state, and determinizations consistent with it."""
+
+from __future__ import annotations
+
+import random
+
+from games.hinode.data import BATTLE_CARDS, HERO, PLAYERS
+from games.hinode.state import State, View
+
+
+def view(state: State, seat: int | None) -> View:
+    """Own hand plus the public table; never the others' hands, the proxy piles, the removed cards or the seed."""
+    return View(
+        seat,
+        state.num_players,
+        state.advanced,
+        state.vp,
+        state.layout,
+        state.cubes,
+        state.tribes,
+        state.hands[seat] if seat is not None else (),
+        tuple(len(h) for h in state.hands),
+        state.heroes,
+        state.resources,
+        state.first,
+        state.second,
+        state.skill_markers,
+        state.trick,
+        state.phase,
+        state.actor,
+        state.start,
+        state.battlefield,
+        state.colour,
+        state.plays,
+        state.history,
+        state.hero_last,
+        state.ranking,
+        state.next_start,
+    )
+
+
+def sample(v: View, rng: random.Random) -> State:
+    """Deal the cards `v` cannot see among the others' hands, the proxy piles and the removed pile."""
+    seen = set(v.hand)
+    seen.update(p.move.card for p in v.history if p.move.card != HERO)
+    unseen = [c for c in range(BATTLE_CARDS) if c not in seen]
+    rng.shuffle(unseen)
+    hands = []
+    for p in range(PLAYERS):
+        if p == v.seat:
+            hands.append(v.hand)
+            continue
+        size = v.hand_sizes[p]
+        dealt, unseen = unseen[:size], unseen[size:]
+        hands.append(tuple(sorted(dealt)) if p < v.num_players else tuple(dealt))
+    return State(
+        rng.getrandbits(32),
+        v.num_players,
+        v.advanced,
+        v.vp,
+        v.layout,
+        v.cubes,
+        v.tribes,
+        tuple(hands),
+        tuple(sorted(unseen)),
+        v.heroes,
+        v.resources,
+        v.first,
+        v.second,
+        v.skill_markers,
+        v.trick,
+        v.phase,
+        v.actor,
+        v.start,
+        v.battlefield,
+        v.colour,
+        v.plays,
+        v.history,
+        v.hero_last,
+        v.ranking,
+        v.next_start,
+    )
