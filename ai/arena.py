@@ -1,0 +1,317 @@
+"""`tabletop arena`: play many games between players on the engines directly and print win rates.
+
+Players are specs: "ismcts:<strength>" (easy, normal, hard, an iteration count or seconds like 2s), and whatever
+`ai.players.make_player` knows ("random", "greedy"). Ties are split among the tied winners. Every game is seeded
+from --seed and its index, so a run with iteration-bounded players is reproducible whatever --jobs is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games import registry
+from games.base import Game, Move
+
+
+def load_game(name: str) -> Game:
+    """The registered engine `name`, or "toy": the tiny test game (tests/support/toygame.py)."""
+    if name == "toy":
+        from tests.support.toygame import GAME
+
+        return GAME
+    return registry.get(name)
+
+
+class _UniformRandom:
+    """Fallback random player, used only while ai/players.py does not exist."""
+
+    def choose(self, game: Game, view: Any, moves: Sequence[Move], rng: random.Random) -> Move:
+        return moves[rng.randrange(len(moves))]
+
+
+def make_player(spec: str, game_name: str) -> Any:
+    """A player from its spec; "ismcts:..." is built here, everything else by ai.players."""
+    kind, _, arg = spec.partition(":")
+    if kind == "ismcts":
+        from ai import ismcts
+
+        return ismcts.IsmctsPlayer(ismcts.parse_budget(arg or "normal"))
+    try:
+        from ai import players
+    except ImportError:
+        players = None
+    if players is not None:
+        return players.make_player(spec, game_name)
+    if spec == "random":
+        return _UniformRandom()
+    raise ValueError(f"unknown player spec {spec!r}")
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    index: int
+    seats: tuple[str, ...]  # the spec sitting at each seat
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    first: int  # the first seat to act
+    moves: int
+
+
+def play_game(game: Game, specs: Sequence[str], index: int, seed: int, options: dict) -> GameRecord:
+    """Play one game with `specs[s]` at seat s; game `index` of a run seeded `seed`."""
+    game_seed = seed * 1_000_003 + index
+    players = [make_player(spec, game.info.name) for spec in specs]
+    rngs = [random.Random(f"{game_seed}:{seat}") for seat in range(len(specs))]
+    state = game.new_game(len(specs), options, game_seed)
+    first = min(game.to_act(state))
+    moves = 0
+    while True:
+        acting = game.to_act(state)
+        if not acting:
+            break
+        seat = min(acting)
+        legal = game.legal_moves(state, seat)
+        if len(legal) == 1:
+            move = legal[0]
+        else:
+            move = players[seat].choose(game, game.view(state, seat), legal, rngs[seat])
+        state = game.apply(state, seat, move)
+        moves += 1
+    score = game.score(state)
+    totals = [0] * len(specs)
+    for seat_score in score.seats:
+        totals[seat_score.seat] = seat_score.total
+    return GameRecord(index, tuple(specs), tuple(totals), tuple(score.winners()), first, moves)
+
+
+def seating(players: Sequence[str], index: int, rotate: bool) -> list[str]:
+    """Who sits where in game `index`: rotated by one seat per game with --rotate."""
+    n = len(players)
+    shift = index % n if rotate else 0
+    return [players[(seat + shift) % n] for seat in range(n)]
+
+
+def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95% by default)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def summarise(records: Sequence[GameRecord]) -> list[dict]:
+    """Per player spec: seat-games, win rate (ties split) with its 95% CI, average margin, games started."""
+    table: dict[str, dict] = {}
+    for record in records:
+        for seat, spec in enumerate(record.seats):
+            row = table.setdefault(spec, {"player": spec, "seat_games": 0, "wins": 0.0, "margin": 0.0, "first": 0})
+            row["seat_games"] += 1
+            if seat in record.winners:
+                row["wins"] += 1 / len(record.winners)
+            others = [t for s, t in enumerate(record.totals) if s != seat]
+            row["margin"] += record.totals[seat] - (max(others) if others else 0)
+            row["first"] += seat == record.first
+    rows = []
+    for row in table.values():
+        n = row["seat_games"]
+        low, high = wilson(row["wins"], n)
+        rows.append(
+            {
+                "player": row["player"],
+                "seat_games": n,
+                "wins": round(row["wins"], 3),
+                "win_rate": row["wins"] / n,
+                "ci95": [low, high],
+                "avg_margin": row["margin"] / n,
+                "started": row["first"],
+            }
+        )
+    return rows
+
+
+class Progress:
+    """A small progress bar on stderr (redrawn in place on a terminal, a line per 10% otherwise)."""
+
+    def __init__(self, total: int, stream=sys.stderr):
+        self.total, self.done, self.stream = total, 0, stream
+        self.started = time.monotonic()
+        self.tty = stream.isatty()
+        self.last_decile = -1
+
+    def step(self) -> None:
+        self.done += 1
+        elapsed = time.monotonic() - self.started
+        rate = self.done / elapsed if elapsed else 0.0
+        eta = (self.total - self.done) / rate if rate else 0.0
+        width = 30
+        filled = width * self.done // self.total
+        text = (
+            f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games "
+            f"{rate:.2f}/s eta {eta:.0f}s"
+        )
+        if self.tty:
+            self.stream.write("\r" + text)
+            if self.done == self.total:
+                self.stream.write("\n")
+        elif (decile := 10 * self.done // self.total) != self.last_decile:
+            self.last_decile = decile
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+
+def run(
+    game: Game,
+    players: Sequence[str],
+    games: int,
+    seed: int,
+    rotate: bool,
+    options: dict,
+    jobs: int = 1,
+    on_game: Callable[[GameRecord], None] | None = None,
+) -> list[GameRecord]:
+    """Play `games` games, over `jobs` forked processes; return the records in game order."""
+    on_game = on_game or (lambda record: None)
+    if jobs <= 1:
+        records = []
+        for index in range(games):
+            record = play_game(game, seating(players, index, rotate), index, seed, options)
+            on_game(record)
+            records.append(record)
+        return records
+    from ai.search.forked import run_forked_streaming
+
+    def task(job: int):
+        def work(emit):
+            for index in range(job, games, jobs):
+                record = play_game(game, seating(players, index, rotate), index, seed, options)
+                emit(_record_to_json(record))
+            return None
+
+        return work
+
+    records = []
+    for _, item in run_forked_streaming([task(j) for j in range(jobs)]):
+        if isinstance(item, dict) and "done" in item:
+            continue
+        record = _record_from_json(item)
+        on_game(record)
+        records.append(record)
+    return sorted(records, key=lambda r: r.index)
+
+
+def _record_to_json(record: GameRecord) -> dict:
+    return {
+        "index": record.index,
+        "seats": list(record.seats),
+        "totals": list(record.totals),
+        "winners": list(record.winners),
+        "first": record.first,
+        "moves": record.moves,
+    }
+
+
+def _record_from_json(data: dict) -> GameRecord:
+    return GameRecord(
+        data["index"], tuple(data["seats"]), tuple(data["totals"]), tuple(data["winners"]), data["first"],
+        data["moves"],
+    )
+
+
+def plot(rows: list[dict], title: str, path: str) -> None:
+    """Draw win rates with their 95% intervals as a bar chart (needs the optional `plot` extra)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise SystemExit(
+            "tabletop arena --plot needs matplotlib: pip install 'tabletop[plot]' (or pip install matplotlib)"
+        ) from None
+    names = [r["player"] for r in rows]
+    rates = [100 * r["win_rate"] for r in rows]
+    errors = [
+        [100 * (r["win_rate"] - r["ci95"][0]) for r in rows],
+        [100 * (r["ci95"][1] - r["win_rate"]) for r in rows],
+    ]
+    fig, ax = plt.subplots(figsize=(max(4, 1.6 * len(rows)), 4))
+    ax.bar(names, rates, yerr=errors, capsize=6, color="#4c72b0")
+    ax.set_ylabel("win rate per seat (%), 95% CI")
+    ax.set_ylim(0, 100)
+    ax.set_title(title)
+    for i, rate in enumerate(rates):
+        ax.text(i, rate + 2, f"{rate:.1f}%", ha="center")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="tabletop arena", description=__doc__.splitlines()[0])
+    parser.add_argument("--game", required=True, help="a registered game, or 'toy'")
+    parser.add_argument("--players", required=True, help="comma-separated specs, one per seat")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rotate", action="store_true", help="rotate the seats (and so the first player) each game")
+    parser.add_argument("--options", default="{}", help="game options as JSON")
+    parser.add_argument("--jobs", type=int, default=1, help="processes to play games in")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--plot", metavar="FILE.png", help="draw the win rates (needs matplotlib)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    args = parser.parse_args(argv)
+    try:
+        game = load_game(args.game)
+    except KeyError:
+        print(f"tabletop arena: unknown game {args.game!r} (known: {', '.join(registry.names())}, toy)",
+              file=sys.stderr)
+        return 2
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    try:
+        options = game.resolve_setup(len(players), json.loads(args.options))
+        for spec in set(players):
+            make_player(spec, game.info.name)
+    except (ValueError, KeyError) as exc:
+        print(f"tabletop arena: {exc}", file=sys.stderr)
+        return 2
+    if args.plot:  # fail before playing, not after
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            print("tabletop arena --plot needs matplotlib: pip install 'tabletop[plot]'", file=sys.stderr)
+            return 2
+    progress = None if args.quiet else Progress(args.games)
+    started = time.monotonic()
+    records = run(
+        game, players, args.games, args.seed, args.rotate, options, args.jobs,
+        on_game=(lambda r: progress.step()) if progress else None,
+    )
+    seconds = time.monotonic() - started
+    rows = summarise(records)
+    title = f"{game.info.title}: {', '.join(players)} ({args.games} games, seed {args.seed})"
+    if args.json:
+        print(json.dumps({
+            "game": game.info.name, "players": players, "games": args.games, "seed": args.seed,
+            "rotate": args.rotate, "options": options, "seconds": round(seconds, 1), "results": rows,
+        }, indent=2))
+    else:
+        print(title + (", rotating seats" if args.rotate else ""))
+        print(f"{'player':20} {'seat-games':>10} {'win rate':>9} {'95% CI':>17} {'avg margin':>11} {'started':>8}")
+        for r in rows:
+            ci = f"[{100 * r['ci95'][0]:.1f}, {100 * r['ci95'][1]:.1f}]"
+            print(f"{r['player']:20} {r['seat_games']:>10} {100 * r['win_rate']:>8.1f}% {ci:>17} "
+                  f"{r['avg_margin']:>+11.2f} {r['started']:>8}")
+        print(f"{len(records)} games in {seconds:.1f} s")
+    if args.plot:
+        plot(rows, title, args.plot)
+    return 0

@@ -1,0 +1,70 @@
+"""`tabletop bench ai`: ISMCTS iterations per second on one core, from the opening and from a mid-game position."""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import random
+import sys
+
+from ai import ismcts
+from ai.arena import load_game
+
+
+def _positions(game, seats: int, seed: int):
+    """The opening and a position halfway through a random game, each with a seat to act."""
+    rng = random.Random(seed)
+    opening = game.new_game(seats, {}, seed)
+    trail = [opening]
+    state = opening
+    while game.to_act(state):
+        seat = min(game.to_act(state))
+        moves = game.legal_moves(state, seat)
+        state = game.apply(state, seat, rng.choice(moves))
+        trail.append(state)
+    middle = trail[len(trail) // 2]
+    # Prefer a mid-game position where the seat to act has a real choice.
+    for candidate in trail[len(trail) // 2 :]:
+        acting = game.to_act(candidate)
+        if acting and len(game.legal_moves(candidate, min(acting))) > 1:
+            middle = candidate
+            break
+    return [("opening", opening), ("mid-game", middle)], len(trail) - 1
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="tabletop bench ai", description=__doc__)
+    parser.add_argument("--game", default="hinode")
+    parser.add_argument("--seats", type=int, default=None, help="default: the game's most seats")
+    parser.add_argument("--seconds", type=float, default=3.0, help="search time per position")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--playout-depth", type=int, default=None)
+    parser.add_argument("--profile", action="store_true", help="print the hottest functions of the opening search")
+    args = parser.parse_args(argv)
+    try:
+        game = load_game(args.game)
+    except KeyError:
+        print(f"unknown game {args.game!r}", file=sys.stderr)
+        return 2
+    seats = args.seats or game.info.max_seats
+    positions, length = _positions(game, seats, args.seed)
+    print(f"{game.info.title}, {seats} seats; a random game from seed {args.seed} lasts {length} moves")
+    config = ismcts.SearchConfig(playout_depth=args.playout_depth)
+    for name, state in positions:
+        seat = min(game.to_act(state))
+        view = game.view(state, seat)
+        budget = ismcts.Budget(seconds=args.seconds)
+        if args.profile and name == "opening":
+            profiler = cProfile.Profile()
+            profiler.enable()
+        result = ismcts.search(game, view, seat, budget, random.Random(args.seed), config)
+        if args.profile and name == "opening":
+            profiler.disable()
+            pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(15)
+        rate = result.iterations / result.seconds if result.seconds else 0.0
+        print(
+            f"{name:9} seat {seat}: {result.iterations} iterations in {result.seconds:.2f} s = {rate:,.0f} "
+            f"iterations/s; {len(result.candidates)} candidates; best {result.move.label!r}"
+        )
+    return 0

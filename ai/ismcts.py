@@ -1,0 +1,387 @@
+"""Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012) over the engine interface.
+
+`search(game, view, seat, budget, rng)` takes the searching seat's *view*, never a state: every iteration draws
+a fresh determinization with `game.sample(view, rng)`, so the search cannot peek by construction.
+
+The tree is the observer's: nodes are reached by move ids, and every seat's decisions live in it, each edge
+carrying the reward of the seat that chose it (a reward vector per seat, so 2 to 6 players work). Selection is
+UCB1 with availability counts: a child's availability grows each time its move was legal in the iteration's
+determinization, and stands in for the parent's visit count.
+
+Simultaneous choices (several seats to act at once) are decided decoupled: each seat picks from its own
+statistics at the node where the step starts, so nobody's pick depends on another's hidden pick in that step.
+The observer's decision there is a child of its information set only; what follows the step hangs under the
+observer's choice, keyed by the others' (then revealed) choices.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.base import Game, Move
+
+EXPLORATION = 0.7  # UCB constant; rewards lie in about [-0.1, 1.1]
+MARGIN_WEIGHT = 0.1  # share of the reward that is the normalised score margin (the rest is winning)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """When to stop searching: after `iterations`, after `seconds` of wall-clock time, whichever comes first."""
+
+    iterations: int | None = None
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("a budget needs iterations, seconds or both")
+
+
+# Presets are bounded by iterations (so a seeded game is reproducible) with a wall-clock cap as a safety net.
+PRESETS: dict[str, Budget] = {
+    "easy": Budget(iterations=100, seconds=0.3),
+    "normal": Budget(iterations=600, seconds=1.0),
+    "hard": Budget(iterations=3000, seconds=5.0),
+}
+
+
+def parse_budget(text: str) -> Budget:
+    """Read a strength: a preset name, an iteration count ("500") or seconds ("2s", "0.5s")."""
+    text = text.strip().lower()
+    if text in PRESETS:
+        return PRESETS[text]
+    try:
+        if text.endswith("s"):
+            return Budget(seconds=float(text[:-1]))
+        return Budget(iterations=int(text))
+    except ValueError:
+        raise ValueError(
+            f"unknown strength {text!r}: use {', '.join(PRESETS)}, an iteration count or seconds like 2s"
+        ) from None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """Root statistics of one of the observer's moves."""
+
+    move_id: str
+    label: str
+    visits: int
+    mean_reward: float
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    move: Move
+    candidates: tuple[Candidate, ...]  # most visited first
+    iterations: int
+    seconds: float
+
+
+@dataclass
+class SearchConfig:
+    """Tuning knobs; the defaults are what the presets were measured with."""
+
+    exploration: float = EXPLORATION
+    # Playouts longer than this stop and are judged by the live score (None: play to the end).
+    playout_depth: int | None = None
+    # A playout policy picks a move for a seat: (game, state, seat, moves, rng) -> move. Default: uniform random.
+    playout_policy: Callable[[Game, Any, int, Sequence[Move], random.Random], Move] | None = None
+    processes: int = 1  # root parallelism: independent trees in forked processes, root statistics merged
+
+
+class Node:
+    """An edge-and-node of the observer's tree: statistics of the move that led here, for the seat that chose it."""
+
+    __slots__ = ("visits", "total", "avail", "regret", "children", "after")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.regret = 0.0  # cumulative regret, for the regret matching of simultaneous steps
+        self.total = 0.0
+        self.avail = 0
+        self.children: dict[int, dict[str, Node]] = {}  # seat -> move id -> child
+        self.after: dict[tuple[str, ...], Node] = {}  # what follows a simultaneous step, by the others' move ids
+
+
+@dataclass
+class _Tree:
+    root: Node = field(default_factory=Node)
+    moves: dict[str, Move] = field(default_factory=dict)  # the observer's root moves by id
+    iterations: int = 0
+
+
+def rewards(game: Game, state: Any) -> list[float]:
+    """Each seat's reward: a win (split among tied winners) plus a small term for its score margin."""
+    score = game.score(state)
+    n = len(score.seats)
+    totals = [0] * n
+    for seat_score in score.seats:
+        totals[seat_score.seat] = seat_score.total
+    spread = (max(totals) - min(totals)) or 1
+    winners = score.ranking[0] if score.ranking else ()
+    result = [0.0] * n
+    for seat in range(n):
+        best_other = max(totals[s] for s in range(n) if s != seat) if n > 1 else totals[seat]
+        result[seat] = MARGIN_WEIGHT * (totals[seat] - best_other) / spread
+    for seat in winners:
+        result[seat] += 1.0 / len(winners)
+    return result
+
+
+def search(
+    game: Game,
+    view: Any,
+    seat: int,
+    budget: Budget,
+    rng: random.Random,
+    config: SearchConfig | None = None,
+) -> SearchResult:
+    """Choose a move for `seat` from what it may know (`view`) within `budget`; seeded by `rng`."""
+    if not isinstance(view, game.view_type):
+        raise TypeError(f"search takes a {game.view_type.__name__} (a seat's view), not a {type(view).__name__}")
+    config = config or SearchConfig()
+    started = time.perf_counter()
+    first = game.sample(view, rng)
+    if seat not in game.to_act(first):
+        raise ValueError(f"seat {seat} is not to act in this view")
+    legal = list(game.legal_moves(first, seat))
+    if len(legal) == 1:
+        only = legal[0]
+        return SearchResult(only, (Candidate(only.id, only.label, 0, 0.0),), 0, time.perf_counter() - started)
+    if config.processes > 1:
+        from ai.search.parallel import root_parallel_search
+
+        stats, iterations = root_parallel_search(game, view, seat, budget, rng, config)
+    else:
+        tree = _Tree()
+        _grow(tree, game, view, seat, budget, rng, config, started)
+        stats = {mid: (n.visits, n.total) for mid, n in tree.root.children.get(seat, {}).items()}
+        iterations = tree.iterations
+    return _result(legal, stats, iterations, time.perf_counter() - started)
+
+
+def root_statistics(
+    game: Game, view: Any, seat: int, budget: Budget, rng: random.Random, config: SearchConfig
+) -> tuple[dict[str, tuple[int, float]], int]:
+    """Grow one tree and return the observer's root statistics {move id: (visits, total reward)}."""
+    tree = _Tree()
+    _grow(tree, game, view, seat, budget, rng, config, time.perf_counter())
+    return {mid: (n.visits, n.total) for mid, n in tree.root.children.get(seat, {}).items()}, tree.iterations
+
+
+def _result(legal: list[Move], stats: dict[str, tuple[int, float]], iterations: int, seconds: float) -> SearchResult:
+    by_id = {m.id: m for m in legal}
+    candidates = []
+    for order, move in enumerate(legal):
+        visits, total = stats.get(move.id, (0, 0.0))
+        candidates.append((visits, total / visits if visits else 0.0, -order, move))
+    candidates.sort(key=lambda c: (c[0], c[1], c[2]), reverse=True)
+    best = candidates[0][3]
+    return SearchResult(
+        by_id[best.id],
+        tuple(Candidate(m.id, m.label, v, mean) for v, mean, _, m in candidates),
+        iterations,
+        seconds,
+    )
+
+
+def _grow(
+    tree: _Tree,
+    game: Game,
+    view: Any,
+    seat: int,
+    budget: Budget,
+    rng: random.Random,
+    config: SearchConfig,
+    started: float,
+) -> None:
+    deadline = started + budget.seconds if budget.seconds is not None else None
+    limit = budget.iterations
+    sample = game.sample
+    while True:
+        if limit is not None and tree.iterations >= limit:
+            return
+        # Checking the clock every iteration costs little next to a playout.
+        if deadline is not None and tree.iterations and time.perf_counter() >= deadline:
+            return
+        _iterate(tree.root, game, sample(view, rng), seat, rng, config)
+        tree.iterations += 1
+
+
+def _iterate(root: Node, game: Game, state: Any, observer: int, rng: random.Random, config: SearchConfig) -> None:
+    """One iteration on one determinization: select and expand, play out, back up."""
+    to_act = game.to_act
+    legal_moves = game.legal_moves
+    apply = game.apply
+    c = config.exploration
+    path: list[tuple[Node, int]] = []  # (edge node, seat whose reward it keeps)
+    matched: list[tuple[Node, int, list[Node], float]] = []  # simultaneous picks: (edge, seat, siblings, prob)
+    node = root
+    expanded = False
+    while not expanded:
+        acting = to_act(state)
+        if not acting:
+            break
+        if len(acting) == 1:
+            (seat,) = acting
+            child, move, expanded = _select(node, seat, legal_moves(state, seat), c, rng)
+            path.append((child, seat))
+            state = apply(state, seat, move)
+            node = child
+            continue
+        # A simultaneous step: the observer first, from its information set; every seat decoupled, by regret
+        # matching (UCB1 is deterministic and cycles, or moves in lockstep with the other seat, in such steps).
+        order = sorted(acting)
+        if observer in acting:
+            order.remove(observer)
+            order.insert(0, observer)
+        mover_ids: list[str] = []
+        observer_child: Node | None = None
+        for seat in order:
+            child, move, new, siblings, prob = _match_regret(node, seat, legal_moves(state, seat), rng)
+            expanded = expanded or new
+            matched.append((child, seat, siblings, prob))
+            state = apply(state, seat, move)
+            if seat == observer:
+                observer_child = child
+            else:
+                mover_ids.append(move.id)
+        holder = observer_child if observer_child is not None else node
+        key = tuple(mover_ids)
+        following = holder.after.get(key)
+        if following is None:
+            following = holder.after[key] = Node()
+        node = following
+    result = _playout(game, state, rng, config) if not game.is_over(state) else rewards(game, state)
+    for edge, seat in path:
+        edge.visits += 1
+        edge.total += result[seat]
+    for edge, seat, siblings, prob in matched:
+        # Outcome-sampling regret update: the chosen move's reward is estimated by reward / probability.
+        reward = result[seat]
+        edge.visits += 1
+        edge.total += reward
+        for sibling in siblings:
+            sibling.regret -= reward
+        edge.regret += reward / prob
+
+
+def _select(node: Node, seat: int, moves: Sequence[Move], c: float, rng: random.Random) -> tuple[Node, Move, bool]:
+    """Pick `seat`'s move at `node` by UCB1 with availability; expand an untried move first. Returns new=True
+    when the child was just created."""
+    table = node.children.get(seat)
+    if table is None:
+        table = node.children[seat] = {}
+    untried: list[tuple[str, Move]] = []
+    best: Node | None = None
+    best_move: Move | None = None
+    best_value = -math.inf
+    ties = 0
+    log = math.log
+    sqrt = math.sqrt
+    for move in moves:
+        mid = move.id
+        child = table.get(mid)
+        if child is None:
+            untried.append((mid, move))
+            continue
+        child.avail += 1
+        if child.visits == 0:  # expanded by a simultaneous step whose playout has not returned: treat as untried
+            value = math.inf
+        else:
+            value = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
+        if value > best_value:
+            best_value, best, best_move, ties = value, child, move, 1
+        elif value == best_value:
+            # Break ties at random: decoupled seats breaking them alike would move in lockstep.
+            ties += 1
+            if rng.randrange(ties) == 0:
+                best, best_move = child, move
+    if untried:
+        mid, move = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+        child = table[mid] = Node()
+        child.avail = 1
+        return child, move, True
+    assert best is not None and best_move is not None
+    return best, best_move, False
+
+
+SIMULTANEOUS_EXPLORATION = 0.15  # share of uniform picks mixed into regret matching
+
+
+def _match_regret(
+    node: Node, seat: int, moves: Sequence[Move], rng: random.Random
+) -> tuple[Node, Move, bool, list[Node], float]:
+    """Pick `seat`'s move in a simultaneous step by regret matching over the moves legal now."""
+    table = node.children.get(seat)
+    if table is None:
+        table = node.children[seat] = {}
+    children: list[Node] = []
+    new = False
+    for move in moves:
+        child = table.get(move.id)
+        if child is None:
+            child = table[move.id] = Node()
+            new = True
+        child.avail += 1
+        children.append(child)
+    positive = [max(child.regret, 0.0) for child in children]
+    total = sum(positive)
+    k = len(children)
+    gamma = SIMULTANEOUS_EXPLORATION
+    probs = [(1 - gamma) * p / total + gamma / k for p in positive] if total > 0 else [1.0 / k] * k
+    pick = rng.random()
+    index = k - 1
+    for i, p in enumerate(probs):
+        pick -= p
+        if pick < 0:
+            index = i
+            break
+    return children[index], moves[index], new, children, probs[index]
+
+
+def _playout(game: Game, state: Any, rng: random.Random, config: SearchConfig) -> list[float]:
+    to_act = game.to_act
+    legal_moves = game.legal_moves
+    apply = game.apply
+    policy = config.playout_policy
+    depth = config.playout_depth
+    steps = 0
+    while True:
+        acting = to_act(state)
+        if not acting:
+            break
+        if depth is not None and steps >= depth:
+            break
+        seat = min(acting)
+        moves = legal_moves(state, seat)
+        if policy is None:
+            move = moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0]
+        else:
+            move = policy(game, state, seat, moves, rng)
+        state = apply(state, seat, move)
+        steps += 1
+    return rewards(game, state)
+
+
+class IsmctsPlayer:
+    """A player (the `ai.players.Player` protocol) that searches with ISMCTS within a budget."""
+
+    def __init__(self, budget: Budget, config: SearchConfig | None = None, seat: int | None = None):
+        self.budget = budget
+        self.config = config or SearchConfig()
+        self.seat = seat  # when None, read from the view (every engine's view names its seat)
+        self.last: SearchResult | None = None
+
+    def choose(self, game: Game, view: Any, moves: Sequence[Move], rng: random.Random) -> Move:
+        seat = self.seat if self.seat is not None else view.seat
+        if len(moves) == 1:
+            return moves[0]
+        self.last = search(game, view, seat, self.budget, rng, self.config)
+        chosen = self.last.move.id
+        return next(m for m in moves if m.id == chosen)

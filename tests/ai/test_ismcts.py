@@ -1,0 +1,159 @@
+"""ISMCTS: it cannot peek (it only ever sees a view), and it searches sensibly, reproducibly, within budget."""
+
+from __future__ import annotations
+
+import inspect
+import random
+
+import pytest
+
+from ai import ismcts
+from ai.ismcts import Budget, SearchConfig, search
+from games import registry
+from games.base import Game
+from tests.ai.pennies import GAME as PENNIES
+from tests.support.toygame import GAME as TOY
+from tests.support.toygame import State as ToyState
+
+GAMES = [TOY, *registry.all_games()]
+IDS = [g.info.name for g in GAMES]
+SMALL = Budget(iterations=60)
+
+
+def _positions(game: Game, seed: int, count: int):
+    """Positions of a random game where the seat to act has a real choice: (state, seat)."""
+    n = game.info.max_seats if game.info.max_seats <= 4 else game.info.min_seats
+    rng = random.Random(seed)
+    state = game.new_game(n, {}, seed)
+    found = []
+    while game.to_act(state) and len(found) < count:
+        seat = min(game.to_act(state))
+        moves = game.legal_moves(state, seat)
+        if len(moves) > 1 and rng.random() < 0.3:
+            found.append((state, seat))
+        state = game.apply(state, seat, rng.choice(moves))
+    return found
+
+
+class _Spy:
+    """Wraps an engine and checks every determinization the search draws against the view it was given."""
+
+    def __init__(self, game: Game, seat: int, view):
+        self._game, self._seat, self._view = game, seat, view
+        self.samples = 0
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def sample(self, view, rng):
+        assert view == self._view, "the search asked for a determinization of some other view"
+        state = self._game.sample(view, rng)
+        self.samples += 1
+        # Everything the seat knows stays where it knows it is: the determinization shows it the same view.
+        assert self._game.view(state, self._seat) == view
+        return state
+
+    def is_over(self, state):
+        return self._game.is_over(state)
+
+
+def test_search_takes_a_view_never_a_state():
+    params = list(inspect.signature(search).parameters)
+    assert params[:5] == ["game", "view", "seat", "budget", "rng"]
+    state = TOY.new_game(2, {}, 1)
+    with pytest.raises(TypeError, match="view"):
+        search(TOY, state, 0, SMALL, random.Random(1))
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_states_the_seat_cannot_tell_apart_get_the_same_move(game: Game):
+    for state, seat in _positions(game, seed=7, count=3):
+        view = game.view(state, seat)
+        other = game.sample(view, random.Random(99))
+        assert game.view(other, seat) == view
+        first = search(game, game.view(state, seat), seat, SMALL, random.Random(5))
+        second = search(game, game.view(other, seat), seat, SMALL, random.Random(5))
+        assert first.move == second.move
+        assert first.candidates == second.candidates
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_every_determinization_keeps_what_the_seat_knows(game: Game):
+    for state, seat in _positions(game, seed=11, count=2):
+        view = game.view(state, seat)
+        spy = _Spy(game, seat, view)
+        result = search(spy, view, seat, SMALL, random.Random(3))
+        assert spy.samples == result.iterations + 1  # one per iteration, plus one to list the moves
+        legal = {m.id for m in game.legal_moves(state, seat)}
+        assert {c.move_id for c in result.candidates} == legal
+        assert result.move.id in legal
+
+
+def test_finds_the_winning_move():
+    # Secret Duel: "the last round scores double". Seat 0 holds 9 and 2 after losing round 1 to an 8; keeping
+    # the 9 for the doubled last round wins whatever seat 1 holds, playing it now loses.
+    state = ToyState(
+        seed=1, hands=((2, 9), (3, 6)), committed=(None, None), revealed=((1, 8),), points=(0, 8), double=True
+    )
+    result = search(TOY, TOY.view(state, 0), 0, Budget(iterations=400), random.Random(1))
+    assert result.move.id == "card:2"
+    best, worst = result.candidates
+    assert best.mean_reward > 0.9 and worst.mean_reward < 0.1
+
+
+def test_a_simultaneous_choice_stays_hidden_from_the_other_seats():
+    # Matching Pennies is worth 1/2 to each seat. Were seat 1 shown seat 0's pick inside the tree, every pick of
+    # seat 0 would look lost.
+    state = PENNIES.new_game(2, {}, 1)
+    result = search(PENNIES, PENNIES.view(state, 0), 0, Budget(iterations=3000), random.Random(2))
+    for candidate in result.candidates:
+        assert 0.3 < candidate.mean_reward < 0.7, result.candidates
+
+
+def test_same_seed_same_search():
+    state = TOY.new_game(3, {}, 4)
+    view = TOY.view(state, 1)
+    runs = [search(TOY, view, 1, Budget(iterations=300), random.Random(8)) for _ in range(2)]
+    assert runs[0].move == runs[1].move and runs[0].candidates == runs[1].candidates
+
+
+def test_respects_the_iteration_budget():
+    state = TOY.new_game(2, {}, 4)
+    result = search(TOY, TOY.view(state, 0), 0, Budget(iterations=123), random.Random(8))
+    assert result.iterations == 123
+    assert sum(c.visits for c in result.candidates) == 123
+
+
+def test_root_parallel_search_merges_every_tree():
+    state = TOY.new_game(2, {}, 4)
+    view = TOY.view(state, 0)
+    config = SearchConfig(processes=2)
+    result = search(TOY, view, 0, Budget(iterations=200), random.Random(8), config)
+    again = search(TOY, view, 0, Budget(iterations=200), random.Random(8), config)
+    assert result.iterations == 200 and sum(c.visits for c in result.candidates) == 200
+    assert result.candidates == again.candidates
+
+
+def test_a_forced_move_needs_no_search():
+    state = ToyState(seed=1, hands=((4,), (5,)), committed=(None, None), revealed=((1, 2), (3, 6)),
+                     points=(0, 6), double=False)
+    result = search(TOY, TOY.view(state, 0), 0, Budget(iterations=50), random.Random(1))
+    assert result.move.id == "card:4" and result.iterations == 0
+
+
+def test_rewards_split_a_tie_and_add_the_margin():
+    state = ToyState(seed=1, hands=((), ()), committed=(None, None), revealed=((1, 2), (3, 4), (5, 6)),
+                     points=(6, 6), double=False)
+    assert ismcts.rewards(TOY, state) == [0.5, 0.5]
+    state = ToyState(seed=1, hands=((), ()), committed=(None, None), revealed=((1, 2), (3, 4), (5, 6)),
+                     points=(10, 2), double=False)
+    assert ismcts.rewards(TOY, state) == [1.1, -0.1]
+
+
+@pytest.mark.parametrize("text,budget", [
+    ("normal", ismcts.PRESETS["normal"]), ("500", Budget(iterations=500)), ("2s", Budget(seconds=2.0)),
+])
+def test_strengths(text, budget):
+    assert ismcts.parse_budget(text) == budget
+    with pytest.raises(ValueError):
+        ismcts.parse_budget("mighty")
