@@ -1,4 +1,5 @@
 from google.protobuf import struct_pb2 as _struct_pb2
+from tabletop.v1 import hinode_pb2 as _hinode_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -180,10 +181,12 @@ class SeatInfo(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., strength: _Optional[str] = ...) -> None: ...
 
 class TypedMove(_message.Message):
-    __slots__ = ("move_json",)
+    __slots__ = ("move_json", "hinode")
     MOVE_JSON_FIELD_NUMBER: _ClassVar[int]
+    HINODE_FIELD_NUMBER: _ClassVar[int]
     move_json: str
-    def __init__(self, move_json: _Optional[str] = ...) -> None: ...
+    hinode: _hinode_pb2.HinodeMove
+    def __init__(self, move_json: _Optional[str] = ..., hinode: _Optional[_Union[_hinode_pb2.HinodeMove, _Mapping]] = ...) -> None: ...
 
 class LegalMove(_message.Message):
     __slots__ = ("id", "label", "move")
@@ -196,10 +199,12 @@ class LegalMove(_message.Message):
     def __init__(self, id: _Optional[str] = ..., label: _Optional[str] = ..., move: _Optional[_Union[TypedMove, _Mapping]] = ...) -> None: ...
 
 class GameView(_message.Message):
-    __slots__ = ("view_json",)
+    __slots__ = ("view_json", "hinode")
     VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
+    HINODE_FIELD_NUMBER: _ClassVar[int]
     view_json: str
-    def __init__(self, view_json: _Optional[str] = ...) -> None: ...
+    hinode: _hinode_pb2.HinodeView
+    def __init__(self, view_json: _Optional[str] = ..., hinode: _Optional[_Union[_hinode_pb2.HinodeView, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
     __slots__ = ("version", "kind", "seat", "move_id", "move_label", "time_unix_ms", "game_over")

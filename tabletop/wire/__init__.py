@@ -28,7 +28,9 @@ __all__ = [
 ]
 
 # game type -> module defining `WIRE`, the game's typed messages. Add a line here with the game's proto.
-_MODULES: dict[str, str] = {}
+_MODULES: dict[str, str] = {
+    "hinode": "tabletop.wire.hinode",
+}
 
 
 @dataclass(frozen=True)
