@@ -1,0 +1,295 @@
+"""The turn: legal moves and their effects.
+
+A turn is a sequence of decisions by the seat on turn, one move each:
+  [additional action] develop [additional action, or end the turn]
+or one of the other main actions alone (decree, recall, declare the end). The turn ends by itself once nothing
+is left to decide (developed and the additional action done, or none possible).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from games.base import Move, chance
+from games.naishi.cards import HAND_MOUNTAINS, MOUNTAIN, NAMES, PILES
+from games.naishi.moves import (
+    DECREE_SPACE,
+    DISCARD_SPACES,
+    SPACES,
+    SWITCH_SPACES,
+    DeclareEnd,
+    Decree,
+    Develop,
+    DiscardRiver,
+    EndTurn,
+    Give,
+    Recall,
+    Switch,
+)
+from games.naishi.state import (
+    State,
+    decreed_hands,
+    initial_knowledge,
+    knowledge_index,
+    revealed_replacement,
+    switched,
+)
+
+EMISSARIES = 2
+POSITIONS = range(PILES)
+PAIRS = tuple((a, b) for a in POSITIONS for b in POSITIONS if a < b)
+
+
+def _who(seat: int) -> str:
+    return f"Seat {seat}"
+
+
+# --- legal moves ---------------------------------------------------------------------------------------------
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    if state.phase == "gift":
+        if state.gifts[seat] is not None:
+            return []
+        return [Give(card) for card in sorted(set(state.offers[seat]))]
+    if state.phase != "turn" or seat != state.turn:
+        return []
+    if state.developed:
+        return [*additional_moves(state, seat, before_develop=False), EndTurn()]
+    if state.court_used:
+        return develop_moves(state)
+    main = [*develop_moves(state), *decree_moves(state, seat), *recall_moves(state, seat)]
+    if state.final_turn is None and any(not pile for pile in state.piles):
+        main.append(DeclareEnd())
+    if not main:
+        return [EndTurn()]  # nothing at all is possible: the seat can only pass
+    return main + additional_moves(state, seat, before_develop=True)
+
+
+def develop_moves(state: State) -> list[Move]:
+    open_piles = [p for p in POSITIONS if state.piles[p]]
+    return [Develop(row, p) for row in ("hand", "line") for p in open_piles]
+
+
+def emissaries_available(state: State, seat: int) -> int:
+    return EMISSARIES - sum(1 for s in state.court if s == seat)
+
+
+def additional_moves(state: State, seat: int, before_develop: bool) -> list[Move]:
+    """Additional actions: an Emissary on a free space; before developing, a development must stay possible."""
+    if state.court_used or emissaries_available(state, seat) == 0:
+        return []
+    open_piles = [p for p in POSITIONS if state.piles[p]]
+    if before_develop and not open_piles:
+        return []
+    moves: list[Move] = []
+    if any(state.court[s] is None for s in SWITCH_SPACES):
+        moves += [Switch("river", a, b) for a, b in PAIRS if a in open_piles and b in open_piles]
+        moves += [Switch("line", a, b) for a, b in PAIRS]
+        moves += [Switch("hand", a, b) for a, b in PAIRS]
+        moves += [Switch("column", p, p) for p in POSITIONS]
+    river_cards = sum(len(pile) for pile in state.piles)
+    if (
+        any(state.court[s] is None for s in DISCARD_SPACES)
+        and len(open_piles) >= 2
+        and (not before_develop or river_cards > 2)
+    ):
+        moves += [DiscardRiver(a, b) for a, b in PAIRS if a in open_piles and b in open_piles]
+    return moves
+
+
+def decree_moves(state: State, seat: int) -> list[Move]:
+    if state.court[DECREE_SPACE] is not None or emissaries_available(state, seat) == 0:
+        return []
+    return [Decree(row, p) for row in ("hand", "line") for p in POSITIONS]
+
+
+def recall_moves(state: State, seat: int) -> list[Move]:
+    mine = [s for s, owner in enumerate(state.court) if owner == seat and s != DECREE_SPACE]
+    moves: list[Move] = [Recall((s,)) for s in mine]
+    if len(mine) == 2:
+        moves.append(Recall(tuple(mine)))
+    return moves
+
+
+# --- effects -------------------------------------------------------------------------------------------------
+
+
+def apply_move(state: State, seat: int, move: Move) -> State:
+    """Apply a move already checked to be legal."""
+    if isinstance(move, Give):
+        return _give(state, seat, move.card)
+    if isinstance(move, Develop):
+        state = _develop(state, seat, move)
+        if state.court_used or not additional_moves(state, seat, before_develop=False):
+            return end_turn(state)
+        return state
+    if isinstance(move, Switch | DiscardRiver):
+        state = _place_emissary(state, seat, SWITCH_SPACES if isinstance(move, Switch) else DISCARD_SPACES)
+        state = _switch(state, seat, move) if isinstance(move, Switch) else _discard_river(state, seat, move)
+        return end_turn(state) if state.developed else state
+    if isinstance(move, Decree):
+        state = _place_emissary(state, seat, (DECREE_SPACE,))
+        return end_turn(_decree(state, seat, move))
+    if isinstance(move, Recall):
+        court = tuple(None if s in move.spaces else owner for s, owner in enumerate(state.court))
+        names = " and ".join(SPACES[s] for s in move.spaces)
+        return end_turn(replace(state, court=court, log=state.log + (f"{_who(seat)} recalls from {names}",)))
+    if isinstance(move, DeclareEnd):
+        log = state.log + (f"{_who(seat)} declares the end of the game",)
+        return end_turn(replace(state, final_turn=1 - seat, declared_by=seat, log=log))
+    if isinstance(move, EndTurn):
+        return end_turn(state)
+    raise AssertionError(f"unhandled move {move!r}")
+
+
+def _give(state: State, seat: int, card: int) -> State:
+    gifts = tuple(card if s == seat else g for s, g in enumerate(state.gifts))
+    log = state.log + (f"{_who(seat)} has chosen the card to give",)
+    if any(g is None for g in gifts):
+        return replace(state, gifts=gifts, log=log)
+    hands = []
+    for s in (0, 1):
+        kept = list(state.offers[s])
+        kept.remove(gifts[s])
+        hand = [MOUNTAIN] * HAND_MOUNTAINS + kept + [gifts[1 - s]]
+        chance(state.seed, "shuffle", s).shuffle(hand)
+        hands.append(tuple(hand))
+    log += ("The gifts are revealed to their receivers and each Hand is shuffled",)
+    return replace(
+        state,
+        phase="turn",
+        turn=state.first,
+        gifts=gifts,
+        offers=((), ()),
+        hands=tuple(hands),
+        knowledge=initial_knowledge(gifts),
+        log=log,
+    )
+
+
+def _set(row: tuple[int, ...], pos: int, card: int) -> tuple[int, ...]:
+    return row[:pos] + (card,) + row[pos + 1 :]
+
+
+def _set_seat(rows: tuple[tuple[int, ...], ...], seat: int, row: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    return (row, rows[1]) if seat == 0 else (rows[0], row)
+
+
+def _hand_replaced(state: State, owner: int, pos: int, old: int, new: int) -> tuple:
+    """Update every observer's knowledge of `owner`'s Hand after a face-up replacement at `pos`."""
+    knowledge = list(state.knowledge)
+    for observer in (1 - owner, None):
+        i = knowledge_index(observer, owner)
+        knowledge[i] = revealed_replacement(knowledge[i], pos, old, new)
+    return tuple(knowledge)
+
+
+def _develop(state: State, seat: int, move: Develop) -> State:
+    pile = state.piles[move.pos]
+    taken = pile[0]
+    piles = state.piles[: move.pos] + (pile[1:],) + state.piles[move.pos + 1 :]
+    if move.row == "hand":
+        old = state.hands[seat][move.pos]
+        hands = _set_seat(state.hands, seat, _set(state.hands[seat], move.pos, taken))
+        knowledge = _hand_replaced(state, seat, move.pos, old, taken)
+        state = replace(state, hands=hands, knowledge=knowledge)
+    else:
+        old = state.lines[seat][move.pos]
+        state = replace(state, lines=_set_seat(state.lines, seat, _set(state.lines[seat], move.pos, taken)))
+    entry = (
+        f"{_who(seat)} develops: discards {NAMES[old]} from {move.row.title()} position {move.pos + 1}"
+        f" and takes {NAMES[taken]} from the River"
+    )
+    return replace(state, piles=piles, discard=state.discard + (old,), developed=True, log=state.log + (entry,))
+
+
+def _place_emissary(state: State, seat: int, spaces: tuple[int, ...]) -> State:
+    space = next(s for s in spaces if state.court[s] is None)
+    court = state.court[:space] + (seat,) + state.court[space + 1 :]
+    return replace(state, court=court, court_used=True)
+
+
+def _switch(state: State, seat: int, move: Switch) -> State:
+    a, b = move.a, move.b
+    if move.kind == "river":
+        pa, pb = state.piles[a], state.piles[b]
+        piles = list(state.piles)
+        piles[a], piles[b] = (pb[0],) + pa[1:], (pa[0],) + pb[1:]
+        entry = f"{_who(seat)} switches River cards {a + 1} ({NAMES[pa[0]]}) and {b + 1} ({NAMES[pb[0]]})"
+        return replace(state, piles=tuple(piles), log=state.log + (entry,))
+    if move.kind == "line":
+        line = list(state.lines[seat])
+        line[a], line[b] = line[b], line[a]
+        entry = f"{_who(seat)} switches Line cards {a + 1} and {b + 1}"
+        return replace(state, lines=_set_seat(state.lines, seat, tuple(line)), log=state.log + (entry,))
+    if move.kind == "hand":
+        hand = list(state.hands[seat])
+        hand[a], hand[b] = hand[b], hand[a]
+        knowledge = list(state.knowledge)
+        for observer in (1 - seat, None):
+            i = knowledge_index(observer, seat)
+            knowledge[i] = switched(knowledge[i], a, b)
+        entry = f"{_who(seat)} switches Hand cards {a + 1} and {b + 1}"
+        return replace(
+            state,
+            hands=_set_seat(state.hands, seat, tuple(hand)),
+            knowledge=tuple(knowledge),
+            log=state.log + (entry,),
+        )
+    # column: the Hand card goes face up to the Line, the Line card into the Hand, both in view
+    hand_card, line_card = state.hands[seat][a], state.lines[seat][a]
+    entry = (
+        f"{_who(seat)} switches Hand and Line cards in position {a + 1}"
+        f" ({NAMES[hand_card]} to the Line, {NAMES[line_card]} to the Hand)"
+    )
+    return replace(
+        state,
+        hands=_set_seat(state.hands, seat, _set(state.hands[seat], a, line_card)),
+        lines=_set_seat(state.lines, seat, _set(state.lines[seat], a, hand_card)),
+        knowledge=_hand_replaced(state, seat, a, hand_card, line_card),
+        log=state.log + (entry,),
+    )
+
+
+def _discard_river(state: State, seat: int, move: DiscardRiver) -> State:
+    piles = list(state.piles)
+    gone = (piles[move.a][0], piles[move.b][0])
+    piles[move.a], piles[move.b] = piles[move.a][1:], piles[move.b][1:]
+    entry = (
+        f"{_who(seat)} discards River cards {move.a + 1} ({NAMES[gone[0]]}) and {move.b + 1} ({NAMES[gone[1]]})"
+    )
+    return replace(state, piles=tuple(piles), discard=state.discard + gone, log=state.log + (entry,))
+
+
+def _decree(state: State, seat: int, move: Decree) -> State:
+    p = move.pos
+    if move.row == "line":
+        c0, c1 = state.lines[0][p], state.lines[1][p]
+        lines = (_set(state.lines[0], p, c1), _set(state.lines[1], p, c0))
+        entry = f"{_who(seat)} imposes the Imperial Decree: Line cards {p + 1} exchanged ({NAMES[c0]} <-> {NAMES[c1]})"
+        return replace(state, lines=lines, log=state.log + (entry,))
+    c0, c1 = state.hands[0][p], state.hands[1][p]
+    hands = (_set(state.hands[0], p, c1), _set(state.hands[1], p, c0))
+    entry = f"{_who(seat)} imposes the Imperial Decree: Hand cards {p + 1} exchanged"
+    return replace(state, hands=hands, knowledge=decreed_hands(state.knowledge, p, c0, c1), log=state.log + (entry,))
+
+
+def end_turn(state: State) -> State:
+    """Pass the turn on, or end the game: "When 2 draw piles from the River are empty..." or after a declaration."""
+    player = state.turn
+    if state.final_turn == player:
+        return _game_over(state)
+    final_turn = state.final_turn
+    if final_turn is None and sum(1 for pile in state.piles if not pile) >= 2:
+        if player != state.first:
+            return _game_over(state)
+        final_turn = 1 - player
+    return replace(state, turn=1 - player, developed=False, court_used=False, final_turn=final_turn)
+
+
+def _game_over(state: State) -> State:
+    return replace(
+        state, phase="over", developed=False, court_used=False, log=state.log + ("The game is over: final scoring",)
+    )
+
