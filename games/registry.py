@@ -9,6 +9,7 @@ from games.base import Game
 # name -> "module:attribute" of the engine object. Add a line here to host a new game.
 _ENGINES: dict[str, str] = {
     "hinode": "games.hinode:GAME",
+    "naishi": "games.naishi:GAME",
 }
 
 _loaded: dict[str, Game] = {}
