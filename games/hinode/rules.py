@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from games.base import GameOver, IllegalMove, NotYourTurn, chance
 from games.hinode.data import (
     ADJACENT,
@@ -47,7 +49,8 @@ _PLAIN = tuple(PlayCard(c) for c in range(HERO + 1))
 _WITH_RESOURCE = tuple(tuple(PlayCard(c, resource=r) for r in (RED, BLUE)) for c in range(HERO + 1))
 _DECLARED = tuple(tuple(PlayCard(HERO, resource=r, declare=d) for r in (None, RED, BLUE)) for d in range(3))
 _TAKE = tuple(tuple(TakeResource(c, p) for p in range(PLAYERS)) for c in range(3))
-_FIELDS = State.__slots__
+_ALL_FIELDS = attrgetter(*State.__slots__)
+_FIELD_INDEX = {name: i for i, name in enumerate(State.__slots__)}
 
 
 def new_game(num_players: int, advanced: bool, vp: tuple[int, ...], start: int, seed: int) -> State:
@@ -99,9 +102,9 @@ def new_game(num_players: int, advanced: bool, vp: tuple[int, ...], start: int, 
 
 def evolve(state: State, **changes) -> State:
     """A copy of `state` with some fields changed (a cheaper dataclasses.replace)."""
-    values = [changes.pop(name) if name in changes else getattr(state, name) for name in _FIELDS]
-    if changes:
-        raise TypeError(f"State has no fields {sorted(changes)}")
+    values = list(_ALL_FIELDS(state))
+    for name, value in changes.items():
+        values[_FIELD_INDEX[name]] = value
     return State(*values)
 
 

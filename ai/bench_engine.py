@@ -1,0 +1,53 @@
+"""`tabletop bench engine`: random playouts and moves per second of one registered engine on one core."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from games import registry
+
+
+def playout(game, num_seats: int, options: dict, seed: int, rng: random.Random) -> int:
+    """Play one game with uniformly random moves; return how many moves it took."""
+    state = game.new_game(num_seats, options, seed)
+    to_act, legal_moves, apply = game.to_act, game.legal_moves, game.apply
+    moves = 0
+    while True:
+        acting = to_act(state)
+        if not acting:
+            return moves
+        seat = min(acting) if len(acting) > 1 else next(iter(acting))
+        state = apply(state, seat, rng.choice(legal_moves(state, seat)))
+        moves += 1
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="tabletop bench engine", description=__doc__)
+    parser.add_argument("--game", default="hinode", choices=registry.names())
+    parser.add_argument("--seconds", type=float, default=5.0, help="how long to run")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seats", type=int, default=None, help="seat count (default: the maximum)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON",
+                        help="a game option, e.g. advanced=true (repeatable)")
+    args = parser.parse_args(argv)
+    import json
+
+    game = registry.get(args.game)
+    seats = args.seats or game.info.max_seats
+    options = {}
+    for item in args.option:
+        name, _, value = item.partition("=")
+        options[name] = json.loads(value)
+    rng = random.Random(args.seed)
+    games = moves = 0
+    began = time.perf_counter()
+    deadline = began + args.seconds
+    while time.perf_counter() < deadline:
+        moves += playout(game, seats, options, args.seed + games, rng)
+        games += 1
+    elapsed = time.perf_counter() - began
+    print(f"game={args.game} seats={seats} options={json.dumps(options)} seconds={elapsed:.2f}")
+    print(f"playouts/s={games / elapsed:.1f} moves/s={moves / elapsed:.0f} (games={games} moves={moves})")
+    return 0
