@@ -1,0 +1,9 @@
+"""Greedy heuristic players, one per game: game name -> player class (see ai.players.make_player)."""
+
+from __future__ import annotations
+
+from ai.greedy.hinode import HinodeGreedy
+
+GREEDY: dict[str, type] = {
+    "hinode": HinodeGreedy,
+}
