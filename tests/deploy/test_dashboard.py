@@ -1,0 +1,102 @@
+"""The Grafana dashboard and the PromQL in docs/deploy.md use only the metrics that docs/deploy.md lists, and
+every dashboard query is filtered by the namespace variable."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from tests.deploy.rendering import DEPLOY, REPO
+
+DOCS = REPO / "docs" / "deploy.md"
+DASHBOARD = DEPLOY / "grafana" / "tabletop.json"
+HISTOGRAM_SUFFIXES = ("_bucket", "_sum", "_count")
+
+
+def documented_metrics() -> dict[str, str]:
+    """Return metric name -> type from the metrics table of docs/deploy.md."""
+    rows = re.findall(r"^\| `(tabletop_[a-z0-9_]+)` \| (\w+) \|", DOCS.read_text(), flags=re.MULTILINE)
+    return dict(rows)
+
+
+def series_names(expr: str) -> set[str]:
+    return set(re.findall(r"\b(tabletop_[a-z0-9_]+)", expr))
+
+
+def base_metric(series: str, metrics: dict[str, str]) -> str | None:
+    """Map a series name (a histogram's _bucket, say) to the documented metric it belongs to."""
+    if series in metrics:
+        return series
+    for suffix in HISTOGRAM_SUFFIXES:
+        if series.endswith(suffix) and metrics.get(series.removesuffix(suffix)) == "histogram":
+            return series.removesuffix(suffix)
+    return None
+
+
+def panel_queries() -> list[tuple[str, str]]:
+    dashboard = json.loads(DASHBOARD.read_text())
+    return [(panel["title"], target["expr"]) for panel in dashboard["panels"] for target in panel.get("targets", [])]
+
+
+def test_the_metrics_table_lists_the_agreed_metrics():
+    assert set(documented_metrics()) == {
+        "tabletop_rpc_requests_total", "tabletop_rpc_duration_seconds", "tabletop_games_created_total",
+        "tabletop_games_active", "tabletop_games_finished_total", "tabletop_moves_total",
+        "tabletop_version_conflicts_total", "tabletop_redis_duration_seconds", "tabletop_ai_jobs_total",
+        "tabletop_ai_think_seconds", "tabletop_ai_iterations_per_second", "tabletop_ai_queue_lag_seconds",
+        "tabletop_ai_reclaimed_jobs_total",
+    }
+    for name, kind in documented_metrics().items():
+        assert kind in {"counter", "gauge", "histogram"}, name
+        assert name.endswith("_total") == (kind == "counter"), f"{name}: counters, and only they, end in _total"
+
+
+def test_the_dashboard_is_well_formed():
+    dashboard = json.loads(DASHBOARD.read_text())
+    ids = [panel["id"] for panel in dashboard["panels"]]
+    assert len(ids) == len(set(ids))
+    variables = {variable["name"] for variable in dashboard["templating"]["list"]}
+    assert {"datasource", "namespace"} <= variables
+    for panel in dashboard["panels"]:
+        assert {"x", "y", "w", "h"} <= set(panel["gridPos"]) and panel["gridPos"]["x"] + panel["gridPos"]["w"] <= 24
+        if panel["type"] != "row":
+            assert panel["datasource"]["uid"] == "${datasource}", panel["title"]
+            assert panel["targets"], panel["title"]
+
+
+def test_dashboard_queries_use_documented_metrics_in_the_chosen_namespace():
+    metrics = documented_metrics()
+    shown = set()
+    for title, expr in panel_queries():
+        assert expr.count("(") == expr.count(")") and expr.count("{") == expr.count("}"), title
+        for series in series_names(expr):
+            metric = base_metric(series, metrics)
+            assert metric is not None, f"{title}: {series} is not a documented metric (or histogram series)"
+            if metrics[metric] == "histogram":
+                assert series.endswith("_bucket"), f"{title}: quantiles come from {metric}_bucket"
+            shown.add(metric)
+        for selector in re.findall(r"tabletop_[a-z0-9_]+(\{[^}]*\})?", expr):
+            assert 'namespace=~"$namespace"' in selector, f"{title}: filter every series by $namespace"
+    assert shown == set(metrics), f"no panel for {sorted(set(metrics) - shown)}"
+
+
+def test_counters_are_only_read_through_rate_or_increase():
+    metrics = documented_metrics()
+    for title, expr in panel_queries():
+        for match in re.finditer(r"\b(tabletop_[a-z0-9_]+)", expr):
+            metric = base_metric(match.group(1), metrics)
+            if metrics[metric] == "counter" or match.group(1).endswith("_bucket"):
+                before = expr[: match.start()].rstrip()
+                assert before.endswith(("rate(", "increase(")), f"{title}: raw counter {match.group(1)}"
+
+
+def test_the_promql_in_the_docs_uses_documented_metrics():
+    metrics = documented_metrics()
+    blocks = re.findall(r"```promql\n(.*?)```", DOCS.read_text(), flags=re.DOTALL)
+    assert blocks, "docs/deploy.md shows the key queries"
+    used = set()
+    for series in series_names("\n".join(blocks)):
+        metric = base_metric(series, metrics)
+        assert metric is not None, f"{series} is not a documented metric"
+        used.add(metric)
+    assert used == set(metrics)
