@@ -7,6 +7,7 @@ import cProfile
 import pstats
 import random
 import sys
+import time
 
 from ai import ismcts
 from ai.arena import load_game
@@ -33,6 +34,25 @@ def _positions(game, seats: int, seed: int):
     return [("opening", opening), ("mid-game", middle)], len(trail) - 1
 
 
+def _bare_playouts(game, state, seed: int, seconds: float) -> tuple[float, float]:
+    """Random playouts per second from `state`'s determinizations: what one iteration cannot beat."""
+    rng = random.Random(seed)
+    seat = min(game.to_act(state))
+    view = game.view(state, seat)
+    count = moves = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        state = game.sample(view, rng)
+        while acting := game.to_act(state):
+            seat = min(acting)
+            legal = game.legal_moves(state, seat)
+            state = game.apply(state, seat, legal[int(rng.random() * len(legal))])
+            moves += 1
+        game.score(state)
+        count += 1
+    return count / (time.perf_counter() - started), moves / max(count, 1)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tabletop bench ai", description=__doc__)
     parser.add_argument("--game", default="hinode")
@@ -51,6 +71,9 @@ def main(argv: list[str]) -> int:
     positions, length = _positions(game, seats, args.seed)
     print(f"{game.info.title}, {seats} seats; a random game from seed {args.seed} lasts {length} moves")
     config = ismcts.SearchConfig(playout_depth=args.playout_depth)
+    rate, length_ = _bare_playouts(game, positions[0][1], args.seed, min(args.seconds, 2.0))
+    print(f"ceiling: {rate:,.0f} bare random playouts/s from the opening (sample, play out, score; no tree); "
+          f"{length_:.0f} moves each")
     for name, state in positions:
         seat = min(game.to_act(state))
         view = game.view(state, seat)

@@ -291,10 +291,8 @@ def _select(node: Node, seat: int, moves: Sequence[Move], c: float, rng: random.
             untried.append((mid, move))
             continue
         child.avail += 1
-        if child.visits == 0:  # expanded by a simultaneous step whose playout has not returned: treat as untried
-            value = math.inf
-        else:
-            value = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
+        visits = child.visits
+        value = child.total / visits + c * sqrt(log(child.avail) / visits)
         if value > best_value:
             best_value, best, best_move, ties = value, child, move, 1
         elif value == best_value:
@@ -351,6 +349,7 @@ def _playout(game: Game, state: Any, rng: random.Random, config: SearchConfig) -
     apply = game.apply
     policy = config.playout_policy
     depth = config.playout_depth
+    random_ = rng.random
     steps = 0
     while True:
         acting = to_act(state)
@@ -361,7 +360,7 @@ def _playout(game: Game, state: Any, rng: random.Random, config: SearchConfig) -
         seat = min(acting)
         moves = legal_moves(state, seat)
         if policy is None:
-            move = moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0]
+            move = moves[int(random_() * len(moves))]  # random() is much cheaper than randrange()
         else:
             move = policy(game, state, seat, moves, rng)
         state = apply(state, seat, move)
