@@ -181,3 +181,19 @@ def test_compose_runs_the_same_image_and_subcommands_hardened():
     images = one(render("dev"), "Deployment", "tabletop-game-service")
     (container,) = pod_spec(images)["containers"]
     assert container["image"] == services["service"]["image"]
+
+
+def test_every_data_file_of_the_packages_reaches_the_installed_image():
+    """The image installs the project non-editable, so a data file (a card table, a Lua script) ships only if
+    pyproject.toml's package-data names its kind; the editable install of the tests would not notice."""
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    patterns = [pattern for globs in config.get("package-data", {}).values() for pattern in globs]
+    packages = {pattern.rstrip("*") for pattern in config["packages"]["find"]["include"]}
+    missing = []
+    for package in sorted(packages):
+        for path in (REPO / package).rglob("*"):
+            if not path.is_file() or "__pycache__" in path.parts or path.suffix in {".py", ".pyc"}:
+                continue
+            if not any(path.match(pattern) for pattern in patterns):
+                missing.append(str(path.relative_to(REPO)))
+    assert not missing, f"not covered by [tool.setuptools.package-data] {patterns}: {missing}"
