@@ -1,0 +1,106 @@
+"""Bearer tokens: random, shown once, stored only as a hash, compared in constant time, never logged.
+
+A seat token acts for one seat of one game; the creator token may start its game; the AI service token (shared
+with the AI worker) acts for the AI seat named in the `x-tabletop-seat` metadata, and for AI seats only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from service import errors
+
+SEAT_HEADER = "x-tabletop-seat"
+MAX_TOKEN_LENGTH = 256
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    """sha256 suffices: tokens carry 256 random bits, so there is nothing to brute-force or look up."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """What the caller presented in its metadata (the token itself stays out of logs and reprs)."""
+
+    token: str | None = None
+    seat_header: int | None = None
+
+    def __repr__(self) -> str:
+        return f"Credentials(token={'***' if self.token else None}, seat_header={self.seat_header})"
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is calling, once the credentials are checked against one game."""
+
+    role: str  # "spectator", "seat", "creator" or "ai"
+    seat: int | None = None
+
+
+SPECTATOR = Caller("spectator")
+
+
+def credentials(metadata: Iterable[tuple[str, str | bytes]] | None) -> Credentials:
+    """Read `authorization: Bearer <token>` and `x-tabletop-seat` from the call metadata."""
+    token = None
+    seat = None
+    for key, value in metadata or ():
+        if isinstance(value, bytes):
+            continue
+        if key == "authorization":
+            scheme, _, rest = value.strip().partition(" ")
+            rest = rest.strip()
+            if scheme.lower() != "bearer" or not rest or len(rest) > MAX_TOKEN_LENGTH:
+                raise errors.unauthenticated(
+                    "MALFORMED_AUTHORIZATION", "the authorization metadata must be `Bearer <token>`"
+                )
+            token = rest
+        elif key == SEAT_HEADER:
+            try:
+                seat = int(value)
+            except ValueError:
+                raise errors.invalid("MALFORMED_SEAT", f"{SEAT_HEADER} must be a seat number") from None
+    return Credentials(token, seat)
+
+
+def constant_time_equal(token_digest: str, stored: str | None) -> bool:
+    return bool(stored) and hmac.compare_digest(token_digest, stored)
+
+
+def identify(
+    creds: Credentials,
+    seat_hashes: list[str | None],
+    seat_kinds: list[str],
+    creator_hash: str | None,
+    ai_service_token: str,
+) -> Caller:
+    """Check the credentials against one game; raise UNAUTHENTICATED / PERMISSION_DENIED when they do not fit."""
+    if creds.token is None:
+        return SPECTATOR
+    if ai_service_token and hmac.compare_digest(creds.token.encode(), ai_service_token.encode()):
+        seat = creds.seat_header
+        if seat is None:
+            raise errors.invalid("MISSING_SEAT", f"the AI service credential needs the {SEAT_HEADER} metadata")
+        if not 0 <= seat < len(seat_kinds) or seat_kinds[seat] != "ai":
+            raise errors.denied("NOT_AN_AI_SEAT", f"seat {seat} is not an AI seat of this game")
+        return Caller("ai", seat)
+    digest = token_hash(creds.token)
+    found = None
+    for seat, stored in enumerate(seat_hashes):  # no early exit: the time does not depend on which seat matched
+        if constant_time_equal(digest, stored):
+            found = seat
+    if found is not None:
+        return Caller("seat", found)
+    if constant_time_equal(digest, creator_hash):
+        return Caller("creator")
+    raise errors.unauthenticated("INVALID_TOKEN", "the token is not valid for this game")
+

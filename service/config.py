@@ -1,0 +1,51 @@
+"""The game service's settings, read from environment variables (docs/config.md lists them all)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Config:
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    grpc_host: str = "127.0.0.1"
+    grpc_port: int = 50051
+    metrics_port: int = 9100  # 0: no metrics HTTP server
+    retention_seconds: int = 86400
+    abandoned_seconds: int = 604800
+    request_id_seconds: int = 86400
+    log_level: str = "info"
+    ai_target: str = "127.0.0.1:50061"
+    ai_service_token: str = ""
+    ai_job_shards: int = 1
+    shutdown_grace_seconds: float = 20.0
+    max_message_bytes: int = 1 << 20
+    suggest_timeout_seconds: float = 10.0
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
+        env = os.environ if env is None else env
+
+        def get(name: str, default):
+            raw = env.get(f"TABLETOP_{name}")
+            return type(default)(raw) if raw not in (None, "") else default
+
+        d = cls()
+        return cls(
+            redis_url=get("REDIS_URL", d.redis_url),
+            grpc_host=get("GRPC_HOST", d.grpc_host),
+            grpc_port=get("GRPC_PORT", d.grpc_port),
+            metrics_port=get("METRICS_PORT", d.metrics_port),
+            retention_seconds=get("RETENTION_SECONDS", d.retention_seconds),
+            abandoned_seconds=get("ABANDONED_SECONDS", d.abandoned_seconds),
+            request_id_seconds=get("REQUEST_ID_SECONDS", d.request_id_seconds),
+            log_level=get("LOG_LEVEL", d.log_level),
+            ai_target=get("AI_TARGET", d.ai_target),
+            ai_service_token=get("AI_SERVICE_TOKEN", d.ai_service_token),
+            ai_job_shards=max(1, get("AI_JOB_SHARDS", d.ai_job_shards)),
+            shutdown_grace_seconds=get("SHUTDOWN_GRACE_SECONDS", d.shutdown_grace_seconds),
+            max_message_bytes=get("MAX_MESSAGE_BYTES", d.max_message_bytes),
+            suggest_timeout_seconds=get("SUGGEST_TIMEOUT_SECONDS", d.suggest_timeout_seconds),
+        )

@@ -1,0 +1,72 @@
+"""Errors of the game service: a gRPC status code plus a google.rpc.ErrorInfo reason (domain tabletop.dev)."""
+
+from __future__ import annotations
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+DOMAIN = "tabletop.dev"
+
+
+class ServiceError(Exception):
+    """A failure the caller should see: `code`, an UPPER_SNAKE `reason`, a message and optional metadata."""
+
+    def __init__(self, code: grpc.StatusCode, reason: str, message: str, **metadata: str):
+        super().__init__(message)
+        self.code = code
+        self.reason = reason
+        self.message = message
+        self.metadata = {k: str(v) for k, v in metadata.items()}
+
+    def to_status(self) -> grpc.Status:
+        info = error_details_pb2.ErrorInfo(reason=self.reason, domain=DOMAIN, metadata=self.metadata)
+        detail = any_pb2.Any()
+        detail.Pack(info)
+        status = status_pb2.Status(code=self.code.value[0], message=self.message, details=[detail])
+        return rpc_status.to_status(status)
+
+
+def invalid(reason: str, message: str, **metadata: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, reason, message, **metadata)
+
+
+def precondition(reason: str, message: str, **metadata: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, reason, message, **metadata)
+
+
+def unauthenticated(reason: str, message: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.UNAUTHENTICATED, reason, message)
+
+
+def denied(reason: str, message: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.PERMISSION_DENIED, reason, message)
+
+
+def game_not_found(game_id: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.NOT_FOUND, "GAME_NOT_FOUND", f"no game with id {game_id!r}", game_id=game_id)
+
+
+def version_mismatch(expected: int, current: int) -> ServiceError:
+    return ServiceError(
+        grpc.StatusCode.ABORTED,
+        "VERSION_MISMATCH",
+        f"the game is at version {current}, not {expected}: fetch the state and decide again",
+        expected_version=str(expected),
+        current_version=str(current),
+    )
+
+
+def redis_unavailable(detail: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.UNAVAILABLE, "REDIS_UNAVAILABLE", f"the game store is unreachable: {detail}")
+
+
+def error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
+    """The ErrorInfo detail of a failed call (for clients and tests), or None."""
+    status = rpc_status.from_call(error)
+    for detail in status.details if status else ():
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            return info
+    return None

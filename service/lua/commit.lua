@@ -1,0 +1,71 @@
+-- Commit one change to a game, atomically: compare-and-set on the version, write the new fields, bump the
+-- version, append the event, store the request id's answer, enqueue AI jobs, set expiries, track activity.
+--
+-- KEYS[1] game hash            game:{id}
+-- KEYS[2] event stream         game:{id}:events   (entry id = "<version>-1")
+-- KEYS[3] request answer       game:{id}:req:<seat>:<request id>  (ignored when ARGV[4] is empty)
+-- KEYS[4] active-games zset    tabletop:games_active:<type>  (member = game id, score = expiry in ms)
+-- KEYS[5] AI job stream        ai:jobs:{N}
+-- ARGV[1] expected version (the version the change was computed from)
+-- ARGV[2] JSON object of hash fields to set
+-- ARGV[3] JSON object of event fields
+-- ARGV[4] request answer ("" = no request id)
+-- ARGV[5] request answer TTL, seconds
+-- ARGV[6] TTL of the game's keys, seconds
+-- ARGV[7] "active" (keep in the active set until ARGV[8] ms) or "finished" (remove from it)
+-- ARGV[8] expiry in ms since the epoch, for the active set
+-- ARGV[9] game id
+-- ARGV[10] JSON array of AI jobs (objects of fields)
+-- Returns {"OK", new version} | {"CONFLICT", current version} | {"DUPLICATE", first answer}
+
+if ARGV[4] ~= "" then
+  local first = redis.call("GET", KEYS[3])
+  if first then
+    return {"DUPLICATE", first}
+  end
+end
+
+local current = tonumber(redis.call("HGET", KEYS[1], "version") or "0")
+if current ~= tonumber(ARGV[1]) then
+  return {"CONFLICT", tostring(current)}
+end
+local version = current + 1
+
+local fields = {"version", tostring(version)}
+for name, value in pairs(cjson.decode(ARGV[2])) do
+  fields[#fields + 1] = name
+  fields[#fields + 1] = value
+end
+redis.call("HSET", KEYS[1], unpack(fields))
+
+local event = {}
+for name, value in pairs(cjson.decode(ARGV[3])) do
+  event[#event + 1] = name
+  event[#event + 1] = value
+end
+redis.call("XADD", KEYS[2], tostring(version) .. "-1", unpack(event))
+
+local ttl = tonumber(ARGV[6])
+redis.call("EXPIRE", KEYS[1], ttl)
+redis.call("EXPIRE", KEYS[2], ttl)
+
+if ARGV[4] ~= "" then
+  redis.call("SET", KEYS[3], ARGV[4], "EX", math.min(tonumber(ARGV[5]), ttl))
+end
+
+if ARGV[7] == "finished" then
+  redis.call("ZREM", KEYS[4], ARGV[9])
+else
+  redis.call("ZADD", KEYS[4], ARGV[8], ARGV[9])
+end
+
+for _, job in ipairs(cjson.decode(ARGV[10])) do
+  local entry = {}
+  for name, value in pairs(job) do
+    entry[#entry + 1] = name
+    entry[#entry + 1] = value
+  end
+  redis.call("XADD", KEYS[5], "MAXLEN", "~", "100000", "*", unpack(entry))
+end
+
+return {"OK", tostring(version)}

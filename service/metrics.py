@@ -1,0 +1,102 @@
+"""Prometheus metrics of the game service, served on their own HTTP port (TABLETOP_METRICS_PORT)."""
+
+from __future__ import annotations
+
+import time
+
+import grpc
+import structlog
+from grpc import aio
+from prometheus_client import Counter, Gauge, Histogram
+
+from service.logs import log
+
+RPC_REQUESTS = Counter("tabletop_rpc_requests_total", "RPCs handled, by method and status code", ["method", "code"])
+RPC_DURATION = Histogram(
+    "tabletop_rpc_duration_seconds", "RPC latency by method (streams: until they end)", ["method"],
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
+)
+GAMES_CREATED = Counter("tabletop_games_created_total", "Games created", ["game_type"])
+GAMES_ACTIVE = Gauge("tabletop_games_active", "Games not finished and not expired (from Redis: all replicas)",
+                     ["game_type"])
+GAMES_FINISHED = Counter("tabletop_games_finished_total", "Games that reached their end", ["game_type"])
+MOVES = Counter("tabletop_moves_total", "Moves applied", ["game_type"])
+VERSION_CONFLICTS = Counter("tabletop_version_conflicts_total", "Writes refused because the version moved on")
+REDIS_DURATION = Histogram(
+    "tabletop_redis_duration_seconds", "Redis round trips by operation", ["op"],
+    buckets=(0.0002, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5),
+)
+
+
+def method_name(full: str) -> str:
+    """`/tabletop.v1.GameService/MakeMove` -> `MakeMove`."""
+    return full.rsplit("/", 1)[-1]
+
+
+class MetricsInterceptor(aio.ServerInterceptor):
+    """Count, time and log every RPC by method and final status code."""
+
+    async def intercept_service(self, continuation, handler_call_details):
+        handler = await continuation(handler_call_details)
+        if handler is None:
+            return None
+        method = method_name(handler_call_details.method)
+        if handler.unary_unary:
+            inner = handler.unary_unary
+
+            async def unary(request, context):
+                structlog.contextvars.clear_contextvars()
+                started = time.perf_counter()
+                code = grpc.StatusCode.UNKNOWN
+                try:
+                    response = await inner(request, context)
+                    code = context.code() or grpc.StatusCode.OK
+                    return response
+                except BaseException:
+                    code = context.code() or grpc.StatusCode.UNKNOWN
+                    raise
+                finally:
+                    _record(method, code, started)
+
+            return grpc.unary_unary_rpc_method_handler(
+                unary, request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        if handler.unary_stream:
+            inner_stream = handler.unary_stream
+
+            async def stream(request, context):
+                structlog.contextvars.clear_contextvars()
+                started = time.perf_counter()
+                code = grpc.StatusCode.UNKNOWN
+                try:
+                    async for response in inner_stream(request, context):
+                        yield response
+                    code = context.code() or grpc.StatusCode.OK
+                except BaseException as exc:
+                    code = context.code() or (
+                        grpc.StatusCode.CANCELLED if isinstance(exc, GeneratorExit | _cancelled()) else
+                        grpc.StatusCode.UNKNOWN
+                    )
+                    raise
+                finally:
+                    _record(method, code, started)
+
+            return grpc.unary_stream_rpc_method_handler(
+                stream, request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        return handler
+
+
+def _cancelled() -> type[BaseException]:
+    import asyncio
+
+    return asyncio.CancelledError
+
+
+def _record(method: str, code: grpc.StatusCode, started: float) -> None:
+    RPC_REQUESTS.labels(method, code.name).inc()
+    duration = time.perf_counter() - started
+    RPC_DURATION.labels(method).observe(duration)
+    log.info("rpc", method=method, code=code.name, duration_ms=round(duration * 1000, 3))

@@ -1,0 +1,137 @@
+"""The game service process: `tabletop serve`. A grpc.aio server with GameService, health and reflection,
+Prometheus metrics on their own port, and a graceful stop on SIGTERM."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import dataclasses
+import signal
+from dataclasses import dataclass
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from games import registry
+from service import logs, metrics
+from service.config import Config
+from service.servicer import GameServicer
+from service.sessions import Sessions
+from service.store import GameStore
+from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
+
+SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
+READINESS_INTERVAL = 2.0
+ACTIVE_GAMES_INTERVAL = 15.0
+
+
+@dataclass
+class RunningServer:
+    """A started game service: its port, and what `stop` must wind down."""
+
+    server: grpc.aio.Server
+    port: int
+    health: health.aio.HealthServicer
+    sessions: Sessions
+    store: GameStore
+    tasks: list[asyncio.Task]
+
+    async def stop(self, grace: float) -> None:
+        """Turn NOT_SERVING, refuse new RPCs, give in-flight ones `grace` seconds, then close everything."""
+        await self.health.enter_graceful_shutdown()
+        await self.server.stop(grace)
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await self.sessions.close()
+        await self.store.close()
+
+
+async def _watch_readiness(store: GameStore, checker: health.aio.HealthServicer) -> None:
+    """GameService is SERVING only while Redis answers (the readiness probe asks this name)."""
+    serving = health_pb2.HealthCheckResponse.SERVING
+    not_serving = health_pb2.HealthCheckResponse.NOT_SERVING
+    while True:
+        await checker.set(SERVICE_NAME, serving if await store.ping() else not_serving)
+        await asyncio.sleep(READINESS_INTERVAL)
+
+
+async def _count_active_games(store: GameStore) -> None:
+    while True:
+        for name in registry.names():
+            with contextlib.suppress(Exception):
+                metrics.GAMES_ACTIVE.labels(name).set(await store.active_games(name))
+        await asyncio.sleep(ACTIVE_GAMES_INTERVAL)
+
+
+async def start_server(config: Config) -> RunningServer:
+    """Build and start the server on `config.grpc_host:grpc_port` (port 0: a free one, see `.port`)."""
+    store = GameStore.from_url(
+        config.redis_url,
+        retention_seconds=config.retention_seconds,
+        abandoned_seconds=config.abandoned_seconds,
+        request_id_seconds=config.request_id_seconds,
+        job_shards=config.ai_job_shards,
+    )
+    sessions = Sessions(store, config)
+    server = grpc.aio.server(
+        interceptors=[metrics.MetricsInterceptor()],
+        options=[
+            ("grpc.max_receive_message_length", config.max_message_bytes),
+            ("grpc.max_send_message_length", max(config.max_message_bytes, 4 << 20)),
+            ("grpc.so_reuseport", 0),
+        ],
+    )
+    game_service_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(sessions), server)
+    checker = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(checker, server)
+    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    port = server.add_insecure_port(f"{config.grpc_host}:{config.grpc_port}")
+    if port == 0:
+        raise OSError(f"cannot listen on {config.grpc_host}:{config.grpc_port}")
+    await server.start()
+    await checker.set("", health_pb2.HealthCheckResponse.SERVING)
+    await checker.set(SERVICE_NAME, health_pb2.HealthCheckResponse.NOT_SERVING)
+    tasks = [
+        asyncio.create_task(_watch_readiness(store, checker)),
+        asyncio.create_task(_count_active_games(store)),
+    ]
+    return RunningServer(server, port, checker, sessions, store, tasks)
+
+
+async def serve(config: Config) -> None:
+    running = await start_server(config)
+    logs.log.info("serving", host=config.grpc_host, port=running.port, metrics_port=config.metrics_port,
+                  game_types=list(registry.names()))
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stopping.set)
+    await stopping.wait()
+    logs.log.info("shutting down", grace_seconds=config.shutdown_grace_seconds)
+    await running.stop(config.shutdown_grace_seconds)
+    logs.log.info("stopped")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="tabletop serve", description="Run the gRPC game service.")
+    parser.add_argument("--host", help="listen address (TABLETOP_GRPC_HOST)")
+    parser.add_argument("--port", type=int, help="gRPC port (TABLETOP_GRPC_PORT)")
+    parser.add_argument("--redis-url", help="Redis URL (TABLETOP_REDIS_URL)")
+    parser.add_argument("--metrics-port", type=int, help="Prometheus port, 0 = off (TABLETOP_METRICS_PORT)")
+    args = parser.parse_args(argv)
+    config = Config.from_env()
+    overrides = {"grpc_host": args.host, "grpc_port": args.port, "redis_url": args.redis_url,
+                 "metrics_port": args.metrics_port}
+    config = dataclasses.replace(config, **{k: v for k, v in overrides.items() if v is not None})
+    logs.configure(config.log_level)
+    if config.metrics_port:
+        from prometheus_client import start_http_server
+
+        start_http_server(config.metrics_port, addr=config.grpc_host)
+    asyncio.run(serve(config))
+    return 0

@@ -1,0 +1,126 @@
+"""GameService over gRPC: translate requests to the service layer (sessions.py) and errors to statuses."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import grpc
+from google.protobuf import json_format
+
+from games import registry
+from games.codec import CodecError
+from service import auth, errors
+from service.logs import log
+from service.sessions import SeatRequest, Sessions
+from tabletop import wire
+from tabletop.v1 import game_service_pb2 as pb
+from tabletop.v1 import game_service_pb2_grpc
+
+SEAT_KINDS = {pb.SEAT_KIND_HUMAN: "human", pb.SEAT_KIND_AI: "ai", pb.SEAT_KIND_OPEN: "open"}
+
+
+def _failure(exc: Exception) -> errors.ServiceError:
+    if isinstance(exc, errors.ServiceError):
+        return exc
+    if isinstance(exc, CodecError):  # stored data this build cannot read: our fault, not the caller's
+        log.error("stored data unreadable", error=str(exc))
+        return errors.ServiceError(grpc.StatusCode.INTERNAL, "STORED_DATA_UNREADABLE", "the stored game is unreadable")
+    log.exception("unexpected error")
+    return errors.ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error")
+
+
+def unary(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn ServiceError (and anything unexpected) into a status with ErrorInfo."""
+
+    @functools.wraps(method)
+    async def handler(self, request, context: grpc.aio.ServicerContext):
+        try:
+            return await method(self, request, context)
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a status
+            await context.abort_with_status(_failure(exc).to_status())
+
+    return handler
+
+
+def streaming(method: Callable[..., AsyncIterator[Any]]) -> Callable[..., AsyncIterator[Any]]:
+    @functools.wraps(method)
+    async def handler(self, request, context: grpc.aio.ServicerContext):
+        try:
+            async for response in method(self, request, context):
+                yield response
+        except Exception as exc:  # noqa: BLE001
+            await context.abort_with_status(_failure(exc).to_status())
+
+    return handler
+
+
+def _credentials(context: grpc.aio.ServicerContext) -> auth.Credentials:
+    return auth.credentials(context.invocation_metadata())
+
+
+def _plain(value: Any) -> Any:
+    """Struct numbers are doubles: give integral ones back as ints (options of kind int)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+class GameServicer(game_service_pb2_grpc.GameServiceServicer):
+    def __init__(self, sessions: Sessions):
+        self.sessions = sessions
+
+    @unary
+    async def ListGameTypes(self, request: pb.ListGameTypesRequest, context) -> pb.ListGameTypesResponse:
+        return pb.ListGameTypesResponse(game_types=[wire.game_type_to_proto(g) for g in registry.all_games()])
+
+    @unary
+    async def CreateGame(self, request: pb.CreateGameRequest, context) -> pb.CreateGameResponse:
+        which = request.WhichOneof("options")
+        options = (
+            request.options_json if which == "options_json"
+            else _plain(json_format.MessageToDict(request.options_struct)) if which == "options_struct"
+            else None
+        )
+        seats = [SeatRequest(SEAT_KINDS.get(s.kind, ""), s.name, s.strength) for s in request.seats]
+        return await self.sessions.create(request.game_type, options, seats, request.start)
+
+    @unary
+    async def JoinGame(self, request: pb.JoinGameRequest, context) -> pb.JoinGameResponse:
+        seat = request.seat if request.HasField("seat") else None
+        return await self.sessions.join(request.join_code, request.name, seat)
+
+    @unary
+    async def StartGame(self, request: pb.StartGameRequest, context) -> pb.StartGameResponse:
+        return await self.sessions.start(request.game_id, _credentials(context))
+
+    @unary
+    async def GetState(self, request: pb.GetStateRequest, context) -> pb.GetStateResponse:
+        return pb.GetStateResponse(state=await self.sessions.get_state(request.game_id, _credentials(context)))
+
+    @unary
+    async def MakeMove(self, request: pb.MakeMoveRequest, context) -> pb.MakeMoveResponse:
+        which = request.WhichOneof("move")
+        move = request.typed_move if which == "typed_move" else request.move_id
+        expected = request.expected_version if request.HasField("expected_version") else None
+        return await self.sessions.make_move(request.game_id, _credentials(context), move, expected, request.request_id)
+
+    @unary
+    async def GetScore(self, request: pb.GetScoreRequest, context) -> pb.GetScoreResponse:
+        return await self.sessions.score(request.game_id, _credentials(context))
+
+    @streaming
+    async def WatchGame(self, request: pb.WatchGameRequest, context) -> AsyncIterator[pb.WatchGameResponse]:
+        async for response in self.sessions.watch(request.game_id, _credentials(context), request.from_version):
+            yield response
+
+    @unary
+    async def SuggestMove(self, request: pb.SuggestMoveRequest, context) -> pb.SuggestMoveResponse:
+        return await self.sessions.suggest(
+            request.game_id, _credentials(context), request.strength, request.iterations, request.time_budget_seconds
+        )

@@ -1,0 +1,574 @@
+"""The game service's logic: lobby (create, join, start), play (state, move, score), watch and suggest.
+
+It works on engine objects and the store; the servicer only translates gRPC to these calls. Responses are built
+here because a move's answer is stored, byte for byte, for retries with the same request id.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+import grpc
+
+from games import registry
+from games.base import Game, GameError, IllegalMove, InvalidOptions, Move
+from service import auth, errors, metrics
+from service.auth import Caller, Credentials
+from service.config import Config
+from service.logs import bind
+from service.store import Event, GameRecord, GameStore, SeatRecord, now_ms, seats_from_json, seats_json
+from tabletop import wire
+from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc
+from tabletop.v1 import game_service_pb2 as pb
+
+STRENGTHS = ("easy", "normal", "hard")
+MAX_NAME = 64
+MAX_REQUEST_ID = 128
+MAX_OPTIONS_JSON = 16 * 1024
+RECENT_EVENTS = 10
+COMMIT_ATTEMPTS = 8
+WATCH_BLOCK_MS = 1000
+WATCH_IDLE_CHECK_MS = 30_000
+
+_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+STATUS = {
+    "waiting": pb.GAME_STATUS_WAITING_FOR_PLAYERS,
+    "in_progress": pb.GAME_STATUS_IN_PROGRESS,
+    "finished": pb.GAME_STATUS_FINISHED,
+}
+SEAT_KINDS = {"human": pb.SEAT_KIND_HUMAN, "ai": pb.SEAT_KIND_AI, "open": pb.SEAT_KIND_OPEN}
+EVENT_KINDS = {
+    "created": pb.GameEvent.KIND_CREATED,
+    "joined": pb.GameEvent.KIND_JOINED,
+    "started": pb.GameEvent.KIND_STARTED,
+    "move": pb.GameEvent.KIND_MOVE,
+}
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """One seat of a CreateGame request, translated from proto."""
+
+    kind: str  # "human", "ai" or "open"
+    name: str = ""
+    strength: str = ""
+
+
+@dataclass(frozen=True)
+class Table:
+    """A loaded game: its record, engine, engine state (None before the start) and recent events."""
+
+    record: GameRecord
+    game: Game
+    state: Any
+    events: list[Event]
+
+
+# --- validation ------------------------------------------------------------------------------------------------
+
+
+def check_game_id(game_id: str) -> None:
+    if not _ID.match(game_id or ""):
+        raise errors.invalid("INVALID_GAME_ID", "game_id must be 1-64 characters of A-Z a-z 0-9 _ -")
+
+
+def check_request_id(request_id: str) -> None:
+    if len(request_id) > MAX_REQUEST_ID or not request_id.isprintable():
+        raise errors.invalid("INVALID_REQUEST_ID", f"request_id must be at most {MAX_REQUEST_ID} printable characters")
+
+
+def check_name(name: str) -> str:
+    name = name.strip()
+    if len(name) > MAX_NAME or not name.isprintable():
+        raise errors.invalid("INVALID_NAME", f"names must be at most {MAX_NAME} printable characters")
+    return name
+
+
+def parse_options(options: str | dict[str, Any] | None) -> dict[str, Any]:
+    if options is None or options == "":
+        return {}
+    if isinstance(options, str):
+        if len(options) > MAX_OPTIONS_JSON:
+            raise errors.invalid("INVALID_OPTIONS", f"options_json is longer than {MAX_OPTIONS_JSON} characters")
+        try:
+            options = json.loads(options)
+        except ValueError as exc:
+            raise errors.invalid("INVALID_OPTIONS", f"options_json is not JSON: {exc}") from None
+    if not isinstance(options, dict):
+        raise errors.invalid("INVALID_OPTIONS", "the options must be a JSON object")
+    return options
+
+
+def engine(game_type: str) -> Game:
+    try:
+        return registry.get(game_type)
+    except registry.UnknownGame:
+        raise errors.invalid(
+            "UNKNOWN_GAME_TYPE", f"unknown game type {game_type!r}; hosted: {', '.join(registry.names())}",
+            game_type=game_type[:64],
+        ) from None
+
+
+def engine_error(exc: GameError) -> errors.ServiceError:
+    """An engine refusal as a gRPC error: bad setup INVALID_ARGUMENT, an illegal move FAILED_PRECONDITION."""
+    if isinstance(exc, InvalidOptions):
+        return errors.invalid(exc.reason, exc.message)
+    return errors.precondition(exc.reason, exc.message)
+
+
+# --- engine objects -> GameState --------------------------------------------------------------------------------
+
+
+def public_seats(seats: tuple[SeatRecord, ...]) -> str:
+    """Seats as events carry them: no token hashes."""
+    return seats_json([replace(s, token_hash=None) for s in seats])
+
+
+def event_to_proto(event: Event, viewer: int | None) -> pb.GameEvent:
+    seat = int(event.get("seat")) if event.get("seat") else None
+    own = seat is not None and seat == viewer and event.get("kind") == "move"
+    return pb.GameEvent(
+        version=event.version,
+        kind=EVENT_KINDS.get(event.get("kind"), pb.GameEvent.KIND_UNSPECIFIED),
+        seat=seat,
+        move_id=event.get("move_id") if own else "",
+        move_label=event.get("move_label") if own else "",
+        time_unix_ms=int(event.get("at") or 0),
+        game_over=event.get("over") == "1",
+    )
+
+
+def game_state(
+    record: GameRecord, game: Game, state: Any, viewer: int | None, events: list[Event] = (),
+    *, version: int | None = None, status: str | None = None, seats: tuple[SeatRecord, ...] | None = None,
+) -> pb.GameState:
+    """The game as `viewer` (a seat, or None for a spectator) may see it."""
+    to_act = sorted(game.to_act(state)) if state is not None else []
+    legal = game.legal_moves(state, viewer) if viewer is not None and viewer in to_act else ()
+    return pb.GameState(
+        game_id=record.game_id,
+        game_type=record.game_type,
+        status=STATUS[status or record.status],
+        version=record.version if version is None else version,
+        seats=[
+            pb.SeatInfo(seat=i, kind=SEAT_KINDS[s.kind], name=s.name, strength=s.strength)
+            for i, s in enumerate(record.seats if seats is None else seats)
+        ],
+        your_seat=viewer,
+        to_act=to_act,
+        legal_moves=wire.legal_moves_to_proto(game, legal),
+        recent_events=[event_to_proto(e, viewer) for e in events],
+        view=wire.view_to_proto(game, game.view(state, viewer)) if state is not None else None,
+        options_json=record.options,
+    )
+
+
+class Replay:
+    """Rebuild a game event by event from its stream: seats, status and engine state after each event."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.seats: tuple[SeatRecord, ...] = ()
+        self.status = "waiting"
+        self.state: Any = None
+
+    def step(self, event: Event) -> None:
+        if event.get("seats"):
+            self.seats = seats_from_json(event.get("seats"))
+        kind = event.get("kind")
+        if kind == "started":
+            self.state = self.game.load_state(event.get("state"))
+        elif kind == "move":
+            self.state = self.game.apply(self.state, int(event.get("seat")), self.game.load_move(event.get("move")))
+        if self.state is not None:
+            self.status = "finished" if self.game.is_over(self.state) else "in_progress"
+
+
+# --- the service ------------------------------------------------------------------------------------------------
+
+
+class Sessions:
+    def __init__(self, store: GameStore, config: Config):
+        self.store = store
+        self.config = config
+        self._ai_channel: grpc.aio.Channel | None = None
+
+    async def close(self) -> None:
+        if self._ai_channel is not None:
+            await self._ai_channel.close()
+
+    # --- loading and identifying ---
+
+    async def load(self, game_id: str, recent_events: int = 0, request: tuple[int, str] | None = None
+                   ) -> tuple[Table, bytes | None]:
+        check_game_id(game_id)
+        bind(game_id=game_id)
+        record, events, answer = await self.store.load(game_id, recent_events, request)
+        if record is None:
+            raise errors.game_not_found(game_id)
+        game = engine(record.game_type)
+        state = game.load_state(record.state) if record.state else None
+        return Table(record, game, state, events), answer
+
+    def identify(self, record: GameRecord, creds: Credentials) -> Caller:
+        caller = auth.identify(
+            creds,
+            [s.token_hash for s in record.seats],
+            [s.kind for s in record.seats],
+            record.creator_hash,
+            self.config.ai_service_token,
+        )
+        bind(seat=caller.seat, role=caller.role)
+        return caller
+
+    def acting_seat(self, record: GameRecord, creds: Credentials) -> int:
+        """The seat the caller acts for; spectators and the creator token may not act."""
+        if creds.token is None:
+            raise errors.unauthenticated("MISSING_TOKEN", "this call needs a seat token (authorization: Bearer ...)")
+        caller = self.identify(record, creds)
+        if caller.seat is None:
+            raise errors.denied("NOT_A_SEAT", "the creator token acts for no seat; use a seat token")
+        return caller.seat
+
+    def jobs(self, record: GameRecord, game: Game, state: Any, version: int,
+             seats: tuple[SeatRecord, ...]) -> list[dict[str, str]]:
+        """AI jobs for the AI seats that must decide at `version`."""
+        return [
+            {
+                "game_id": record.game_id,
+                "game_type": record.game_type,
+                "seat": str(seat),
+                "version": str(version),
+                "job_id": f"{record.game_id}:{version}:{seat}",
+            }
+            for seat in sorted(game.to_act(state))
+            if seats[seat].kind == "ai"
+        ]
+
+    # --- lobby ---
+
+    async def create(self, game_type: str, options: str | dict[str, Any] | None, seats: list[SeatRequest],
+                     start: bool) -> pb.CreateGameResponse:
+        game = engine(game_type)
+        resolved = _resolve(game, parse_options(options))
+        info = game.info
+        if not info.min_seats <= len(seats) <= info.max_seats:
+            raise errors.invalid(
+                "INVALID_SEAT_COUNT", f"{info.title} takes {info.min_seats} to {info.max_seats} seats, not {len(seats)}"
+            )
+        try:  # options that only the setup can judge (e.g. a start seat beyond the seat count)
+            game.new_game(len(seats), resolved, 0)
+        except GameError as exc:
+            raise engine_error(exc) from None
+        tokens: list[pb.SeatToken] = []
+        records: list[SeatRecord] = []
+        for i, spec in enumerate(seats):
+            name = check_name(spec.name)
+            if spec.kind == "human":
+                token = auth.new_token()
+                tokens.append(pb.SeatToken(seat=i, token=token))
+                records.append(SeatRecord("human", name or f"Player {i + 1}", "", auth.token_hash(token)))
+            elif spec.kind == "ai":
+                records.append(SeatRecord("ai", name or f"AI {i + 1}", _strength(spec.strength)))
+            elif spec.kind == "open":
+                records.append(SeatRecord("open", name or f"Seat {i + 1}"))
+            else:
+                raise errors.invalid("INVALID_SEAT", f"seat {i} needs a kind: HUMAN, AI or OPEN")
+        creator_token = auth.new_token()
+        join_secret = secrets.token_urlsafe(12)
+        options_json = json.dumps(resolved, sort_keys=True, separators=(",", ":"))
+        for _ in range(COMMIT_ATTEMPTS):
+            game_id = secrets.token_urlsafe(9)
+            result = await self.store.commit(
+                game_id, game_type, 0,
+                {
+                    "type": game_type, "status": "waiting", "options": options_json, "seats": seats_json(records),
+                    "creator_hash": auth.token_hash(creator_token), "join_hash": auth.token_hash(join_secret),
+                    "created_ms": str(now_ms()),
+                },
+                {"kind": "created", "seats": public_seats(tuple(records)), "at": str(now_ms())},
+            )
+            if result.outcome == "OK":
+                break
+        else:  # pragma: no cover - 72 random bits colliding eight times
+            raise errors.ServiceError(grpc.StatusCode.INTERNAL, "GAME_ID_COLLISION", "could not allocate a game id")
+        bind(game_id=game_id)
+        metrics.GAMES_CREATED.labels(game_type).inc()
+        if start:
+            await self._start(game_id)
+        table, _ = await self.load(game_id, RECENT_EVENTS)
+        return pb.CreateGameResponse(
+            game_id=game_id,
+            seat_tokens=tokens,
+            creator_token=creator_token,
+            join_code=f"{game_id}.{join_secret}",
+            state=game_state(table.record, table.game, table.state, None, table.events),
+        )
+
+    async def join(self, join_code: str, name: str, seat: int | None) -> pb.JoinGameResponse:
+        game_id, _, secret = join_code.partition(".")
+        if not secret or not _ID.match(game_id) or len(secret) > 64:
+            raise errors.invalid("MALFORMED_JOIN_CODE", "a join code looks like <game id>.<secret>")
+        name = check_name(name)
+        for _ in range(COMMIT_ATTEMPTS):
+            table, _ = await self.load(game_id)
+            record = table.record
+            if not auth.constant_time_equal(auth.token_hash(secret), record.join_hash):
+                raise errors.denied("INVALID_JOIN_CODE", "the join code is not valid for this game")
+            if record.status != "waiting":
+                raise errors.precondition("GAME_ALREADY_STARTED", "the game has started: no seat can be joined")
+            open_seats = [i for i, s in enumerate(record.seats) if s.kind == "open"]
+            if seat is None:
+                if not open_seats:
+                    raise errors.precondition("NO_OPEN_SEAT", "every seat of the game is taken")
+                chosen = open_seats[0]
+            elif not 0 <= seat < len(record.seats):
+                raise errors.invalid("INVALID_SEAT", f"the game has no seat {seat}")
+            elif seat not in open_seats:
+                raise errors.precondition("SEAT_TAKEN", f"seat {seat} is not open")
+            else:
+                chosen = seat
+            token = auth.new_token()
+            seats = list(record.seats)
+            seats[chosen] = SeatRecord("human", name or seats[chosen].name, "", auth.token_hash(token))
+            result = await self.store.commit(
+                game_id, record.game_type, record.version,
+                {"seats": seats_json(seats)},
+                {"kind": "joined", "seat": str(chosen), "seats": public_seats(tuple(seats)), "at": str(now_ms())},
+            )
+            if result.outcome == "OK":
+                bind(seat=chosen)
+                table, _ = await self.load(game_id, RECENT_EVENTS)
+                return pb.JoinGameResponse(
+                    game_id=game_id, seat=chosen, token=token,
+                    state=game_state(table.record, table.game, table.state, chosen, table.events),
+                )
+            metrics.VERSION_CONFLICTS.inc()
+        raise _busy()
+
+    async def start(self, game_id: str, creds: Credentials) -> pb.StartGameResponse:
+        table, _ = await self.load(game_id)
+        if creds.token is None:
+            raise errors.unauthenticated("MISSING_TOKEN", "StartGame needs the creator token")
+        if self.identify(table.record, creds).role != "creator":
+            raise errors.denied("NOT_GAME_CREATOR", "only the creator token can start the game")
+        await self._start(game_id)
+        table, _ = await self.load(game_id, RECENT_EVENTS)
+        return pb.StartGameResponse(state=game_state(table.record, table.game, table.state, None, table.events))
+
+    async def _start(self, game_id: str) -> None:
+        for _ in range(COMMIT_ATTEMPTS):
+            table, _ = await self.load(game_id)
+            record, game = table.record, table.game
+            if record.status != "waiting":
+                raise errors.precondition("GAME_ALREADY_STARTED", "the game has already started")
+            seats = tuple(
+                SeatRecord("ai", f"AI {i + 1}" if s.name == f"Seat {i + 1}" else s.name, "normal")
+                if s.kind == "open" else s
+                for i, s in enumerate(record.seats)
+            )
+            # The seed stays server-side: it lives only inside the engine state, which no client ever sees.
+            state = game.new_game(len(seats), json.loads(record.options), secrets.randbits(63))
+            raw = game.dump_state(state).decode()
+            finished = game.is_over(state)
+            result = await self.store.commit(
+                game_id, record.game_type, record.version,
+                {"status": "finished" if finished else "in_progress", "seats": seats_json(seats), "state": raw},
+                {"kind": "started", "state": raw, "seats": public_seats(seats), "at": str(now_ms()),
+                 "over": "1" if finished else "0"},
+                finished=finished,
+                jobs=self.jobs(record, game, state, record.version + 1, seats),
+            )
+            if result.outcome == "OK":
+                return
+            metrics.VERSION_CONFLICTS.inc()
+        raise _busy()
+
+    # --- play ---
+
+    async def get_state(self, game_id: str, creds: Credentials) -> pb.GameState:
+        table, _ = await self.load(game_id, RECENT_EVENTS)
+        caller = self.identify(table.record, creds)
+        return game_state(table.record, table.game, table.state, caller.seat, table.events)
+
+    async def make_move(self, game_id: str, creds: Credentials, move: str | pb.TypedMove,
+                        expected_version: int | None, request_id: str) -> pb.MakeMoveResponse:
+        check_request_id(request_id)
+        bind(request_id=request_id or None)
+        check_game_id(game_id)
+        for _ in range(COMMIT_ATTEMPTS):
+            table, _ = await self.load(game_id, RECENT_EVENTS)
+            seat = self.acting_seat(table.record, creds)
+            if request_id:
+                _, answer = await self.load(game_id, 0, (seat, request_id))
+                if answer:
+                    return pb.MakeMoveResponse.FromString(answer)
+            record, game, state = table.record, table.game, table.state
+            if record.status == "waiting":
+                raise errors.precondition("GAME_NOT_STARTED", "the game has not started yet")
+            if expected_version is not None and expected_version != record.version:
+                metrics.VERSION_CONFLICTS.inc()
+                raise errors.version_mismatch(expected_version, record.version)
+            engine_move = self._engine_move(game, state, seat, move)
+            try:
+                new_state = game.apply(state, seat, engine_move)
+            except GameError as exc:
+                raise engine_error(exc) from None
+            version = record.version + 1
+            finished = game.is_over(new_state)
+            event = {
+                "kind": "move", "seat": str(seat), "move": game.dump_move(engine_move).decode(),
+                "move_id": engine_move.id, "move_label": engine_move.label, "at": str(now_ms()),
+                "over": "1" if finished else "0",
+            }
+            status = "finished" if finished else "in_progress"
+            events = [*table.events[-(RECENT_EVENTS - 1):], Event(version, event)]
+            response = pb.MakeMoveResponse(
+                version=version,
+                state=game_state(record, game, new_state, seat, events, version=version, status=status),
+            )
+            result = await self.store.commit(
+                game_id, record.game_type, record.version,
+                {"status": status, "state": game.dump_state(new_state).decode()},
+                event,
+                finished=finished,
+                request=(seat, request_id, response.SerializeToString()) if request_id else None,
+                jobs=self.jobs(record, game, new_state, version, record.seats),
+            )
+            if result.outcome == "OK":
+                metrics.MOVES.labels(record.game_type).inc()
+                if finished:
+                    metrics.GAMES_FINISHED.labels(record.game_type).inc()
+                return response
+            if result.outcome == "DUPLICATE":
+                return pb.MakeMoveResponse.FromString(result.answer)
+            metrics.VERSION_CONFLICTS.inc()
+            if expected_version is not None:
+                raise errors.version_mismatch(expected_version, result.version)
+        raise _busy()
+
+    @staticmethod
+    def _engine_move(game: Game, state: Any, seat: int, move: str | pb.TypedMove) -> Move:
+        """The caller's move as an engine move, checked against its legal moves."""
+        if state is None:
+            raise errors.precondition("GAME_NOT_STARTED", "the game has not started yet")
+        try:
+            if isinstance(move, str):
+                if not move or len(move) > 256:
+                    raise errors.invalid("INVALID_MOVE", "give a move_id (at most 256 characters) or a typed_move")
+                return game.move_by_id(state, seat, move)
+            try:
+                typed = wire.move_from_proto(game, move)
+            except wire.WireError as exc:
+                raise errors.invalid("INVALID_MOVE", str(exc)) from None
+            game.check_can_act(state, seat)
+            if typed not in game.legal_moves(state, seat):
+                raise IllegalMove(f"that move is not a legal move for seat {seat} now")
+            return typed
+        except GameError as exc:
+            raise engine_error(exc) from None
+
+    async def score(self, game_id: str, creds: Credentials) -> pb.GetScoreResponse:
+        table, _ = await self.load(game_id)
+        self.identify(table.record, creds)
+        if table.state is None:
+            raise errors.precondition("GAME_NOT_STARTED", "the game has not started yet: there is no score")
+        return wire.score_to_proto(table.game.score(table.state), table.record.version)
+
+    # --- watch ---
+
+    async def watch(self, game_id: str, creds: Credentials, from_version: int) -> AsyncIterator[pb.WatchGameResponse]:
+        """Replay the events after `from_version` with the watcher's view after each, then follow live."""
+        if from_version < 0:
+            raise errors.invalid("INVALID_VERSION", "from_version must be 0 or more")
+        table, _ = await self.load(game_id)
+        viewer = self.identify(table.record, creds).seat
+        record, game = table.record, table.game
+        rebuilt = Replay(game)
+        events = await self.store.events(game_id)
+        last = 0
+        idle_ms = 0
+        while True:
+            for event in events:
+                rebuilt.step(event)
+                last = event.version
+                if event.version <= from_version:
+                    continue
+                yield pb.WatchGameResponse(
+                    event=event_to_proto(event, viewer),
+                    state=game_state(record, game, rebuilt.state, viewer, version=event.version,
+                                     status=rebuilt.status, seats=rebuilt.seats),
+                )
+            if rebuilt.status == "finished":
+                return
+            events = await self.store.wait_events(game_id, last, WATCH_BLOCK_MS)
+            idle_ms = 0 if events else idle_ms + WATCH_BLOCK_MS
+            if idle_ms >= WATCH_IDLE_CHECK_MS:
+                idle_ms = 0
+                if not await self.store.exists(game_id):
+                    raise errors.game_not_found(game_id)
+
+    # --- suggest ---
+
+    async def suggest(self, game_id: str, creds: Credentials, strength: str, iterations: int,
+                      time_budget_seconds: float) -> pb.SuggestMoveResponse:
+        table, _ = await self.load(game_id)
+        seat = self.acting_seat(table.record, creds)
+        game, state = table.game, table.state
+        if state is None:
+            raise errors.precondition("GAME_NOT_STARTED", "the game has not started yet")
+        try:
+            game.check_can_act(state, seat)
+        except GameError as exc:
+            raise engine_error(exc) from None
+        if iterations < 0 or time_budget_seconds < 0 or time_budget_seconds > 60:
+            raise errors.invalid("INVALID_BUDGET", "iterations must be >= 0 and time_budget_seconds within 0..60")
+        request = ai_service_pb2.AIServiceSuggestMoveRequest(
+            game_type=table.record.game_type, seat=seat, version=table.record.version,
+            view=wire.view_to_proto(game, game.view(state, seat)),
+            strength=_strength(strength), iterations=iterations, time_budget_seconds=time_budget_seconds,
+        )
+        if self._ai_channel is None:
+            self._ai_channel = grpc.aio.insecure_channel(self.config.ai_target)
+        stub = ai_service_pb2_grpc.AIServiceStub(self._ai_channel)
+        timeout = max(self.config.suggest_timeout_seconds, time_budget_seconds + 5)
+        try:
+            answer = await stub.SuggestMove(request, timeout=timeout)
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+                raise errors.ServiceError(
+                    grpc.StatusCode.UNAVAILABLE, "AI_UNAVAILABLE",
+                    f"the AI service at {self.config.ai_target} is not reachable ({exc.code().name}); "
+                    "is the AI worker running (tabletop ai-worker)?",
+                ) from None
+            raise errors.ServiceError(grpc.StatusCode.UNAVAILABLE, "AI_ERROR",
+                                      f"the AI service failed: {exc.code().name} {exc.details()}") from None
+        return pb.SuggestMoveResponse(
+            version=table.record.version, best_move_id=answer.best_move_id, best_move_label=answer.best_move_label,
+            candidates=answer.candidates,
+        )
+
+
+def _resolve(game: Game, options: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return game.resolve_options(options)
+    except InvalidOptions as exc:
+        raise errors.invalid("INVALID_OPTIONS", exc.message) from None
+
+
+def _strength(strength: str) -> str:
+    strength = strength or "normal"
+    if strength not in STRENGTHS:
+        raise errors.invalid("INVALID_STRENGTH", f"strength must be one of {', '.join(STRENGTHS)}")
+    return strength
+
+
+def _busy() -> errors.ServiceError:
+    return errors.ServiceError(grpc.StatusCode.ABORTED, "CONTENDED", "the game changed too often meanwhile: retry")
+

@@ -1,0 +1,256 @@
+"""The Redis store of games: one hash per game, its event stream, request answers, AI job streams.
+
+Every key of a game carries the hash tag `{game_id}`. Every write is one Lua script (lua/commit.lua) that
+compare-and-sets on the game's version, so no change is lost or applied twice, whichever replica runs it.
+Note for Redis Cluster: that script also appends to the shared AI job stream and the active-games set, which
+live in other slots; it runs as is on a single Redis (with replicas / Sentinel).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import zlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, TypeVar
+
+import redis.asyncio as aioredis
+import redis.exceptions
+
+from service import errors, metrics
+
+T = TypeVar("T")
+
+EVENT_FIELDS = ("kind", "seat", "move", "move_id", "move_label", "state", "seats", "at", "over")
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    kind: str  # "human", "ai" or "open"
+    name: str
+    strength: str = ""
+    token_hash: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "strength": self.strength, "token_hash": self.token_hash}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> SeatRecord:
+        return cls(doc["kind"], doc["name"], doc.get("strength", ""), doc.get("token_hash"))
+
+
+def seats_json(seats: list[SeatRecord] | tuple[SeatRecord, ...]) -> str:
+    return json.dumps([s.to_json() for s in seats], separators=(",", ":"))
+
+
+def seats_from_json(raw: str | bytes) -> tuple[SeatRecord, ...]:
+    return tuple(SeatRecord.from_json(d) for d in json.loads(raw))
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game as stored: metadata, seats and (once started) the engine state's JSON."""
+
+    game_id: str
+    game_type: str
+    status: str  # "waiting", "in_progress" or "finished"
+    version: int
+    options: str  # JSON of the resolved options
+    seats: tuple[SeatRecord, ...]
+    creator_hash: str
+    join_hash: str
+    state: bytes | None
+    created_ms: int
+
+    @classmethod
+    def from_hash(cls, game_id: str, doc: dict[bytes, bytes]) -> GameRecord:
+        def text(name: str) -> str:
+            return doc.get(name.encode(), b"").decode()
+
+        return cls(
+            game_id=game_id,
+            game_type=text("type"),
+            status=text("status"),
+            version=int(text("version") or 0),
+            options=text("options") or "{}",
+            seats=seats_from_json(text("seats") or "[]"),
+            creator_hash=text("creator_hash"),
+            join_hash=text("join_hash"),
+            state=doc.get(b"state") or None,
+            created_ms=int(text("created_ms") or 0),
+        )
+
+
+@dataclass(frozen=True)
+class Event:
+    version: int
+    fields: dict[str, str]
+
+    def get(self, name: str, default: str = "") -> str:
+        return self.fields.get(name, default)
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    outcome: str  # "OK", "CONFLICT" or "DUPLICATE"
+    version: int = 0  # OK: the new version; CONFLICT: the current one
+    answer: bytes = b""  # DUPLICATE: the first answer
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def game_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}"
+
+
+def events_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}:events"
+
+
+def request_key(game_id: str, seat: int, request_id: str) -> str:
+    return f"game:{{{game_id}}}:req:{seat}:{request_id}"
+
+
+def active_key(game_type: str) -> str:
+    return f"tabletop:games_active:{game_type}"
+
+
+def job_stream(game_id: str, shards: int) -> str:
+    """The AI job stream of a game: `ai:jobs:{N}`, N = crc32(game id) mod the number of shards."""
+    return f"ai:jobs:{{{zlib.crc32(game_id.encode()) % shards}}}"
+
+
+def _event(entry_id: bytes, raw: dict[bytes, bytes]) -> Event:
+    return Event(int(entry_id.split(b"-")[0]), {k.decode(): v.decode() for k, v in raw.items()})
+
+
+class GameStore:
+    def __init__(self, client: aioredis.Redis, *, retention_seconds: int, abandoned_seconds: int,
+                 request_id_seconds: int, job_shards: int):
+        self.redis = client
+        self.retention_seconds = retention_seconds
+        self.abandoned_seconds = abandoned_seconds
+        self.request_id_seconds = request_id_seconds
+        self.job_shards = job_shards
+        self._commit = client.register_script(resources.files("service").joinpath("lua/commit.lua").read_text())
+
+    @classmethod
+    def from_url(cls, url: str, **kwargs: int) -> GameStore:
+        client = aioredis.Redis.from_url(
+            url, socket_timeout=5, socket_connect_timeout=2, health_check_interval=10, max_connections=512
+        )
+        return cls(client, **kwargs)
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+
+    async def _timed(self, op: str, call: Callable[[], Awaitable[T]]) -> T:
+        """Run one Redis call, timing it; an unreachable Redis becomes UNAVAILABLE (REDIS_UNAVAILABLE)."""
+        started = time.perf_counter()
+        try:
+            return await call()
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
+                redis.exceptions.BusyLoadingError, OSError) as exc:
+            raise errors.redis_unavailable(type(exc).__name__) from None
+        finally:
+            metrics.REDIS_DURATION.labels(op).observe(time.perf_counter() - started)
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await self._timed("ping", self.redis.ping))
+        except errors.ServiceError:
+            return False
+
+    async def load(self, game_id: str, recent_events: int = 0, request: tuple[int, str] | None = None
+                   ) -> tuple[GameRecord | None, list[Event], bytes | None]:
+        """The game, its last `recent_events` events (oldest first) and a stored request answer, in one trip."""
+
+        async def call():
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hgetall(game_key(game_id))
+            if recent_events:
+                pipe.xrevrange(events_key(game_id), count=recent_events)
+            if request:
+                pipe.get(request_key(game_id, *request))
+            return await pipe.execute()
+
+        results = await self._timed("load", call)
+        doc = results[0]
+        record = GameRecord.from_hash(game_id, doc) if doc else None
+        events = [_event(i, f) for i, f in reversed(results[1])] if recent_events else []
+        answer = results[-1] if request else None
+        return record, events, answer
+
+    async def events(self, game_id: str, after_version: int = 0) -> list[Event]:
+        """Every event after `after_version`, oldest first."""
+        entries = await self._timed("events", lambda: self.redis.xrange(events_key(game_id), f"({after_version}-1"
+                                                                         if after_version else "-", "+"))
+        return [_event(i, f) for i, f in entries]
+
+    async def wait_events(self, game_id: str, after_version: int, block_ms: int) -> list[Event]:
+        """Events after `after_version`, waiting up to `block_ms` for one to come."""
+        stream = events_key(game_id)
+        reply = await self._timed(
+            "wait_events", lambda: self.redis.xread({stream: f"{after_version}-1"}, block=block_ms, count=100)
+        )
+        return [_event(i, f) for _, entries in reply or () for i, f in entries]
+
+    async def exists(self, game_id: str) -> bool:
+        return bool(await self._timed("exists", lambda: self.redis.exists(game_key(game_id))))
+
+    async def commit(
+        self,
+        game_id: str,
+        game_type: str,
+        expected_version: int,
+        fields: dict[str, str],
+        event: dict[str, str],
+        *,
+        finished: bool = False,
+        request: tuple[int, str, bytes] | None = None,
+        jobs: list[dict[str, str]] = (),
+    ) -> CommitResult:
+        """Apply one change if the game is still at `expected_version` (see lua/commit.lua)."""
+        ttl = self.retention_seconds if finished else self.abandoned_seconds
+        seat, request_id, answer = request if request else (0, "", b"")
+        keys = [
+            game_key(game_id),
+            events_key(game_id),
+            request_key(game_id, seat, request_id) if request else game_key(game_id),
+            active_key(game_type),
+            job_stream(game_id, self.job_shards),
+        ]
+        args = [
+            expected_version,
+            json.dumps(fields),
+            json.dumps(event),
+            answer,
+            self.request_id_seconds,
+            ttl,
+            "finished" if finished else "active",
+            now_ms() + ttl * 1000,
+            game_id,
+            json.dumps(list(jobs)),
+        ]
+        outcome, value = await self._timed("commit", lambda: self._commit(keys=keys, args=args))
+        outcome = outcome.decode()
+        if outcome == "DUPLICATE":
+            return CommitResult(outcome, answer=value)
+        return CommitResult(outcome, version=int(value))
+
+    async def active_games(self, game_type: str) -> int:
+        """Games of a type not finished and not yet expired (the set is shared by every replica)."""
+        key = active_key(game_type)
+        now = now_ms()
+
+        async def call():
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.zremrangebyscore(key, "-inf", now)
+            pipe.zcard(key)
+            return await pipe.execute()
+
+        return int((await self._timed("active_games", call))[1])
