@@ -3,6 +3,7 @@ every dashboard query is filtered by the namespace variable."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 
@@ -13,10 +14,39 @@ DASHBOARD = DEPLOY / "grafana" / "tabletop.json"
 HISTOGRAM_SUFFIXES = ("_bucket", "_sum", "_count")
 
 
+METRIC_CLASSES = {"Counter": "counter", "Gauge": "gauge", "Histogram": "histogram", "Summary": "summary"}
+
+
+def documented_metric_rows() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Return metric name -> (type, label names) from the metrics table of docs/deploy.md."""
+    rows = re.findall(r"^\| `(tabletop_[a-z0-9_]+)` \| (\w+) \|([^|]*)\|", DOCS.read_text(), flags=re.MULTILINE)
+    return {name: (kind, tuple(re.findall(r"`(\w+)`", labels))) for name, kind, labels in rows}
+
+
 def documented_metrics() -> dict[str, str]:
     """Return metric name -> type from the metrics table of docs/deploy.md."""
-    rows = re.findall(r"^\| `(tabletop_[a-z0-9_]+)` \| (\w+) \|", DOCS.read_text(), flags=re.MULTILINE)
-    return dict(rows)
+    return {name: kind for name, (kind, _) in documented_metric_rows().items()}
+
+
+def metrics_defined_in_code() -> dict[str, tuple[str, tuple[str, ...], str]]:
+    """Find every prometheus_client metric the code declares: name -> (type, label names, file)."""
+    found = {}
+    for package in ("service", "ai", "clients", "tabletop"):
+        for path in (REPO / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)):
+                    continue
+                kind = METRIC_CLASSES.get(getattr(node.func, "id", getattr(node.func, "attr", None)))
+                name = node.args[0].value
+                if kind is None or not isinstance(name, str) or not name.startswith("tabletop_"):
+                    continue
+                if kind == "counter" and not name.endswith("_total"):
+                    name += "_total"  # prometheus_client exposes counters with the suffix
+                labels_node = node.args[2] if len(node.args) > 2 else next(
+                    (k.value for k in node.keywords if k.arg == "labelnames"), None)
+                labels = tuple(ast.literal_eval(labels_node)) if labels_node is not None else ()
+                found[name] = (kind, labels, str(path.relative_to(REPO)))
+    return found
 
 
 def series_names(expr: str) -> set[str]:
@@ -100,3 +130,11 @@ def test_the_promql_in_the_docs_uses_documented_metrics():
         assert metric is not None, f"{series} is not a documented metric"
         used.add(metric)
     assert used == set(metrics)
+
+
+def test_the_metrics_the_code_declares_are_the_documented_ones():
+    """The dashboard and the docs are only right if the code exports the same names, types and labels."""
+    documented = documented_metric_rows()
+    for name, (kind, labels, where) in metrics_defined_in_code().items():
+        assert name in documented, f"{where} declares {name}, which docs/deploy.md does not list"
+        assert documented[name] == (kind, labels), f"{where}: {name} is a {kind} by {labels}, not {documented[name]}"
