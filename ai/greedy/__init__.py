@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from ai.greedy.hinode import HinodeGreedy
+from ai.greedy.naishi import NaishiGreedy
 
 GREEDY: dict[str, type] = {
     "hinode": HinodeGreedy,
+    "naishi": NaishiGreedy,
 }
