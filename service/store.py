@@ -1,6 +1,6 @@
 """The Redis store of games: one hash per game, its event stream, request answers, AI job streams.
 
-Every key of a game carries the hash tag `{game_id}`. Every write is one Lua script (lua/commit.lua) that
+Every key of a game carries the hash tag `{game_id}`. Every write is one Lua script (commit.lua) that
 compare-and-sets on the game's version, so no change is lost or applied twice, whichever replica runs it.
 Note for Redis Cluster: that script also appends to the shared AI job stream and the active-games set, which
 live in other slots; it runs as is on a single Redis (with replicas / Sentinel).
@@ -136,7 +136,7 @@ class GameStore:
         self.abandoned_seconds = abandoned_seconds
         self.request_id_seconds = request_id_seconds
         self.job_shards = job_shards
-        self._commit = client.register_script(resources.files("service").joinpath("lua/commit.lua").read_text())
+        self._commit = client.register_script(resources.files("service").joinpath("commit.lua").read_text())
 
     @classmethod
     def from_url(cls, url: str, **kwargs: int) -> GameStore:
@@ -214,7 +214,7 @@ class GameStore:
         request: tuple[int, str, bytes] | None = None,
         jobs: list[dict[str, str]] = (),
     ) -> CommitResult:
-        """Apply one change if the game is still at `expected_version` (see lua/commit.lua)."""
+        """Apply one change if the game is still at `expected_version` (see commit.lua)."""
         ttl = self.retention_seconds if finished else self.abandoned_seconds
         seat, request_id, answer = request if request else (0, "", b"")
         keys = [
