@@ -197,3 +197,13 @@ def test_every_data_file_of_the_packages_reaches_the_installed_image():
             if not any(path.match(pattern) for pattern in patterns):
                 missing.append(str(path.relative_to(REPO)))
     assert not missing, f"not covered by [tool.setuptools.package-data] {patterns}: {missing}"
+
+
+def test_every_place_pins_the_release_version_of_the_image():
+    version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+    for overlay in ("dev", "prod"):
+        for name in TABLETOP_PROCESSES:
+            (container,) = pod_spec(one(render(overlay), "Deployment", name))["containers"]
+            assert container["image"].endswith(f"tabletop:{version}"), f"{overlay} {name}: {container['image']}"
+    for name in ("service", "worker"):
+        assert compose()["services"][name]["image"] == f"tabletop:{version}"
