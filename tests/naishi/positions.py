@@ -48,7 +48,7 @@ def position(
         first=first,
         turn=turn,
         offers=((), ()),
-        gifts=(hands[1][0], hands[0][0]),
+        gifts=(None, None),  # not part of these scenarios
         hands=tuple(tuple(h) for h in hands),
         lines=tuple(tuple(line) for line in lines),
         piles=tuple(tuple(p) for p in piles),
