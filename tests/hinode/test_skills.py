@@ -163,3 +163,19 @@ def test_unused_colours_stay_put():
     state = fight_on_5(resources=resources(s1=(2, 2, 0)))
     state = act(state, (0, "play:b1"), (1, "play:b5+samurai/red>a4"))
     assert state.resources[3 + RED] == 0 and state.resources[3 + BLUE] == 2
+
+
+def test_charmont_needs_someone_to_rob():
+    """Interpretation: the skill is "take 1 unused resource [...] from another player"; with nothing to take
+    it cannot be used (so it is never only a way to become start player)."""
+    state = fight_on_5(resources=resources(s3=(2, 0, 0)))
+    state = act(state, (0, "play:b1"), (1, "play:b5"), (2, "play:b9"))
+    assert skill_ids(state, 3) == []
+
+
+def test_blue_samurai_only_marks_areas_without_its_markers():
+    """Interpretation: a second marker of yours on an Area changes nothing, so such Areas are not offered."""
+    state = fight_on_5(resources=resources(s1=(2, 0, 0)), first=markers(a4=1), skill_markers=(0, 1 << 9, 0, 0))
+    state = act(state, (0, "play:b1"))
+    targets = sorted({i.split(">a")[1] for i in skill_ids(state, 1)})
+    assert targets == ["1", "6"]

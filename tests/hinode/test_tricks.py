@@ -195,3 +195,21 @@ def test_the_game_ends_after_nine_tricks():
     assert state.phase == OVER and state.trick == 9 and tricks_seen == set(range(9))
     assert all(len(h) == 0 for h in state.hands)
     assert sum(f is not None for f in state.first) == 9
+
+
+def test_a_hero_is_played_only_once():
+    """ "play one card of your choice from your hand, or (if you still have it) your Hero card" """
+    hands = {0: ("r2", "r3"), 1: ("r4", "r5"), 2: ("r6", "r7"), 3: ("r8", "r9")}
+    state = position(hands=hands, cubes=tuple([3, 0, 0] * 12))
+    state = act(state, (0, "area:0"), (0, "play:hero"), (1, "play:r4"), (2, "play:r6"), (3, "play:r8"))
+    state = act(state, (0, "area:1"))
+    assert ids(state, 0) == ["play:r2", "play:r3"]
+
+
+def test_a_pick_among_identical_resources_is_no_decision():
+    """Interpretation: when the Battlefield's resources are all of one colour the 4th place has nothing to
+    choose, so the engine hands them out without asking."""
+    state = position(hands=FOUR_HANDS, cubes=cubes_on(0, 0, 3, 0))
+    state = act(state, (0, "area:0"), (0, "play:r10"), (1, "play:b8"), (2, "play:r12"), (3, "play:r1"))
+    assert state.phase == AREA
+    assert state.resources[3:6] == (0, 1, 0) and state.resources[9:12] == (0, 2, 0)
