@@ -12,6 +12,7 @@ import grpc
 import pytest
 
 from games import registry
+from service import logs
 from service.config import Config
 from service.server import RunningServer, start_server
 from tabletop.v1 import game_service_pb2 as pb
@@ -32,6 +33,7 @@ class ServerThread:
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
+        logs.configure("warning")  # the per-RPC lines are checked on a real process (test_server_process)
         asyncio.set_event_loop(self.loop)
         try:
             self.running = self.loop.run_until_complete(start_server(self.config))

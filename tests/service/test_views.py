@@ -1,0 +1,60 @@
+"""What each caller sees: a seat its own view, a spectator the public one, and never a secret of another seat."""
+
+from __future__ import annotations
+
+import random
+
+from games import registry
+from tabletop import wire
+from tabletop.v1 import game_service_pb2 as pb
+from tests.service.conftest import HUMAN
+from tests.service.test_play import stored
+
+HINODE = registry.get("hinode")
+
+
+def test_hinode_seats_see_their_own_hand_and_spectators_none(api, redis_url):
+    created = api.create("hinode", [HUMAN] * 4, start=True)
+    tokens = {t.seat: t.token for t in created.seat_tokens}
+    rng = random.Random(2)
+    for _ in range(12):  # into the card play, so hands and the table have content
+        spectator = api.state(created.game_id)
+        seat = spectator.to_act[0]
+        mine = api.state(created.game_id, tokens[seat])
+        api.move(created.game_id, tokens[seat], rng.choice(list(mine.legal_moves)).id)
+    state = HINODE.load_state(stored(redis_url, created.game_id).state)
+    spectator = api.state(created.game_id)
+    assert not spectator.HasField("your_seat") and not spectator.legal_moves
+    assert list(spectator.view.hinode.hand) == []
+    assert wire.view_from_proto(HINODE, spectator.view) == HINODE.view(state, None)
+    for seat in range(4):
+        view = api.state(created.game_id, tokens[seat]).view
+        assert list(view.hinode.hand) == list(state.hands[seat])
+        assert wire.view_from_proto(HINODE, view) == HINODE.view(state, seat)
+        serialized = view.SerializeToString()
+        for other in range(4):
+            if other != seat and state.hands[other]:
+                others_hand = pb.GameView(hinode={"hand": state.hands[other]}).hinode.SerializeToString()
+                assert others_hand not in serialized
+
+
+def test_a_secret_commitment_stays_hidden_from_the_other_seats(api, toy_game):
+    """Toy rule: "every seat secretly commits one card at the same time"."""
+    created = api.create("toy", [HUMAN, HUMAN], start=True)
+    tokens = {t.seat: t.token for t in created.seat_tokens}
+    mine = api.state(created.game_id, tokens[0])
+    card = mine.legal_moves[0]
+    api.move(created.game_id, tokens[0], card.id)
+    own = api.state(created.game_id, tokens[0])
+    other = api.state(created.game_id, tokens[1])
+    spectator = api.state(created.game_id)
+    assert own.recent_events[-1].move_id == card.id
+    for state in (other, spectator):
+        event = state.recent_events[-1]
+        assert event.kind == pb.GameEvent.KIND_MOVE and event.seat == 0
+        assert event.move_id == "" and event.move_label == ""
+        view = toy_game.load_view(state.view.view_json)
+        assert view.own_commit is None and view.committed == (True, False)
+        assert card.id not in str(state) and card.label not in str(state)
+    assert toy_game.load_view(own.view.view_json).own_commit == int(card.id.split(":")[1])
+    assert list(other.to_act) == [1] and list(own.legal_moves) == []
