@@ -8,8 +8,6 @@ is left to decide (developed and the additional action done, or none possible).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.base import Move, chance
 from games.naishi.cards import HAND_MOUNTAINS, MOUNTAIN, NAMES, PILES
 from games.naishi.moves import (
@@ -29,6 +27,7 @@ from games.naishi.moves import (
 from games.naishi.state import (
     State,
     decreed_hands,
+    evolve,
     initial_knowledge,
     knowledge_index,
     revealed_replacement,
@@ -45,6 +44,18 @@ def _who(seat: int) -> str:
 
 
 # --- legal moves ---------------------------------------------------------------------------------------------
+# Moves are immutable values: build each once, so listing the legal moves allocates nothing but lists.
+DEVELOPS = {row: tuple(Develop(row, p) for p in POSITIONS) for row in ("hand", "line")}
+RIVER_SWITCHES = {(a, b): Switch("river", a, b) for a, b in PAIRS}
+OWN_SWITCHES = (
+    tuple(Switch("line", a, b) for a, b in PAIRS)
+    + tuple(Switch("hand", a, b) for a, b in PAIRS)
+    + tuple(Switch("column", p, p) for p in POSITIONS)
+)
+DISCARDS = {(a, b): DiscardRiver(a, b) for a, b in PAIRS}
+DECREES = tuple(Decree(row, p) for row in ("hand", "line") for p in POSITIONS)
+END_TURN = EndTurn()
+DECLARE_END = DeclareEnd()
 
 
 def legal_moves(state: State, seat: int) -> list[Move]:
@@ -55,53 +66,54 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     if state.phase != "turn" or seat != state.turn:
         return []
     if state.developed:
-        return [*additional_moves(state, seat, before_develop=False), EndTurn()]
+        moves = additional_moves(state, seat, before_develop=False)
+        moves.append(END_TURN)
+        return moves
     if state.court_used:
         return develop_moves(state)
-    main = [*develop_moves(state), *decree_moves(state, seat), *recall_moves(state, seat)]
-    if state.final_turn is None and any(not pile for pile in state.piles):
-        main.append(DeclareEnd())
+    main = develop_moves(state) + decree_moves(state, seat) + recall_moves(state, seat)
+    if state.final_turn is None and not all(state.piles):
+        main.append(DECLARE_END)
     if not main:
-        return [EndTurn()]  # nothing at all is possible: the seat can only pass
+        return [END_TURN]  # nothing at all is possible: the seat can only pass
     return main + additional_moves(state, seat, before_develop=True)
 
 
 def develop_moves(state: State) -> list[Move]:
-    open_piles = [p for p in POSITIONS if state.piles[p]]
-    return [Develop(row, p) for row in ("hand", "line") for p in open_piles]
+    piles = state.piles
+    return [move for row in ("hand", "line") for p, move in enumerate(DEVELOPS[row]) if piles[p]]
 
 
 def emissaries_available(state: State, seat: int) -> int:
-    return EMISSARIES - sum(1 for s in state.court if s == seat)
+    return EMISSARIES - state.court.count(seat)
 
 
 def additional_moves(state: State, seat: int, before_develop: bool) -> list[Move]:
     """Additional actions: an Emissary on a free space; before developing, a development must stay possible."""
     if state.court_used or emissaries_available(state, seat) == 0:
         return []
-    open_piles = [p for p in POSITIONS if state.piles[p]]
-    if before_develop and not open_piles:
+    piles = state.piles
+    open_pairs = [pair for pair in PAIRS if piles[pair[0]] and piles[pair[1]]]
+    if before_develop and not any(piles):
         return []
+    court = state.court
     moves: list[Move] = []
-    if any(state.court[s] is None for s in SWITCH_SPACES):
-        moves += [Switch("river", a, b) for a, b in PAIRS if a in open_piles and b in open_piles]
-        moves += [Switch("line", a, b) for a, b in PAIRS]
-        moves += [Switch("hand", a, b) for a, b in PAIRS]
-        moves += [Switch("column", p, p) for p in POSITIONS]
-    river_cards = sum(len(pile) for pile in state.piles)
+    if any(court[s] is None for s in SWITCH_SPACES):
+        moves += [RIVER_SWITCHES[pair] for pair in open_pairs]
+        moves += OWN_SWITCHES
     if (
-        any(state.court[s] is None for s in DISCARD_SPACES)
-        and len(open_piles) >= 2
-        and (not before_develop or river_cards > 2)
+        any(court[s] is None for s in DISCARD_SPACES)
+        and open_pairs
+        and (not before_develop or sum(map(len, piles)) > 2)
     ):
-        moves += [DiscardRiver(a, b) for a, b in PAIRS if a in open_piles and b in open_piles]
+        moves += [DISCARDS[pair] for pair in open_pairs]
     return moves
 
 
 def decree_moves(state: State, seat: int) -> list[Move]:
     if state.court[DECREE_SPACE] is not None or emissaries_available(state, seat) == 0:
         return []
-    return [Decree(row, p) for row in ("hand", "line") for p in POSITIONS]
+    return list(DECREES)
 
 
 def recall_moves(state: State, seat: int) -> list[Move]:
@@ -134,10 +146,10 @@ def apply_move(state: State, seat: int, move: Move) -> State:
     if isinstance(move, Recall):
         court = tuple(None if s in move.spaces else owner for s, owner in enumerate(state.court))
         names = " and ".join(SPACES[s] for s in move.spaces)
-        return end_turn(replace(state, court=court, log=state.log + (f"{_who(seat)} recalls from {names}",)))
+        return end_turn(evolve(state, court=court, log=state.log + (f"{_who(seat)} recalls from {names}",)))
     if isinstance(move, DeclareEnd):
         log = state.log + (f"{_who(seat)} declares the end of the game",)
-        return end_turn(replace(state, final_turn=1 - seat, declared_by=seat, log=log))
+        return end_turn(evolve(state, final_turn=1 - seat, declared_by=seat, log=log))
     if isinstance(move, EndTurn):
         return end_turn(state)
     raise AssertionError(f"unhandled move {move!r}")
@@ -147,7 +159,7 @@ def _give(state: State, seat: int, card: int) -> State:
     gifts = tuple(card if s == seat else g for s, g in enumerate(state.gifts))
     log = state.log + (f"{_who(seat)} has chosen the card to give",)
     if any(g is None for g in gifts):
-        return replace(state, gifts=gifts, log=log)
+        return evolve(state, gifts=gifts, log=log)
     hands = []
     for s in (0, 1):
         kept = list(state.offers[s])
@@ -156,7 +168,7 @@ def _give(state: State, seat: int, card: int) -> State:
         chance(state.seed, "shuffle", s).shuffle(hand)
         hands.append(tuple(hand))
     log += ("The gifts are revealed to their receivers and each Hand is shuffled",)
-    return replace(
+    return evolve(
         state,
         phase="turn",
         turn=state.first,
@@ -193,21 +205,21 @@ def _develop(state: State, seat: int, move: Develop) -> State:
         old = state.hands[seat][move.pos]
         hands = _set_seat(state.hands, seat, _set(state.hands[seat], move.pos, taken))
         knowledge = _hand_replaced(state, seat, move.pos, old, taken)
-        state = replace(state, hands=hands, knowledge=knowledge)
+        state = evolve(state, hands=hands, knowledge=knowledge)
     else:
         old = state.lines[seat][move.pos]
-        state = replace(state, lines=_set_seat(state.lines, seat, _set(state.lines[seat], move.pos, taken)))
+        state = evolve(state, lines=_set_seat(state.lines, seat, _set(state.lines[seat], move.pos, taken)))
     entry = (
         f"{_who(seat)} develops: discards {NAMES[old]} from {move.row.title()} position {move.pos + 1}"
         f" and takes {NAMES[taken]} from the River"
     )
-    return replace(state, piles=piles, discard=state.discard + (old,), developed=True, log=state.log + (entry,))
+    return evolve(state, piles=piles, discard=state.discard + (old,), developed=True, log=state.log + (entry,))
 
 
 def _place_emissary(state: State, seat: int, spaces: tuple[int, ...]) -> State:
     space = next(s for s in spaces if state.court[s] is None)
     court = state.court[:space] + (seat,) + state.court[space + 1 :]
-    return replace(state, court=court, court_used=True)
+    return evolve(state, court=court, court_used=True)
 
 
 def _switch(state: State, seat: int, move: Switch) -> State:
@@ -217,12 +229,12 @@ def _switch(state: State, seat: int, move: Switch) -> State:
         piles = list(state.piles)
         piles[a], piles[b] = (pb[0],) + pa[1:], (pa[0],) + pb[1:]
         entry = f"{_who(seat)} switches River cards {a + 1} ({NAMES[pa[0]]}) and {b + 1} ({NAMES[pb[0]]})"
-        return replace(state, piles=tuple(piles), log=state.log + (entry,))
+        return evolve(state, piles=tuple(piles), log=state.log + (entry,))
     if move.kind == "line":
         line = list(state.lines[seat])
         line[a], line[b] = line[b], line[a]
         entry = f"{_who(seat)} switches Line cards {a + 1} and {b + 1}"
-        return replace(state, lines=_set_seat(state.lines, seat, tuple(line)), log=state.log + (entry,))
+        return evolve(state, lines=_set_seat(state.lines, seat, tuple(line)), log=state.log + (entry,))
     if move.kind == "hand":
         hand = list(state.hands[seat])
         hand[a], hand[b] = hand[b], hand[a]
@@ -231,7 +243,7 @@ def _switch(state: State, seat: int, move: Switch) -> State:
             i = knowledge_index(observer, seat)
             knowledge[i] = switched(knowledge[i], a, b)
         entry = f"{_who(seat)} switches Hand cards {a + 1} and {b + 1}"
-        return replace(
+        return evolve(
             state,
             hands=_set_seat(state.hands, seat, tuple(hand)),
             knowledge=tuple(knowledge),
@@ -243,7 +255,7 @@ def _switch(state: State, seat: int, move: Switch) -> State:
         f"{_who(seat)} switches Hand and Line cards in position {a + 1}"
         f" ({NAMES[hand_card]} to the Line, {NAMES[line_card]} to the Hand)"
     )
-    return replace(
+    return evolve(
         state,
         hands=_set_seat(state.hands, seat, _set(state.hands[seat], a, line_card)),
         lines=_set_seat(state.lines, seat, _set(state.lines[seat], a, hand_card)),
@@ -259,7 +271,7 @@ def _discard_river(state: State, seat: int, move: DiscardRiver) -> State:
     entry = (
         f"{_who(seat)} discards River cards {move.a + 1} ({NAMES[gone[0]]}) and {move.b + 1} ({NAMES[gone[1]]})"
     )
-    return replace(state, piles=tuple(piles), discard=state.discard + gone, log=state.log + (entry,))
+    return evolve(state, piles=tuple(piles), discard=state.discard + gone, log=state.log + (entry,))
 
 
 def _decree(state: State, seat: int, move: Decree) -> State:
@@ -268,11 +280,11 @@ def _decree(state: State, seat: int, move: Decree) -> State:
         c0, c1 = state.lines[0][p], state.lines[1][p]
         lines = (_set(state.lines[0], p, c1), _set(state.lines[1], p, c0))
         entry = f"{_who(seat)} imposes the Imperial Decree: Line cards {p + 1} exchanged ({NAMES[c0]} <-> {NAMES[c1]})"
-        return replace(state, lines=lines, log=state.log + (entry,))
+        return evolve(state, lines=lines, log=state.log + (entry,))
     c0, c1 = state.hands[0][p], state.hands[1][p]
     hands = (_set(state.hands[0], p, c1), _set(state.hands[1], p, c0))
     entry = f"{_who(seat)} imposes the Imperial Decree: Hand cards {p + 1} exchanged"
-    return replace(state, hands=hands, knowledge=decreed_hands(state.knowledge, p, c0, c1), log=state.log + (entry,))
+    return evolve(state, hands=hands, knowledge=decreed_hands(state.knowledge, p, c0, c1), log=state.log + (entry,))
 
 
 def end_turn(state: State) -> State:
@@ -285,11 +297,11 @@ def end_turn(state: State) -> State:
         if player != state.first:
             return _game_over(state)
         final_turn = 1 - player
-    return replace(state, turn=1 - player, developed=False, court_used=False, final_turn=final_turn)
+    return evolve(state, turn=1 - player, developed=False, court_used=False, final_turn=final_turn)
 
 
 def _game_over(state: State) -> State:
-    return replace(
+    return evolve(
         state, phase="over", developed=False, court_used=False, log=state.log + ("The game is over: final scoring",)
     )
 
