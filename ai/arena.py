@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games import registry
-from games.base import Game, Move
+from games.base import Game
 
 
 def load_game(name: str) -> Game:
@@ -30,29 +30,16 @@ def load_game(name: str) -> Game:
     return registry.get(name)
 
 
-class _UniformRandom:
-    """Fallback random player, used only while ai/players.py does not exist."""
-
-    def choose(self, game: Game, view: Any, moves: Sequence[Move], rng: random.Random) -> Move:
-        return moves[rng.randrange(len(moves))]
-
-
 def make_player(spec: str, game_name: str) -> Any:
     """A player from its spec; "ismcts:..." is built here, everything else by ai.players."""
     kind, _, arg = spec.partition(":")
     if kind == "ismcts":
         from ai import ismcts
 
-        return ismcts.IsmctsPlayer(ismcts.parse_budget(arg or "normal"))
-    try:
-        from ai import players
-    except ImportError:
-        players = None
-    if players is not None:
-        return players.make_player(spec, game_name)
-    if spec == "random":
-        return _UniformRandom()
-    raise ValueError(f"unknown player spec {spec!r}")
+        return ismcts.IsmctsPlayer(ismcts.parse_budget(arg or "normal"), name=spec)
+    from ai import players
+
+    return players.make_player(spec, game_name)
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ class Budget:
 # Presets are bounded by iterations (so a seeded game is reproducible) with a wall-clock cap as a safety net.
 PRESETS: dict[str, Budget] = {
     "easy": Budget(iterations=100, seconds=0.3),
-    "normal": Budget(iterations=600, seconds=1.0),
+    "normal": Budget(iterations=500, seconds=1.5),
     "hard": Budget(iterations=3000, seconds=5.0),
 }
 
@@ -371,7 +371,8 @@ def _playout(game: Game, state: Any, rng: random.Random, config: SearchConfig) -
 class IsmctsPlayer:
     """A player (the `ai.players.Player` protocol) that searches with ISMCTS within a budget."""
 
-    def __init__(self, budget: Budget, config: SearchConfig | None = None, seat: int | None = None):
+    def __init__(self, budget: Budget, config: SearchConfig | None = None, seat: int | None = None, name: str = ""):
+        self.name = name or "ismcts"
         self.budget = budget
         self.config = config or SearchConfig()
         self.seat = seat  # when None, read from the view (every engine's view names its seat)
