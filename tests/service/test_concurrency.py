@@ -1,0 +1,161 @@
+"""Concurrency: versions, request ids, resumable watching and AI jobs, against the real server and Redis."""
+
+from __future__ import annotations
+
+import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import grpc
+import redis
+
+from games import registry
+from service.store import job_stream
+from tabletop import wire
+from tabletop.v1 import game_service_pb2 as pb
+from tests.service.conftest import AI, AI_TOKEN, HUMAN
+from tests.service.test_errors import fails
+
+
+def _toy(api, kinds=(HUMAN, HUMAN)):
+    created = api.create("toy", list(kinds), start=True)
+    return created.game_id, {t.seat: t.token for t in created.seat_tokens}
+
+
+def test_64_clients_racing_the_same_move_one_wins_the_rest_are_aborted(api):
+    game_id, tokens = _toy(api)
+    state = api.state(game_id, tokens[0])
+    request = pb.MakeMoveRequest(game_id=game_id, move_id=state.legal_moves[0].id, expected_version=state.version)
+    barrier = threading.Barrier(64)
+
+    def race(i: int):
+        barrier.wait()
+        try:
+            return api.stub.MakeMove(request, metadata=api.auth(tokens[0])).version
+        except grpc.RpcError as error:
+            return error
+
+    with ThreadPoolExecutor(64) as pool:
+        results = list(pool.map(race, range(64)))
+    wins = [r for r in results if isinstance(r, int)]
+    losses = [r for r in results if not isinstance(r, int)]
+    assert wins == [state.version + 1]
+    assert len(losses) == 63 and {e.code() for e in losses} == {grpc.StatusCode.ABORTED}
+    assert api.state(game_id).version == state.version + 1
+
+
+def test_a_retry_with_the_same_request_id_returns_the_first_answer_and_applies_nothing(api):
+    game_id, tokens = _toy(api)
+    state = api.state(game_id, tokens[0])
+    first_move, second_move = state.legal_moves[0].id, state.legal_moves[1].id
+    first = api.move(game_id, tokens[0], first_move, request_id="move-1", expected_version=state.version)
+    again = api.move(game_id, tokens[0], first_move, request_id="move-1", expected_version=state.version)
+    other = api.move(game_id, tokens[0], second_move, request_id="move-1")
+    assert again == first and other == first
+    after = api.state(game_id, tokens[0])
+    assert after.version == state.version + 1
+    assert [e.kind for e in after.recent_events].count(pb.GameEvent.KIND_MOVE) == 1
+    # The same id from another seat is another request.
+    fresh = api.move(game_id, tokens[1], api.state(game_id, tokens[1]).legal_moves[0].id, request_id="move-1")
+    assert fresh.version == state.version + 2
+
+
+def test_concurrent_retries_apply_once(api):
+    game_id, tokens = _toy(api)
+    state = api.state(game_id, tokens[0])
+    request = pb.MakeMoveRequest(game_id=game_id, move_id=state.legal_moves[0].id, request_id="once")
+    with ThreadPoolExecutor(16) as pool:
+        answers = list(pool.map(lambda _: api.stub.MakeMove(request, metadata=api.auth(tokens[0])), range(16)))
+    assert all(a == answers[0] for a in answers)
+    assert api.state(game_id).version == state.version + 1
+
+
+def _play(api, game_id, tokens, rng, moves: int | None = None):
+    done = 0
+    while moves is None or done < moves:
+        spectator = api.state(game_id)
+        if spectator.status == pb.GAME_STATUS_FINISHED:
+            return
+        seat = rng.choice(list(spectator.to_act))
+        api.move(game_id, tokens[seat], rng.choice(list(api.state(game_id, tokens[seat]).legal_moves)).id)
+        done += 1
+
+
+def test_watching_resumes_from_a_version_without_missing_or_repeating_events(api, toy_game):
+    game_id, tokens = _toy(api, (HUMAN, HUMAN, HUMAN))
+    rng = random.Random(5)
+    _play(api, game_id, tokens, rng, moves=4)
+    seen: list[pb.WatchGameResponse] = []
+    # First connection: replays from the start, then follows live; it drops after a few live events.
+    stream = api.stub.WatchGame(pb.WatchGameRequest(game_id=game_id), metadata=api.auth(tokens[1]))
+    for response in stream:
+        seen.append(response)
+        if len(seen) == 6:  # created, started, 4 moves: the replay is done
+            break
+    stream.cancel()
+    player = threading.Thread(target=_play, args=(api, game_id, tokens, rng))
+    player.start()
+    # Second connection resumes after the last version received and follows to the end of the game.
+    for response in api.stub.WatchGame(pb.WatchGameRequest(game_id=game_id, from_version=seen[-1].event.version),
+                                       metadata=api.auth(tokens[1])):
+        seen.append(response)
+    player.join()
+    final = api.state(game_id, tokens[1])
+    assert [r.event.version for r in seen] == list(range(1, final.version + 1))
+    assert seen[-1].event.game_over and seen[-1].state.status == pb.GAME_STATUS_FINISHED
+    assert seen[-1].state.view == final.view and seen[-1].state.your_seat == 1
+    for response in seen[2:]:
+        view = toy_game.load_view(response.state.view.view_json)
+        assert view.seat == 1
+        if response.event.seat != 1:
+            assert response.event.move_id == ""
+
+
+def test_spectators_watch_without_a_token(api):
+    game_id, tokens = _toy(api)
+    _play(api, game_id, tokens, random.Random(3))
+    responses = list(api.stub.WatchGame(pb.WatchGameRequest(game_id=game_id, from_version=2)))
+    assert responses[0].event.version == 3 and not responses[0].state.HasField("your_seat")
+    assert all(r.event.move_id == "" for r in responses)
+    assert list(api.stub.WatchGame(pb.WatchGameRequest(game_id=game_id, from_version=10_000))) == []
+    fails(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_VERSION", api.stub.WatchGame,
+          pb.WatchGameRequest(game_id=game_id, from_version=-1))
+
+
+def _jobs(redis_url: str, game_id: str) -> list[dict[str, str]]:
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        entries = client.xrange(job_stream(game_id, 1))
+    finally:
+        client.close()
+    return [fields for _, fields in entries if fields["game_id"] == game_id]
+
+
+def test_an_ai_job_is_enqueued_whenever_an_ai_seat_must_act(api, redis_url):
+    game_id, tokens = _toy(api, (HUMAN, AI))
+    started = api.state(game_id)
+    assert _jobs(redis_url, game_id) == [
+        {"game_id": game_id, "game_type": "toy", "seat": "1", "version": str(started.version),
+         "job_id": f"{game_id}:{started.version}:1"}
+    ]
+    api.move(game_id, tokens[0], api.state(game_id, tokens[0]).legal_moves[0].id)
+    jobs = _jobs(redis_url, game_id)
+    assert [(j["seat"], j["version"]) for j in jobs] == [("1", str(started.version)), ("1", str(started.version + 1))]
+
+
+def test_no_ai_job_while_only_humans_must_act(api, redis_url):
+    created = api.create("hinode", [HUMAN, AI], options_json='{"start_player": "seat0"}', start=True)
+    assert list(created.state.to_act) == [0]
+    assert _jobs(redis_url, created.game_id) == []
+
+
+def test_the_ai_worker_rebuilds_the_engine_view_from_get_state(api, redis_url):
+    """What the worker does: fetch the AI seat's view, rebuild the engine view, sample a state from it."""
+    hinode = registry.get("hinode")
+    created = api.create("hinode", [HUMAN, AI], options_json='{"start_player": "seat1"}', start=True)
+    (job,) = _jobs(redis_url, created.game_id)
+    state = api.state(created.game_id, AI_TOKEN, seat=int(job["seat"]))
+    assert state.version == int(job["version"])
+    view = wire.view_from_proto(hinode, state.view)
+    sample = hinode.sample(view, random.Random(1))
+    assert [m.id for m in hinode.legal_moves(sample, 1)] == [m.id for m in state.legal_moves]
