@@ -140,3 +140,34 @@ def test_samples_keep_every_seen_card_in_place_through_a_whole_game():
                 if sample.phase != "gift":
                     assert sum(cards.values()) == 50, "16 Mountains and 34 development cards"
                 assert all(M not in pile for pile in sample.piles), "Mountains never enter the River"
+
+
+def test_what_an_observer_knows_of_a_hand_is_always_true():
+    """Random games: every known position holds that card, and the cards known to be "somewhere" are in the
+    unknown positions (for each seat about the other's Hand, and for the public about both)."""
+    for seed in range(150):
+        rng = random.Random(seed)
+        state = GAME.new_game(2, {}, seed)
+        while GAME.to_act(state):
+            seat = rng.choice(sorted(GAME.to_act(state)))
+            state = GAME.apply(state, seat, rng.choice(GAME.legal_moves(state, seat)))
+            if state.phase != "turn":
+                continue
+            for observer, owner in ((0, 1), (1, 0), (None, 0), (None, 1)):
+                known = state.knowledge[knowledge_index(observer, owner)]
+                hand = state.hands[owner]
+                assert all(card is None or card == hand[i] for i, card in enumerate(known.slots))
+                unknown_cards = Counter(hand[i] for i, card in enumerate(known.slots) if card is None)
+                assert not Counter(known.among) - unknown_cards
+
+
+def test_a_discarded_gift_is_no_longer_known_to_be_in_the_hand():
+    """The receiver discards the gift face up: the giver no longer counts it among the Hand's cards."""
+    state = _after_gifts(_seed_with_two_different_offers())
+    gift = state.gifts[0]
+    pos = state.hands[1].index(gift)
+    state = replace(state, turn=1, piles=RIVER)
+    state = play(state, 1, f"develop:hand:{pos + 1}")
+    known = GAME.view(state, 0).knowledge[knowledge_index(0, 1)]
+    assert known.slots[pos] == RIVER[pos][0]
+    assert Counter(known.among)[gift] == Counter([M, M, M, gift])[gift] - 1
