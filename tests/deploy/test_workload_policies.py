@@ -121,3 +121,12 @@ def test_termination_grace_covers_prestop_and_drain(overlay):
 ])
 def test_the_image_pin_check_itself(image, pinned):
     assert (image_problem(image) is None) is pinned
+
+
+def test_readiness_asks_for_the_services_the_protos_define():
+    """The probe names must be the full names of the gRPC services, as the health servicers register them."""
+    from tabletop.v1 import ai_service_pb2, game_service_pb2
+
+    defined = {game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
+               ai_service_pb2.DESCRIPTOR.services_by_name["AIService"].full_name}
+    assert {process["health_service"] for process in TABLETOP_PROCESSES.values()} == defined
