@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+import time
 
 import grpc
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from service.errors import error_info
 from tabletop.v1 import game_service_pb2 as pb
@@ -162,6 +164,18 @@ def test_oversized_messages_are_refused(api):
     assert caught.value.code() == C.RESOURCE_EXHAUSTED
 
 
+def _readiness(channel: grpc.Channel, wanted: int, timeout: float = 10) -> bool:
+    """Wait until the readiness check of GameService reports `wanted`."""
+    health = health_pb2_grpc.HealthStub(channel)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status = health.Check(health_pb2.HealthCheckRequest(service="tabletop.v1.GameService")).status
+        if status == wanted:
+            return True
+        time.sleep(0.1)
+    return False
+
+
 def test_redis_down_is_unavailable_and_recovers_by_itself(own_redis, toy_game):
     server = ServerThread(service_config(own_redis.url)).start()
     channel = grpc.insecure_channel(server.target)
@@ -171,7 +185,9 @@ def test_redis_down_is_unavailable_and_recovers_by_itself(own_redis, toy_game):
         own_redis.stop()
         fails(C.UNAVAILABLE, "REDIS_UNAVAILABLE", api.state, created.game_id)
         fails(C.UNAVAILABLE, "REDIS_UNAVAILABLE", api.create, "toy", [HUMAN, HUMAN])
+        assert _readiness(channel, health_pb2.HealthCheckResponse.NOT_SERVING)
         own_redis.start()
+        assert _readiness(channel, health_pb2.HealthCheckResponse.SERVING)
         assert api.state(created.game_id).version == created.state.version  # AOF brought it back
     finally:
         channel.close()

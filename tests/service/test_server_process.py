@@ -1,0 +1,107 @@
+"""`tabletop serve` as a real process: health, reflection, metrics, JSON logs without tokens, SIGTERM."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from tabletop.embedded_redis import free_port
+from tabletop.v1 import game_service_pb2 as pb
+from tabletop.v1 import game_service_pb2_grpc
+from tests.service.conftest import HUMAN
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def serve(redis_url, tmp_path):
+    port, metrics_port = free_port(), free_port()
+    env = dict(
+        os.environ,
+        TABLETOP_REDIS_URL=redis_url,
+        TABLETOP_GRPC_PORT=str(port),
+        TABLETOP_METRICS_PORT=str(metrics_port),
+        TABLETOP_SHUTDOWN_GRACE_SECONDS="2",
+        TABLETOP_AI_SERVICE_TOKEN="secret-ai-token",
+        TABLETOP_LOG_LEVEL="info",
+    )
+    log = (tmp_path / "serve.log").open("w+")
+    proc = subprocess.Popen([sys.executable, "-m", "tabletop.cli", "serve"], cwd=ROOT, env=env,
+                            stdout=log, stderr=subprocess.STDOUT)
+    channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+    health = health_pb2_grpc.HealthStub(channel)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            answer = health.Check(health_pb2.HealthCheckRequest(service="tabletop.v1.GameService"), timeout=1)
+            if answer.status == health_pb2.HealthCheckResponse.SERVING:
+                break
+        except grpc.RpcError:
+            pass
+        assert proc.poll() is None and time.monotonic() < deadline, Path(log.name).read_text()
+        time.sleep(0.1)
+    yield proc, channel, metrics_port, Path(log.name)
+    channel.close()
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+    log.close()
+
+
+def test_serve_answers_health_reflection_and_metrics_then_stops_on_sigterm(serve):
+    proc, channel, metrics_port, log_path = serve
+    stub = game_service_pb2_grpc.GameServiceStub(channel)
+    created = stub.CreateGame(pb.CreateGameRequest(game_type="hinode", seats=[pb.SeatSpec(kind=HUMAN)] * 2,
+                                                   options_json='{"start_player": "seat0"}', start=True))
+    token = created.seat_tokens[0].token
+    auth = [("authorization", f"Bearer {token}")]
+    state = stub.GetState(pb.GetStateRequest(game_id=created.game_id), metadata=auth).state
+    stub.MakeMove(pb.MakeMoveRequest(game_id=created.game_id, move_id=state.legal_moves[0].id, request_id="r1"),
+                  metadata=auth)
+    with pytest.raises(grpc.RpcError):
+        stub.GetState(pb.GetStateRequest(game_id="no-such-game"))
+
+    reflection = reflection_pb2_grpc.ServerReflectionStub(channel)
+    listed = next(reflection.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")])))
+    names = {s.name for s in listed.list_services_response.service}
+    assert {"tabletop.v1.GameService", "grpc.health.v1.Health"} <= names
+
+    text = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5).read().decode()
+    for needle in (
+        'tabletop_rpc_requests_total{code="OK",method="CreateGame"} 1.0',
+        'tabletop_rpc_requests_total{code="OK",method="MakeMove"} 1.0',
+        'tabletop_rpc_requests_total{code="NOT_FOUND",method="GetState"} 1.0',
+        'tabletop_rpc_duration_seconds_count{method="GetState"} 2.0',
+        'tabletop_games_created_total{game_type="hinode"} 1.0',
+        'tabletop_moves_total{game_type="hinode"} 1.0',
+        'tabletop_games_active{game_type="hinode"}',
+        "tabletop_version_conflicts_total",
+        'tabletop_redis_duration_seconds_count{op="commit"}',
+    ):
+        assert needle in text, needle
+
+    watch = stub.WatchGame(pb.WatchGameRequest(game_id=created.game_id))
+    next(watch)  # an open stream in flight while the server shuts down
+    started = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=15) == 0
+    assert time.monotonic() - started < 10
+
+    lines = [json.loads(line) for line in log_path.read_text().splitlines() if line.startswith("{")]
+    rpcs = [line for line in lines if line.get("event") == "rpc"]
+    moves = [line for line in rpcs if line["method"] == "MakeMove"]
+    assert moves and moves[0]["game_id"] == created.game_id and moves[0]["seat"] == 0
+    assert moves[0]["request_id"] == "r1" and moves[0]["code"] == "OK" and "duration_ms" in moves[0]
+    assert any(line.get("event") == "stopped" for line in lines)
+    assert token not in log_path.read_text() and "secret-ai-token" not in log_path.read_text()
