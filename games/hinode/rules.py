@@ -210,8 +210,12 @@ def apply(state: State, seat: int, move) -> State:
             raise GameOver("the game is over")
         raise NotYourTurn(f"seat {seat} is not to act (waiting for seat {state.actor})")
     moves = legal_moves(state, seat)
-    if not any(m is move for m in moves) and move not in moves:
-        raise IllegalMove(_why_illegal(state, move))
+    for legal in moves:
+        if legal is move:
+            break
+    else:
+        if move not in moves:  # an equal move built elsewhere (decoded, or from another process) is fine
+            raise IllegalMove(_why_illegal(state, move))
     phase = state.phase
     if phase == PLAY:
         return _play(state, seat, move)
