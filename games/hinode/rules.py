@@ -354,22 +354,23 @@ def _judge(state: State) -> State:
     present = [c for c in range(3) if state.cubes[base + c]]
     if fourth >= n and state.cubes[base + state.colour]:  # a proxy takes the Battlefield's colour first
         return _finish_trick(state, state.colour)
-    if len(present) == 1:  # only one kind of resource: nothing to choose
-        return _finish_trick(state, present[0])
+    if len(present) <= 1:  # one kind of resource (or none, in a built position): nothing to choose
+        return _finish_trick(state, present[0] if present else None)
     chooser = fourth if fourth < n else best_real
     return evolve(state, phase=PICK, actor=chooser)
 
 
-def _finish_trick(state: State, picked: int) -> State:
+def _finish_trick(state: State, picked: int | None) -> State:
     """Hand out the Battlefield's resources (4th: `picked`, 3rd: the rest) and set up the next trick."""
     n = state.num_players
     area = state.battlefield
     cubes = list(state.cubes)
     resources = list(state.resources)
     third, fourth = state.ranking[2], state.ranking[3]
-    cubes[area * 3 + picked] -= 1
-    if fourth < n:
-        resources[fourth * 3 + picked] += 1
+    if picked is not None:
+        cubes[area * 3 + picked] -= 1
+        if fourth < n:
+            resources[fourth * 3 + picked] += 1
     for c in range(3):
         if third < n:  # a proxy's resources are removed from the game
             resources[third * 3 + c] += cubes[area * 3 + c]
