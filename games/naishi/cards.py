@@ -59,11 +59,3 @@ PILE_SIZE = 6
 LINE_MOUNTAINS = 5
 HAND_MOUNTAINS = 3
 
-
-def name(card: int) -> str:
-    return NAMES[card]
-
-
-def full_count() -> list[int]:
-    """How many cards of each type the game has (mountains included)."""
-    return list(COPIES)
