@@ -1,0 +1,117 @@
+"""`tabletop ai-worker`: plays the AI seats (jobs from Redis) and serves AIService.SuggestMove.
+
+One process: the job consumer in the main thread (ai/worker_jobs.py), the AIService with gRPC health in a
+thread pool (ai/worker_service.py), Prometheus metrics on their own port. SIGTERM stops taking jobs, finishes
+the one in hand, then stops the gRPC server gracefully. Run as many workers side by side as you like: they
+share the consumer group, and each needs its own AIService port.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import logging
+import signal
+import sys
+import threading
+from concurrent import futures
+
+import grpc
+import redis
+import structlog
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from ai.worker_config import WorkerConfig
+from ai.worker_jobs import JobConsumer
+from ai.worker_service import AIServicer
+from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc
+
+SERVICE_NAME = ai_service_pb2.DESCRIPTOR.services_by_name["AIService"].full_name
+log = structlog.get_logger("tabletop.ai")
+
+
+def configure_logs(level: str) -> None:
+    """structlog JSON lines on stderr, with the job's fields bound per job; never a token."""
+    structlog.configure(
+        processors=[
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            structlog.processors.format_exc_info,
+            structlog.processors.JSONRenderer(),
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelNamesMapping().get(level.upper(), 20)),
+        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
+        cache_logger_on_first_use=True,
+    )
+
+
+def start_ai_service(config: WorkerConfig) -> tuple[grpc.Server, int, health.HealthServicer]:
+    """The AIService with health and reflection on `grpc_host:grpc_port` (port 0: a free one)."""
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4), options=[("grpc.so_reuseport", 0)])
+    ai_service_pb2_grpc.add_AIServiceServicer_to_server(AIServicer(config), server)
+    checker = health.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(checker, server)
+    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    port = server.add_insecure_port(f"{config.grpc_host}:{config.grpc_port}")
+    if port == 0:
+        raise OSError(f"cannot listen on {config.grpc_host}:{config.grpc_port}")
+    server.start()
+    for name in ("", SERVICE_NAME):
+        checker.set(name, health_pb2.HealthCheckResponse.SERVING)
+    return server, port, checker
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="tabletop ai-worker", description=__doc__.splitlines()[0])
+    parser.add_argument("--redis-url", help="Redis URL (TABLETOP_REDIS_URL)")
+    parser.add_argument("--service-target", help="game service address (TABLETOP_SERVICE_TARGET)")
+    parser.add_argument("--port", type=int, help="AIService port, 0 = a free one, -1 = none (TABLETOP_AI_GRPC_PORT)")
+    parser.add_argument("--metrics-port", type=int, help="Prometheus port, 0 = off (TABLETOP_AI_METRICS_PORT)")
+    parser.add_argument("--consumer", help="name in the consumer group (TABLETOP_AI_CONSUMER; default host-pid)")
+    args = parser.parse_args(argv)
+    try:
+        config = WorkerConfig.from_env()
+    except ValueError as exc:
+        print(f"tabletop ai-worker: {exc}", file=sys.stderr)
+        return 2
+    overrides = {"redis_url": args.redis_url, "service_target": args.service_target, "grpc_port": args.port,
+                 "metrics_port": args.metrics_port, "consumer": args.consumer}
+    config = dataclasses.replace(config, **{k: v for k, v in overrides.items() if v is not None})
+    configure_logs(config.log_level)
+    if not config.ai_service_token:
+        log.warning("TABLETOP_AI_SERVICE_TOKEN is empty: the game service will refuse this worker's moves")
+
+    stopping = threading.Event()
+
+    def stop(signum, frame):
+        log.info("stop requested", signal=signal.Signals(signum).name)
+        stopping.set()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+
+    if config.metrics_port:
+        from prometheus_client import start_http_server
+
+        start_http_server(config.metrics_port, addr=config.grpc_host)
+    server = checker = None
+    port = None
+    if config.grpc_port >= 0:
+        server, port, checker = start_ai_service(config)
+    log.info("AI worker started", consumer=config.consumer, streams=config.streams(), ai_port=port,
+             metrics_port=config.metrics_port, service_target=config.service_target)
+    client = redis.Redis.from_url(config.redis_url, decode_responses=True, health_check_interval=30)
+    channel = grpc.insecure_channel(config.service_target)
+    try:
+        JobConsumer(config, client, channel, stopping).run()
+    finally:
+        log.info("shutting down", grace_seconds=config.shutdown_grace_seconds)
+        if server is not None:
+            checker.enter_graceful_shutdown()
+            server.stop(config.shutdown_grace_seconds).wait()
+        channel.close()
+        client.close()
+        log.info("stopped")
+    return 0

@@ -1,0 +1,73 @@
+"""The AI worker's settings, from TABLETOP_* environment variables (docs/config.md lists them)."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ai.ismcts import PRESETS, Budget, parse_budget
+
+
+@dataclass(frozen=True)
+class WorkerConfig:
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    service_target: str = "127.0.0.1:50051"
+    ai_service_token: str = ""
+    grpc_host: str = "127.0.0.1"
+    grpc_port: int = 50061  # 0: a free port; -1: no AIService
+    metrics_port: int = 9101  # 0: no metrics server
+    job_shards: int = 1
+    consumer: str = ""  # this worker's name in the consumer group; unique per process
+    group: str = "ai-workers"
+    claim_idle_seconds: float = 30.0  # a job pending this long with a silent worker is reclaimed
+    max_attempts: int = 3  # deliveries before a job goes to the dead-letter stream
+    budgets: dict[str, Budget] = field(default_factory=lambda: dict(PRESETS))
+    log_level: str = "info"
+    shutdown_grace_seconds: float = 20.0
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> WorkerConfig:
+        env = os.environ if env is None else env
+
+        def get(name: str, default):
+            raw = env.get(f"TABLETOP_{name}")
+            return type(default)(raw) if raw not in (None, "") else default
+
+        d = cls()
+        return cls(
+            redis_url=get("REDIS_URL", d.redis_url),
+            service_target=get("SERVICE_TARGET", d.service_target),
+            ai_service_token=get("AI_SERVICE_TOKEN", d.ai_service_token),
+            grpc_host=get("AI_GRPC_HOST", d.grpc_host),
+            grpc_port=get("AI_GRPC_PORT", d.grpc_port),
+            metrics_port=get("AI_METRICS_PORT", d.metrics_port),
+            job_shards=max(1, get("AI_JOB_SHARDS", d.job_shards)),
+            consumer=get("AI_CONSUMER", "") or f"{socket.gethostname()}-{os.getpid()}",
+            claim_idle_seconds=get("AI_CLAIM_IDLE_SECONDS", d.claim_idle_seconds),
+            max_attempts=max(1, get("AI_MAX_ATTEMPTS", d.max_attempts)),
+            budgets=parse_budgets(env.get("TABLETOP_AI_BUDGETS", "")),
+            log_level=get("LOG_LEVEL", d.log_level),
+            shutdown_grace_seconds=get("SHUTDOWN_GRACE_SECONDS", d.shutdown_grace_seconds),
+        )
+
+    def streams(self) -> list[str]:
+        """The job streams, `ai:jobs:{N}` (the braces are a Redis Cluster hash tag)."""
+        return [f"ai:jobs:{{{n}}}" for n in range(self.job_shards)]
+
+
+def dead_letter_stream(job_stream: str) -> str:
+    """`ai:dead:{N}` beside `ai:jobs:{N}`: same hash tag, same Cluster slot."""
+    return job_stream.replace("ai:jobs:", "ai:dead:", 1)
+
+
+def parse_budgets(text: str) -> dict[str, Budget]:
+    """The presets, overridden by "easy=50,normal=300,hard=2s" (each an iteration count or seconds)."""
+    budgets = dict(PRESETS)
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, sep, value = item.partition("=")
+        if not sep or name.strip() not in PRESETS:
+            raise ValueError(f"TABLETOP_AI_BUDGETS: {item!r} is not <easy|normal|hard>=<iterations|seconds>s")
+        budgets[name.strip()] = parse_budget(value)
+    return budgets

@@ -1,0 +1,196 @@
+"""The AI job consumer: reads `ai:jobs:{N}` in a consumer group and plays each job's seat over gRPC.
+
+A job (fields game_id, game_type, seat, version, job_id) asks for one move of one AI seat at one version. The
+worker fetches the seat's view with the AI service credential, searches, and submits the move with
+`expected_version` = the job's version and `request_id` = the job id, so a job done twice moves once. A job
+whose version has moved on is dropped. A job left pending by a worker that died is reclaimed with XAUTOCLAIM
+once idle for `claim_idle_seconds`; a job delivered `max_attempts` times goes to `ai:dead:{N}` with its error.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import grpc
+import redis
+import structlog
+
+from ai.worker_config import WorkerConfig, dead_letter_stream
+from ai.worker_metrics import JOBS, QUEUE_LAG_SECONDS, RECLAIMED
+from ai.worker_service import think
+from games import registry
+from tabletop import wire
+from tabletop.v1 import game_service_pb2 as pb
+from tabletop.v1 import game_service_pb2_grpc
+
+log = structlog.get_logger("tabletop.ai")
+
+READ_BLOCK_MS = 1000  # how long a read waits for a job; also how soon a stop request is noticed
+RPC_TIMEOUT = 10.0
+TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0)
+
+
+class JobConsumer:
+    def __init__(self, config: WorkerConfig, client: redis.Redis, channel: grpc.Channel, stopping: threading.Event):
+        self.config = config
+        self.redis = client
+        self.stub = game_service_pb2_grpc.GameServiceStub(channel)
+        self.stopping = stopping
+        self.streams = config.streams()
+
+    # --- the loop ---------------------------------------------------------------------------------------------
+    def run(self) -> None:
+        """Take and play jobs until `stopping` is set; the job in hand is finished first."""
+        self.ensure_groups()
+        next_claim = 0.0
+        while not self.stopping.is_set():
+            try:
+                if time.monotonic() >= next_claim:
+                    self.reclaim()
+                    next_claim = time.monotonic() + max(0.5, self.config.claim_idle_seconds / 2)
+                entries = self.redis.xreadgroup(
+                    self.config.group, self.config.consumer, {s: ">" for s in self.streams},
+                    count=1, block=READ_BLOCK_MS,
+                )
+                for stream, messages in entries or ():
+                    for entry_id, fields in messages:
+                        self.handle(stream, entry_id, fields)
+            except redis.exceptions.ConnectionError as exc:
+                log.warning("redis unavailable", error=str(exc))
+                self.stopping.wait(1.0)
+            except redis.exceptions.ResponseError as exc:
+                if "NOGROUP" not in str(exc):
+                    raise
+                self.ensure_groups()  # the stream was deleted (e.g. a flushed Redis): recreate the group
+
+    def ensure_groups(self) -> None:
+        for stream in self.streams:
+            try:
+                # From the stream's start: jobs enqueued before any worker existed are still played.
+                self.redis.xgroup_create(stream, self.config.group, id="0", mkstream=True)
+            except redis.exceptions.ResponseError as exc:
+                if "BUSYGROUP" not in str(exc):
+                    raise
+
+    def reclaim(self) -> None:
+        """Take over the jobs that other (dead or stuck) workers left pending too long, and play them."""
+        idle_ms = int(self.config.claim_idle_seconds * 1000)
+        for stream in self.streams:
+            start = "0-0"
+            while not self.stopping.is_set():
+                reply = self.redis.xautoclaim(
+                    stream, self.config.group, self.config.consumer, idle_ms, start_id=start, count=10
+                )
+                start, claimed = reply[0], reply[1]
+                for entry_id, fields in claimed:
+                    if fields is None:  # deleted from the stream meanwhile (trimmed)
+                        self.redis.xack(stream, self.config.group, entry_id)
+                        continue
+                    RECLAIMED.inc()
+                    log.info("job reclaimed", stream=stream, entry_id=entry_id, job_id=fields.get("job_id"))
+                    self.handle(stream, entry_id, fields)
+                if start in ("0-0", b"0-0"):
+                    break
+
+    # --- one job ----------------------------------------------------------------------------------------------
+    def handle(self, stream: str, entry_id: str, fields: dict[str, str]) -> str:
+        """Play one job and acknowledge it, or leave it pending for a retry, or dead-letter it."""
+        structlog.contextvars.clear_contextvars()
+        structlog.contextvars.bind_contextvars(
+            job_id=fields.get("job_id"), game_id=fields.get("game_id"), seat=fields.get("seat")
+        )
+        QUEUE_LAG_SECONDS.set(max(0.0, time.time() - int(entry_id.split("-")[0]) / 1000))
+        deliveries = self._deliveries(stream, entry_id)
+        if deliveries > self.config.max_attempts:
+            self._dead_letter(stream, entry_id, fields, f"delivered {deliveries} times without an answer")
+            return "dead_lettered"
+        started = time.monotonic()
+        try:
+            outcome = self.play(fields)
+        except Exception as exc:  # every failure is logged and retried, then dead-lettered
+            error = f"{type(exc).__name__}: {_describe(exc)}"
+            JOBS.labels("failed").inc()
+            log.error("job failed", error=error, attempt=deliveries)
+            if deliveries >= self.config.max_attempts:
+                self._dead_letter(stream, entry_id, fields, error)
+                return "dead_lettered"
+            return "failed"  # left pending: reclaimed after claim_idle_seconds
+        self.redis.xack(stream, self.config.group, entry_id)
+        JOBS.labels(outcome).inc()
+        log.info("job done", outcome=outcome, seconds=round(time.monotonic() - started, 3))
+        return outcome
+
+    def play(self, job: dict[str, str]) -> str:
+        """Make the job's move; "moved", or "stale" when the game has moved on."""
+        game_id, seat, version = job["game_id"], int(job["seat"]), int(job["version"])
+        metadata = (("authorization", f"Bearer {self.config.ai_service_token}"), ("x-tabletop-seat", str(seat)))
+        try:
+            state = self._call(self.stub.GetState, pb.GetStateRequest(game_id=game_id), metadata).state
+        except grpc.RpcError as exc:
+            if exc.code() == grpc.StatusCode.NOT_FOUND:  # expired or deleted
+                return "stale"
+            raise
+        if (
+            state.version != version
+            or state.status != pb.GAME_STATUS_IN_PROGRESS
+            or seat not in state.to_act
+        ):
+            return "stale"
+        game = registry.get(state.game_type)
+        view = wire.view_from_proto(game, state.view)
+        strength = next((s.strength for s in state.seats if s.seat == seat), "") or "normal"
+        budget = self.config.budgets.get(strength, self.config.budgets["normal"])
+        result = think(game, view, seat, budget, random.Random(job.get("job_id", "")))
+        if result.move.id not in {m.id for m in state.legal_moves}:
+            raise RuntimeError(f"the search chose {result.move.id!r}, which the service does not list as legal")
+        log.info("move chosen", move_id=result.move.id, iterations=result.iterations,
+                 think_seconds=round(result.seconds, 3), strength=strength)
+        request = pb.MakeMoveRequest(
+            game_id=game_id, move_id=result.move.id, expected_version=version, request_id=job.get("job_id", "")
+        )
+        try:
+            self._call(self.stub.MakeMove, request, metadata)
+        except grpc.RpcError as exc:
+            if exc.code() == grpc.StatusCode.ABORTED:  # the version moved on while we thought
+                return "stale"
+            raise
+        return "moved"
+
+    # --- helpers ----------------------------------------------------------------------------------------------
+    def _call(self, method: Callable, request: Any, metadata) -> Any:
+        """Call the game service, retrying a few times while it is unreachable."""
+        for delay in (*RETRY_DELAYS, None):
+            try:
+                return method(request, metadata=metadata, timeout=RPC_TIMEOUT)
+            except grpc.RpcError as exc:
+                if exc.code() not in TRANSIENT or delay is None or self.stopping.is_set():
+                    raise
+                log.warning("game service unavailable, retrying", code=exc.code().name, delay=delay)
+                time.sleep(delay)
+        raise AssertionError("unreachable")
+
+    def _deliveries(self, stream: str, entry_id: str) -> int:
+        pending = self.redis.xpending_range(stream, self.config.group, min=entry_id, max=entry_id, count=1)
+        return int(pending[0]["times_delivered"]) if pending else 1
+
+    def _dead_letter(self, stream: str, entry_id: str, fields: dict[str, str], error: str) -> None:
+        """Move a job that keeps failing to `ai:dead:{N}` with its error, and acknowledge it."""
+        dead = dead_letter_stream(stream)
+        record = {**fields, "error": error[:1000], "entry_id": entry_id, "consumer": self.config.consumer}
+        pipe = self.redis.pipeline(transaction=True)  # same hash tag, so one MULTI also works on Cluster
+        pipe.xadd(dead, record, maxlen=10000, approximate=True)
+        pipe.xack(stream, self.config.group, entry_id)
+        pipe.execute()
+        JOBS.labels("dead_lettered").inc()
+        log.error("job dead-lettered", error=error, dead_letter_stream=dead)
+
+
+def _describe(exc: Exception) -> str:
+    if isinstance(exc, grpc.RpcError):
+        return f"{exc.code().name} {exc.details()}"
+    return str(exc)

@@ -1,0 +1,106 @@
+"""The AIService the worker serves: SuggestMove searches the view it is given, within the caller's deadline."""
+
+from __future__ import annotations
+
+import random
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from ai import ismcts
+from ai.worker_config import WorkerConfig
+from ai.worker_metrics import SUGGESTIONS, record_search
+from games import registry
+from tabletop import wire
+from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc
+from tabletop.v1 import game_service_pb2 as pb
+
+DOMAIN = "tabletop.dev"
+DEADLINE_MARGIN = 0.25  # seconds kept back from the caller's deadline to answer in time
+MAX_SECONDS = 60.0
+
+
+def think(game, view, seat: int, budget: ismcts.Budget, rng: random.Random) -> ismcts.SearchResult:
+    """Search and record the metrics every search shares."""
+    result = ismcts.search(game, view, seat, budget, rng)
+    record_search(result.seconds, result.iterations)
+    return result
+
+
+def candidates_to_proto(result: ismcts.SearchResult) -> list[pb.CandidateMove]:
+    return [
+        pb.CandidateMove(move_id=c.move_id, label=c.label, visits=c.visits, mean_reward=c.mean_reward)
+        for c in result.candidates
+    ]
+
+
+class AIServicer(ai_service_pb2_grpc.AIServiceServicer):
+    def __init__(self, config: WorkerConfig):
+        self.config = config
+
+    def SuggestMove(self, request: ai_service_pb2.AIServiceSuggestMoveRequest, context: grpc.ServicerContext):
+        try:
+            answer = self._suggest(request, context)
+        except _Refused as refusal:
+            SUGGESTIONS.labels(refusal.code.name).inc()
+            context.abort_with_status(refusal.status())
+        SUGGESTIONS.labels("OK").inc()
+        return answer
+
+    def _suggest(self, request, context) -> ai_service_pb2.AIServiceSuggestMoveResponse:
+        try:
+            game = registry.get(request.game_type)
+        except registry.UnknownGame:
+            message = f"no game type {request.game_type!r}"
+            raise _Refused(grpc.StatusCode.NOT_FOUND, "UNKNOWN_GAME_TYPE", message) from None
+        try:
+            view = wire.view_from_proto(game, request.view)
+        except (wire.WireError, ValueError, TypeError) as exc:
+            raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_VIEW", str(exc)[:300]) from None
+        if not 0 <= request.seat < game.info.max_seats:
+            raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_SEAT", f"there is no seat {request.seat}")
+        budget = self._budget(request, context.time_remaining())
+        rng = random.Random(request.seed) if request.HasField("seed") else random.Random()
+        try:
+            result = think(game, view, request.seat, budget, rng)
+        except ValueError as exc:  # the seat is not to act in this view
+            raise _Refused(grpc.StatusCode.FAILED_PRECONDITION, "NOT_YOUR_TURN", str(exc)[:300]) from None
+        return ai_service_pb2.AIServiceSuggestMoveResponse(
+            best_move_id=result.move.id,
+            best_move_label=result.move.label,
+            candidates=candidates_to_proto(result),
+            iterations=result.iterations,
+        )
+
+    def _budget(self, request, remaining: float | None) -> ismcts.Budget:
+        if request.iterations < 0 or not 0 <= request.time_budget_seconds <= MAX_SECONDS:
+            raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_BUDGET",
+                           f"iterations must be >= 0 and time_budget_seconds within 0..{MAX_SECONDS:g}")
+        if request.iterations or request.time_budget_seconds:
+            budget = ismcts.Budget(request.iterations or None, request.time_budget_seconds or None)
+        else:
+            strength = request.strength or "normal"
+            if strength not in self.config.budgets:
+                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_STRENGTH",
+                               f"strength must be one of {', '.join(self.config.budgets)}")
+            budget = self.config.budgets[strength]
+        if remaining is not None:  # answer within the caller's deadline, whatever the budget says
+            cap = max(0.01, remaining - DEADLINE_MARGIN)
+            if budget.seconds is None or budget.seconds > cap:
+                budget = ismcts.Budget(budget.iterations, cap)
+        return budget
+
+
+class _Refused(Exception):
+    def __init__(self, code: grpc.StatusCode, reason: str, message: str):
+        super().__init__(message)
+        self.code, self.reason, self.message = code, reason, message
+
+    def status(self):
+        detail = any_pb2.Any()
+        detail.Pack(error_details_pb2.ErrorInfo(reason=self.reason, domain=DOMAIN))
+        return rpc_status.to_status(
+            status_pb2.Status(code=getattr(code_pb2, self.code.name), message=self.message, details=[detail])
+        )

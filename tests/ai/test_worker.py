@@ -1,0 +1,218 @@
+"""The AI worker end to end: real Redis, a real game service process and real worker processes."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+
+import grpc
+import pytest
+import redis
+
+from games import registry
+from tabletop import wire
+from tabletop.embedded_redis import free_port
+from tabletop.launcher import _wait_serving
+from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc, game_service_pb2_grpc
+from tabletop.v1 import game_service_pb2 as pb
+
+TOKEN = "worker-test-token-" + os.urandom(6).hex()
+JOBS = "ai:jobs:{0}"
+DEAD = "ai:dead:{0}"
+GAME_TIMEOUT = 240
+
+
+def _env(redis_url: str, **extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(TABLETOP_REDIS_URL=redis_url, TABLETOP_AI_SERVICE_TOKEN=TOKEN, TABLETOP_LOG_LEVEL="warning",
+               TABLETOP_SHUTDOWN_GRACE_SECONDS="2")
+    env.update(extra)
+    return env
+
+
+def _spawn(args: list[str], env: dict[str, str], log_path) -> subprocess.Popen:
+    with open(log_path, "ab") as log:
+        return subprocess.Popen([sys.executable, "-m", "tabletop.cli", *args], env=env, stdout=log, stderr=log,
+                                start_new_session=True)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@contextmanager
+def _service(redis_url: str, tmp_path, ai_target: str = "127.0.0.1:1"):
+    port = free_port()
+    env = _env(redis_url, TABLETOP_GRPC_PORT=str(port), TABLETOP_METRICS_PORT="0", TABLETOP_AI_TARGET=ai_target)
+    proc = _spawn(["serve"], env, tmp_path / "service.log")
+    try:
+        _wait_serving(f"127.0.0.1:{port}", proc, "game service")
+        yield f"127.0.0.1:{port}"
+    finally:
+        _stop(proc)
+
+
+def _worker(redis_url: str, target: str, tmp_path, name: str, ai_port: int | None = None, **extra: str):
+    ai_port = ai_port or free_port()
+    metrics_port = free_port()
+    env = _env(redis_url, TABLETOP_SERVICE_TARGET=target, TABLETOP_AI_GRPC_PORT=str(ai_port),
+               TABLETOP_AI_METRICS_PORT=str(metrics_port), TABLETOP_AI_CONSUMER=name, **extra)
+    proc = _spawn(["ai-worker"], env, tmp_path / f"{name}.log")
+    _wait_serving(f"127.0.0.1:{ai_port}", proc, f"AI worker {name}")
+    return proc, metrics_port
+
+
+def _metric(port: int, name: str) -> float:
+    text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+    return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith(name))
+
+
+def _create(stub, seats: list[pb.SeatSpec]) -> pb.CreateGameResponse:
+    return stub.CreateGame(pb.CreateGameRequest(game_type="hinode", seats=seats, start=True), timeout=10)
+
+
+def _wait_finished(stub, game_id: str, timeout: float = GAME_TIMEOUT) -> pb.GameState:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = stub.GetState(pb.GetStateRequest(game_id=game_id), timeout=10).state
+        if state.status == pb.GAME_STATUS_FINISHED:
+            return state
+        time.sleep(0.2)
+    raise AssertionError(f"game {game_id} did not finish within {timeout}s (version {state.version})")
+
+
+def test_a_human_plays_three_ai_seats_to_the_end(redis_db_url, tmp_path):
+    ai_port = free_port()
+    with _service(redis_db_url, tmp_path, ai_target=f"127.0.0.1:{ai_port}") as target:
+        worker, metrics_port = _worker(redis_db_url, target, tmp_path, "solo", ai_port=ai_port)
+        try:
+            with grpc.insecure_channel(target) as channel:
+                stub = game_service_pb2_grpc.GameServiceStub(channel)
+                ai = pb.SeatSpec(kind=pb.SEAT_KIND_AI, strength="easy")
+                created = _create(stub, [pb.SeatSpec(kind=pb.SEAT_KIND_HUMAN, name="Ann"), ai, ai, ai])
+                me = created.seat_tokens[0]
+                auth = (("authorization", f"Bearer {me.token}"),)
+                rng = random.Random(1)
+                suggested = False
+                deadline = time.monotonic() + GAME_TIMEOUT
+                while time.monotonic() < deadline:
+                    state = stub.GetState(pb.GetStateRequest(game_id=created.game_id), metadata=auth, timeout=10).state
+                    if state.status == pb.GAME_STATUS_FINISHED:
+                        break
+                    if me.seat not in state.to_act:
+                        time.sleep(0.05)
+                        continue
+                    legal = [m.id for m in state.legal_moves]
+                    if not suggested and len(legal) > 1:
+                        # On demand: the service forwards to the worker's AIService, which answers in time.
+                        answer = stub.SuggestMove(pb.SuggestMoveRequest(game_id=created.game_id, strength="easy"),
+                                                  metadata=auth, timeout=10)
+                        assert answer.best_move_id in legal
+                        assert {c.move_id for c in answer.candidates} == set(legal)
+                        assert sum(c.visits for c in answer.candidates) > 0
+                        suggested = True
+                    stub.MakeMove(pb.MakeMoveRequest(game_id=created.game_id, move_id=rng.choice(legal),
+                                                     expected_version=state.version), metadata=auth, timeout=10)
+                assert state.status == pb.GAME_STATUS_FINISHED
+                assert suggested
+                score = stub.GetScore(pb.GetScoreRequest(game_id=created.game_id), timeout=10)
+                assert score.final
+            assert _metric(metrics_port, 'tabletop_ai_jobs_total{outcome="moved"}') > 0
+            assert _metric(metrics_port, "tabletop_ai_think_seconds_count") > 0
+        finally:
+            _stop(worker)
+        assert worker.returncode == 0  # SIGTERM: a clean, graceful stop
+
+
+def test_a_killed_worker_s_job_is_reclaimed_and_another_worker_finishes_the_game(redis_db_url, tmp_path):
+    client = redis.Redis.from_url(redis_db_url, decode_responses=True)
+    with _service(redis_db_url, tmp_path) as target:
+        # The first worker thinks long (3000 iterations a move), so it is killed in the middle of a job.
+        slow, _ = _worker(redis_db_url, target, tmp_path, "slow", TABLETOP_AI_BUDGETS="easy=3000",
+                          TABLETOP_AI_CLAIM_IDLE_SECONDS="600")
+        with grpc.insecure_channel(target) as channel:
+            stub = game_service_pb2_grpc.GameServiceStub(channel)
+            ai = pb.SeatSpec(kind=pb.SEAT_KIND_AI, strength="easy")
+            created = _create(stub, [ai, ai, ai, ai])
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                consumers = {c["name"]: c["pending"] for c in client.xinfo_consumers(JOBS, "ai-workers")}
+                if consumers.get("slow"):
+                    break
+                time.sleep(0.05)
+            assert consumers.get("slow"), "the slow worker never took a job"
+            os.kill(slow.pid, signal.SIGKILL)
+            slow.wait()
+            fast, metrics_port = _worker(redis_db_url, target, tmp_path, "fast", TABLETOP_AI_BUDGETS="easy=30",
+                                         TABLETOP_AI_CLAIM_IDLE_SECONDS="1")
+            try:
+                state = _wait_finished(stub, created.game_id)
+                assert state.status == pb.GAME_STATUS_FINISHED
+                assert _metric(metrics_port, "tabletop_ai_reclaimed_jobs_total") >= 1
+            finally:
+                _stop(fast)
+    assert client.xlen(DEAD) == 0 if client.exists(DEAD) else True
+    client.close()
+
+
+def test_a_job_that_keeps_failing_goes_to_the_dead_letter_stream(redis_db_url, tmp_path):
+    client = redis.Redis.from_url(redis_db_url, decode_responses=True)
+    # No game service at all: the job is malformed (no seat), so every attempt fails before any call.
+    worker, metrics_port = _worker(redis_db_url, "127.0.0.1:1", tmp_path, "dlq", TABLETOP_AI_CLAIM_IDLE_SECONDS="0.3",
+                                   TABLETOP_AI_MAX_ATTEMPTS="2")
+    try:
+        client.xadd(JOBS, {"game_id": "no-such-game", "job_id": "broken-1"})
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not client.exists(DEAD):
+            time.sleep(0.1)
+        [(_, fields)] = client.xrange(DEAD)
+        assert fields["job_id"] == "broken-1" and "KeyError" in fields["error"]
+        assert client.xpending(JOBS, "ai-workers")["pending"] == 0
+        assert _metric(metrics_port, 'tabletop_ai_jobs_total{outcome="failed"}') == 2
+        assert _metric(metrics_port, 'tabletop_ai_jobs_total{outcome="dead_lettered"}') == 1
+    finally:
+        _stop(worker)
+        client.close()
+
+
+def test_suggest_move_answers_within_the_callers_deadline(redis_db_url, tmp_path):
+    game = registry.get("hinode")
+    state = game.new_game(4, {}, 5)
+    seat = min(game.to_act(state))
+    view = game.view(state, seat)
+    worker, _ = _worker(redis_db_url, "127.0.0.1:1", tmp_path, "suggest", ai_port=(port := free_port()))
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = ai_service_pb2_grpc.AIServiceStub(channel)
+            request = ai_service_pb2.AIServiceSuggestMoveRequest(
+                game_type="hinode", seat=seat, version=1, view=wire.view_to_proto(game, view),
+                time_budget_seconds=30, seed=3,
+            )
+            started = time.monotonic()
+            answer = stub.SuggestMove(request, timeout=1.5)  # the 30 s budget is cut to the deadline
+            assert time.monotonic() - started < 1.5
+            legal = {m.id for m in game.legal_moves(state, seat)}
+            assert answer.best_move_id in legal and {c.move_id for c in answer.candidates} == legal
+            assert answer.iterations > 0
+            same = stub.SuggestMove(ai_service_pb2.AIServiceSuggestMoveRequest(
+                game_type="hinode", seat=seat, version=1, view=request.view, iterations=50, seed=3), timeout=10)
+            again = stub.SuggestMove(ai_service_pb2.AIServiceSuggestMoveRequest(
+                game_type="hinode", seat=seat, version=1, view=request.view, iterations=50, seed=3), timeout=10)
+            assert same == again and same.iterations == 50  # a seeded, iteration-bound suggestion is reproducible
+            with pytest.raises(grpc.RpcError) as err:
+                stub.SuggestMove(ai_service_pb2.AIServiceSuggestMoveRequest(game_type="chess", seat=0), timeout=5)
+            assert err.value.code() == grpc.StatusCode.NOT_FOUND
+    finally:
+        _stop(worker)
