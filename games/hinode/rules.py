@@ -48,6 +48,8 @@ _AREA_MOVES = tuple(ChooseArea(a) for a in range(AREAS))
 _PLAIN = tuple(PlayCard(c) for c in range(HERO + 1))
 _WITH_RESOURCE = tuple(tuple(PlayCard(c, resource=r) for r in (RED, BLUE)) for c in range(HERO + 1))
 _DECLARED = tuple(tuple(PlayCard(HERO, resource=r, declare=d) for r in (None, RED, BLUE)) for d in range(3))
+_NO_TARGET = (None, None, None)
+_SKILL_MOVES: dict[tuple, PlayCard] = {}  # interned on first use; at most a few thousand
 _TAKE = tuple(tuple(TakeResource(c, p) for p in range(PLAYERS)) for c in range(3))
 _ALL_FIELDS = attrgetter(*State.__slots__)
 _FIELD_INDEX = {name: i for i, name in enumerate(State.__slots__)}
@@ -175,28 +177,30 @@ def _skill_moves(state: State, seat: int, hand: list[int]) -> list[PlayCard]:
     if not pays:
         return []
     battlefield = state.battlefield
-    variants: list[dict] = []
+    targets: list[tuple] = []  # (target_area, target_seat, target_colour)
     if tribe == KANSAI:
         if bin(marked_areas(state, seat) & ADJACENT_MASK[battlefield]).count("1") >= 2:
-            variants.append({})
+            targets.append(_NO_TARGET)
     elif tribe == SAMURAI:
         mine = marked_areas(state, seat)
-        variants += [{"target_area": a} for a in ADJACENT[battlefield] if not mine >> a & 1]
+        targets += [(a, None, None) for a in ADJACENT[battlefield] if not mine >> a & 1]
     elif tribe == YOZAKURA:
-        variants.append({})
+        targets.append(_NO_TARGET)
     elif tribe == CHARMONT:
         for victim in range(state.num_players):
             if victim != seat:
-                variants += [
-                    {"target_seat": victim, "target_colour": c} for c in range(3) if resources[victim * 3 + c]
-                ]
+                targets += [(None, victim, c) for c in range(3) if resources[victim * 3 + c]]
     moves = []
     for card in hand:
         declares = (0, 1, 2) if card == HERO and state.colour is None else (None,)
         for declare in declares:
             for pay in pays:
-                for extra in variants:
-                    moves.append(PlayCard(card, skill=tribe, pay=pay, declare=declare, **extra))
+                for target in targets:
+                    key = (card, tribe, pay, declare, target)
+                    move = _SKILL_MOVES.get(key)
+                    if move is None:
+                        move = _SKILL_MOVES[key] = PlayCard(card, None, tribe, pay, *target, declare)
+                    moves.append(move)
     return moves
 
 
