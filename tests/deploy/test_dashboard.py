@@ -74,7 +74,7 @@ def test_the_metrics_table_lists_the_agreed_metrics():
         "tabletop_games_active", "tabletop_games_finished_total", "tabletop_moves_total",
         "tabletop_version_conflicts_total", "tabletop_redis_duration_seconds", "tabletop_ai_jobs_total",
         "tabletop_ai_think_seconds", "tabletop_ai_iterations_per_second", "tabletop_ai_queue_lag_seconds",
-        "tabletop_ai_reclaimed_jobs_total",
+        "tabletop_ai_reclaimed_jobs_total", "tabletop_ai_suggestions_total",
     }
     for name, kind in documented_metrics().items():
         assert kind in {"counter", "gauge", "histogram"}, name
