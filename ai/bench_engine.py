@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import time
 
@@ -32,8 +33,6 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON",
                         help="a game option, e.g. advanced=true (repeatable)")
     args = parser.parse_args(argv)
-    import json
-
     game = registry.get(args.game)
     seats = args.seats or game.info.max_seats
     options = {}
@@ -50,4 +49,29 @@ def main(argv: list[str]) -> int:
     elapsed = time.perf_counter() - began
     print(f"game={args.game} seats={seats} options={json.dumps(options)} seconds={elapsed:.2f}")
     print(f"playouts/s={games / elapsed:.1f} moves/s={moves / elapsed:.0f} (games={games} moves={moves})")
+    views, samples = _view_and_sample_rates(game, seats, options, args.seed, rng)
+    print(f"views/s={views:.0f} samples/s={samples:.0f} (from random mid-game positions)")
     return 0
+
+
+def _view_and_sample_rates(game, seats: int, options: dict, seed: int, rng: random.Random) -> tuple[float, float]:
+    """How many views and determinizations (the AI's per-iteration cost) the engine makes per second."""
+    positions = []
+    for g in range(20):
+        state = game.new_game(seats, options, seed + g)
+        for _ in range(rng.randrange(5, 30)):
+            acting = game.to_act(state)
+            if not acting:
+                break
+            seat = min(acting)
+            state = game.apply(state, seat, rng.choice(game.legal_moves(state, seat)))
+        positions.append((state, min(game.to_act(state) or {0})))
+    rounds = 200
+    began = time.perf_counter()
+    views = [game.view(state, seat) for _ in range(rounds) for state, seat in positions]
+    view_rate = len(views) / (time.perf_counter() - began)
+    began = time.perf_counter()
+    for view in views[: len(positions) * rounds // 2]:
+        game.sample(view, rng)
+    sample_rate = len(positions) * rounds // 2 / (time.perf_counter() - began)
+    return view_rate, sample_rate
