@@ -70,6 +70,16 @@ class Table:
     events: list[Event]
 
 
+@dataclass(frozen=True)
+class Change:
+    """One write to commit: the game hash fields, the event, whether the game ends, the AI jobs."""
+
+    fields: dict[str, str]
+    event: dict[str, str]
+    finished: bool
+    jobs: list[dict[str, str]]
+
+
 # --- validation ------------------------------------------------------------------------------------------------
 
 
@@ -205,16 +215,15 @@ class Sessions:
 
     # --- loading and identifying ---
 
-    async def load(self, game_id: str, recent_events: int = 0, request: tuple[int, str] | None = None
-                   ) -> tuple[Table, bytes | None]:
+    async def load(self, game_id: str, recent_events: int = 0) -> Table:
         check_game_id(game_id)
         bind(game_id=game_id)
-        record, events, answer = await self.store.load(game_id, recent_events, request)
+        record, events = await self.store.load(game_id, recent_events)
         if record is None:
             raise errors.game_not_found(game_id)
         game = engine(record.game_type)
         state = game.load_state(record.state) if record.state else None
-        return Table(record, game, state, events), answer
+        return Table(record, game, state, events)
 
     def identify(self, record: GameRecord, creds: Credentials) -> Caller:
         caller = auth.identify(
@@ -302,7 +311,7 @@ class Sessions:
         metrics.GAMES_CREATED.labels(game_type).inc()
         if start:
             await self._start(game_id)
-        table, _ = await self.load(game_id, RECENT_EVENTS)
+        table = await self.load(game_id, RECENT_EVENTS)
         return pb.CreateGameResponse(
             game_id=game_id,
             seat_tokens=tokens,
@@ -317,7 +326,7 @@ class Sessions:
             raise errors.invalid("MALFORMED_JOIN_CODE", "a join code looks like <game id>.<secret>")
         name = check_name(name)
         for _ in range(COMMIT_ATTEMPTS):
-            table, _ = await self.load(game_id)
+            table = await self.load(game_id)
             record = table.record
             if not auth.constant_time_equal(auth.token_hash(secret), record.join_hash):
                 raise errors.denied("INVALID_JOIN_CODE", "the join code is not valid for this game")
@@ -344,7 +353,7 @@ class Sessions:
             )
             if result.outcome == "OK":
                 bind(seat=chosen)
-                table, _ = await self.load(game_id, RECENT_EVENTS)
+                table = await self.load(game_id, RECENT_EVENTS)
                 return pb.JoinGameResponse(
                     game_id=game_id, seat=chosen, token=token,
                     state=game_state(table.record, table.game, table.state, chosen, table.events),
@@ -353,18 +362,18 @@ class Sessions:
         raise _busy()
 
     async def start(self, game_id: str, creds: Credentials) -> pb.StartGameResponse:
-        table, _ = await self.load(game_id)
+        table = await self.load(game_id)
         if creds.token is None:
             raise errors.unauthenticated("MISSING_TOKEN", "StartGame needs the creator token")
         if self.identify(table.record, creds).role != "creator":
             raise errors.denied("NOT_GAME_CREATOR", "only the creator token can start the game")
         await self._start(game_id)
-        table, _ = await self.load(game_id, RECENT_EVENTS)
+        table = await self.load(game_id, RECENT_EVENTS)
         return pb.StartGameResponse(state=game_state(table.record, table.game, table.state, None, table.events))
 
     async def _start(self, game_id: str) -> None:
         for _ in range(COMMIT_ATTEMPTS):
-            table, _ = await self.load(game_id)
+            table = await self.load(game_id)
             record, game = table.record, table.game
             if record.status != "waiting":
                 raise errors.precondition("GAME_ALREADY_STARTED", "the game has already started")
@@ -393,7 +402,7 @@ class Sessions:
     # --- play ---
 
     async def get_state(self, game_id: str, creds: Credentials) -> pb.GameState:
-        table, _ = await self.load(game_id, RECENT_EVENTS)
+        table = await self.load(game_id, RECENT_EVENTS)
         caller = self.identify(table.record, creds)
         return game_state(table.record, table.game, table.state, caller.seat, table.events)
 
@@ -403,47 +412,28 @@ class Sessions:
         bind(request_id=request_id or None)
         check_game_id(game_id)
         for _ in range(COMMIT_ATTEMPTS):
-            table, _ = await self.load(game_id, RECENT_EVENTS)
+            table = await self.load(game_id, RECENT_EVENTS)
             seat = self.acting_seat(table.record, creds)
-            if request_id:
-                _, answer = await self.load(game_id, 0, (seat, request_id))
-                if answer:
-                    return pb.MakeMoveResponse.FromString(answer)
-            record, game, state = table.record, table.game, table.state
-            if record.status == "waiting":
-                raise errors.precondition("GAME_NOT_STARTED", "the game has not started yet")
-            if expected_version is not None and expected_version != record.version:
-                metrics.VERSION_CONFLICTS.inc()
-                raise errors.version_mismatch(expected_version, record.version)
-            engine_move = self._engine_move(game, state, seat, move)
             try:
-                new_state = game.apply(state, seat, engine_move)
-            except GameError as exc:
-                raise engine_error(exc) from None
-            version = record.version + 1
-            finished = game.is_over(new_state)
-            event = {
-                "kind": "move", "seat": str(seat), "move": game.dump_move(engine_move).decode(),
-                "move_id": engine_move.id, "move_label": engine_move.label, "at": str(now_ms()),
-                "over": "1" if finished else "0",
-            }
-            status = "finished" if finished else "in_progress"
-            events = [*table.events[-(RECENT_EVENTS - 1):], Event(version, event)]
-            response = pb.MakeMoveResponse(
-                version=version,
-                state=game_state(record, game, new_state, seat, events, version=version, status=status),
-            )
+                response, change = self._plan_move(table, seat, move, expected_version)
+            except errors.ServiceError as exc:
+                # A retry of a move that went through finds the game moved on: it gets the first answer.
+                if request_id:
+                    first = await self.store.request_answer(game_id, seat, request_id)
+                    if first:
+                        return pb.MakeMoveResponse.FromString(first)
+                if exc.reason == "VERSION_MISMATCH":
+                    metrics.VERSION_CONFLICTS.inc()
+                raise
+            record = table.record
             result = await self.store.commit(
-                game_id, record.game_type, record.version,
-                {"status": status, "state": game.dump_state(new_state).decode()},
-                event,
-                finished=finished,
+                game_id, record.game_type, record.version, change.fields, change.event, finished=change.finished,
                 request=(seat, request_id, response.SerializeToString()) if request_id else None,
-                jobs=self.jobs(record, game, new_state, version, record.seats),
+                jobs=change.jobs,
             )
             if result.outcome == "OK":
                 metrics.MOVES.labels(record.game_type).inc()
-                if finished:
+                if change.finished:
                     metrics.GAMES_FINISHED.labels(record.game_type).inc()
                 return response
             if result.outcome == "DUPLICATE":
@@ -452,6 +442,36 @@ class Sessions:
             if expected_version is not None:
                 raise errors.version_mismatch(expected_version, result.version)
         raise _busy()
+
+    def _plan_move(self, table: Table, seat: int, move: str | pb.TypedMove, expected_version: int | None
+                   ) -> tuple[pb.MakeMoveResponse, Change]:
+        """Check and apply the move to the loaded game: the answer and the change to commit, or raise the
+        ServiceError that says why not."""
+        record, game, state = table.record, table.game, table.state
+        if record.status == "waiting":
+            raise errors.precondition("GAME_NOT_STARTED", "the game has not started yet")
+        if expected_version is not None and expected_version != record.version:
+            raise errors.version_mismatch(expected_version, record.version)
+        engine_move = self._engine_move(game, state, seat, move)
+        try:
+            new_state = game.apply(state, seat, engine_move)
+        except GameError as exc:
+            raise engine_error(exc) from None
+        version = record.version + 1
+        finished = game.is_over(new_state)
+        event = {
+            "kind": "move", "seat": str(seat), "move": game.dump_move(engine_move).decode(),
+            "move_id": engine_move.id, "move_label": engine_move.label, "at": str(now_ms()),
+            "over": "1" if finished else "0",
+        }
+        status = "finished" if finished else "in_progress"
+        events = [*table.events[-(RECENT_EVENTS - 1):], Event(version, event)]
+        response = pb.MakeMoveResponse(
+            version=version,
+            state=game_state(record, game, new_state, seat, events, version=version, status=status),
+        )
+        fields = {"status": status, "state": game.dump_state(new_state).decode()}
+        return response, Change(fields, event, finished, self.jobs(record, game, new_state, version, record.seats))
 
     @staticmethod
     def _engine_move(game: Game, state: Any, seat: int, move: str | pb.TypedMove) -> Move:
@@ -475,7 +495,7 @@ class Sessions:
             raise engine_error(exc) from None
 
     async def score(self, game_id: str, creds: Credentials) -> pb.GetScoreResponse:
-        table, _ = await self.load(game_id)
+        table = await self.load(game_id)
         self.identify(table.record, creds)
         if table.state is None:
             raise errors.precondition("GAME_NOT_STARTED", "the game has not started yet: there is no score")
@@ -487,7 +507,7 @@ class Sessions:
         """Replay the events after `from_version` with the watcher's view after each, then follow live."""
         if from_version < 0:
             raise errors.invalid("INVALID_VERSION", "from_version must be 0 or more")
-        table, _ = await self.load(game_id)
+        table = await self.load(game_id)
         viewer = self.identify(table.record, creds).seat
         record, game = table.record, table.game
         rebuilt = Replay(game)
@@ -518,7 +538,7 @@ class Sessions:
 
     async def suggest(self, game_id: str, creds: Credentials, strength: str, iterations: int,
                       time_budget_seconds: float) -> pb.SuggestMoveResponse:
-        table, _ = await self.load(game_id)
+        table = await self.load(game_id)
         seat = self.acting_seat(table.record, creds)
         game, state = table.game, table.state
         if state is None:

@@ -165,25 +165,25 @@ class GameStore:
         except errors.ServiceError:
             return False
 
-    async def load(self, game_id: str, recent_events: int = 0, request: tuple[int, str] | None = None
-                   ) -> tuple[GameRecord | None, list[Event], bytes | None]:
-        """The game, its last `recent_events` events (oldest first) and a stored request answer, in one trip."""
+    async def load(self, game_id: str, recent_events: int = 0) -> tuple[GameRecord | None, list[Event]]:
+        """The game and its last `recent_events` events (oldest first), in one round trip."""
 
         async def call():
             pipe = self.redis.pipeline(transaction=False)
             pipe.hgetall(game_key(game_id))
             if recent_events:
                 pipe.xrevrange(events_key(game_id), count=recent_events)
-            if request:
-                pipe.get(request_key(game_id, *request))
             return await pipe.execute()
 
         results = await self._timed("load", call)
         doc = results[0]
         record = GameRecord.from_hash(game_id, doc) if doc else None
         events = [_event(i, f) for i, f in reversed(results[1])] if recent_events else []
-        answer = results[-1] if request else None
-        return record, events, answer
+        return record, events
+
+    async def request_answer(self, game_id: str, seat: int, request_id: str) -> bytes | None:
+        """The stored answer to a seat's request id, if that request went through."""
+        return await self._timed("request_answer", lambda: self.redis.get(request_key(game_id, seat, request_id)))
 
     async def events(self, game_id: str, after_version: int = 0) -> list[Event]:
         """Every event after `after_version`, oldest first."""
