@@ -10,10 +10,11 @@ import grpc
 import redis
 
 from games import registry
-from service.store import job_stream
+from service.store import active_key, events_key, game_key, job_stream, request_key
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
-from tests.service.conftest import AI, AI_TOKEN, HUMAN
+from tabletop.v1 import game_service_pb2_grpc
+from tests.service.conftest import AI, AI_TOKEN, HUMAN, Api, ServerThread, service_config
 from tests.service.test_errors import fails
 
 
@@ -159,3 +160,48 @@ def test_the_ai_worker_rebuilds_the_engine_view_from_get_state(api, redis_url):
     view = wire.view_from_proto(hinode, state.view)
     sample = hinode.sample(view, random.Random(1))
     assert [m.id for m in hinode.legal_moves(sample, 1)] == [m.id for m in state.legal_moves]
+
+
+def test_two_replicas_share_every_game_through_redis(api, redis_url, toy_game):
+    other = ServerThread(service_config(redis_url)).start()
+    channel = grpc.insecure_channel(other.target)
+    try:
+        replica = Api(game_service_pb2_grpc.GameServiceStub(channel), channel)
+        game_id, tokens = _toy(api)
+        state = replica.state(game_id, tokens[0])
+        request = pb.MakeMoveRequest(game_id=game_id, move_id=state.legal_moves[0].id, expected_version=state.version)
+        barrier = threading.Barrier(32)
+
+        def race(i: int):
+            client = (api, replica)[i % 2]
+            barrier.wait()
+            try:
+                return client.stub.MakeMove(request, metadata=client.auth(tokens[0])).version
+            except grpc.RpcError as error:
+                return error.code()
+
+        with ThreadPoolExecutor(32) as pool:
+            results = list(pool.map(race, range(32)))
+        assert results.count(state.version + 1) == 1
+        assert results.count(grpc.StatusCode.ABORTED) == 31
+        assert api.state(game_id).version == replica.state(game_id).version == state.version + 1
+    finally:
+        channel.close()
+        other.stop()
+
+
+def test_games_expire_and_leave_the_active_set(api, redis_url):
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        game_id, tokens = _toy(api)
+        assert 604000 < client.ttl(game_key(game_id)) <= 604800  # TABLETOP_ABANDONED_SECONDS
+        assert client.zscore(active_key("toy"), game_id) is not None
+        _play(api, game_id, tokens, random.Random(2), moves=1)
+        api.move(game_id, tokens[1], api.state(game_id, tokens[1]).legal_moves[0].id, request_id="x")
+        assert 0 < client.ttl(request_key(game_id, 1, "x")) <= 86400  # TABLETOP_REQUEST_ID_SECONDS
+        _play(api, game_id, tokens, random.Random(2))
+        assert 86000 < client.ttl(game_key(game_id)) <= 86400  # TABLETOP_RETENTION_SECONDS once finished
+        assert 86000 < client.ttl(events_key(game_id)) <= 86400
+        assert client.zscore(active_key("toy"), game_id) is None
+    finally:
+        client.close()
