@@ -29,6 +29,7 @@ from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc
 
 SERVICE_NAME = ai_service_pb2.DESCRIPTOR.services_by_name["AIService"].full_name
 log = structlog.get_logger("tabletop.ai")
+READINESS_INTERVAL = 2.0
 
 
 def configure_logs(level: str) -> None:
@@ -58,9 +59,22 @@ def start_ai_service(config: WorkerConfig) -> tuple[grpc.Server, int, health.Hea
     if port == 0:
         raise OSError(f"cannot listen on {config.grpc_host}:{config.grpc_port}")
     server.start()
-    for name in ("", SERVICE_NAME):
-        checker.set(name, health_pb2.HealthCheckResponse.SERVING)
+    checker.set("", health_pb2.HealthCheckResponse.SERVING)
+    checker.set(SERVICE_NAME, health_pb2.HealthCheckResponse.NOT_SERVING)  # until Redis answers
     return server, port, checker
+
+
+def _watch_readiness(client: redis.Redis, checker: health.HealthServicer, stopping: threading.Event) -> None:
+    """AIService is SERVING while Redis answers; everything turns NOT_SERVING as soon as a stop is asked."""
+    while not stopping.is_set():
+        try:
+            ready = bool(client.ping())
+        except redis.exceptions.RedisError:
+            ready = False
+        status = health_pb2.HealthCheckResponse.SERVING if ready else health_pb2.HealthCheckResponse.NOT_SERVING
+        checker.set(SERVICE_NAME, status)
+        stopping.wait(READINESS_INTERVAL)
+    checker.enter_graceful_shutdown()
 
 
 def main(argv: list[str]) -> int:
@@ -104,12 +118,14 @@ def main(argv: list[str]) -> int:
              metrics_port=config.metrics_port, service_target=config.service_target)
     client = redis.Redis.from_url(config.redis_url, decode_responses=True, health_check_interval=30)
     channel = grpc.insecure_channel(config.service_target)
+    if checker is not None:
+        threading.Thread(target=_watch_readiness, args=(client, checker, stopping), daemon=True).start()
     try:
         JobConsumer(config, client, channel, stopping).run()
     finally:
         log.info("shutting down", grace_seconds=config.shutdown_grace_seconds)
         if server is not None:
-            checker.enter_graceful_shutdown()
+            checker.enter_graceful_shutdown()  # again, in case the loop ended on an error rather than a signal
             server.stop(config.shutdown_grace_seconds).wait()
         channel.close()
         client.close()

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 import grpc
 import pytest
 import redis
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from games import registry
 from tabletop import wire
@@ -195,6 +196,15 @@ def test_suggest_move_answers_within_the_callers_deadline(redis_db_url, tmp_path
     worker, _ = _worker(redis_db_url, "127.0.0.1:1", tmp_path, "suggest", ai_port=(port := free_port()))
     try:
         with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            # Readiness: AIService turns SERVING once Redis answers (the liveness name "" is SERVING at once).
+            checker = health_pb2_grpc.HealthStub(channel)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                reply = checker.Check(health_pb2.HealthCheckRequest(service="tabletop.v1.AIService"), timeout=2)
+                if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                    break
+                time.sleep(0.1)
+            assert reply.status == health_pb2.HealthCheckResponse.SERVING
             stub = ai_service_pb2_grpc.AIServiceStub(channel)
             request = ai_service_pb2.AIServiceSuggestMoveRequest(
                 game_type="hinode", seat=seat, version=1, view=wire.view_to_proto(game, view),
