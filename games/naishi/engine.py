@@ -29,6 +29,7 @@ class Naishi(Game[State, View]):
     state_type = State
     view_type = View
     move_types = MOVE_TYPES
+    _last_moves: tuple[State | None, int, tuple[Move, ...]] = (None, -1, ())
 
     def new_game(self, num_seats: int, options: Mapping[str, Any], seed: int) -> State:
         self.resolve_setup(num_seats, options)
@@ -67,11 +68,17 @@ class Naishi(Game[State, View]):
         return frozenset()
 
     def legal_moves(self, state: State, seat: int) -> Sequence[Move]:
-        return legal_moves(state, seat)
+        moves = legal_moves(state, seat)
+        # Searchers list the moves and then apply one to the same state: remember the last list so `apply` need
+        # not build it again. A tuple swapped in one assignment, so concurrent callers see a whole entry.
+        self._last_moves = (state, seat, tuple(moves))
+        return moves
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         self.check_can_act(state, seat)
-        if move not in legal_moves(state, seat):
+        last_state, last_seat, last_moves = self._last_moves
+        legal = last_moves if last_state is state and last_seat == seat else legal_moves(state, seat)
+        if move not in legal:
             label = move.label if isinstance(move, MOVE_TYPES) else type(move).__name__
             raise IllegalMove(f"{label} is not a legal move for seat {seat} now")
         return apply_move(state, seat, move)

@@ -57,9 +57,8 @@ def evolve(state: State, **changes) -> State:
     The new object is built before anyone can see it, so filling its __dict__ directly keeps it immutable in
     every way that matters; the field names are checked like `replace` does.
     """
-    unknown = changes.keys() - _STATE_FIELDS
-    if unknown:
-        raise TypeError(f"State has no fields {sorted(unknown)}")
+    if not _STATE_FIELDS.issuperset(changes):
+        raise TypeError(f"State has no fields {sorted(changes.keys() - _STATE_FIELDS)}")
     new = object.__new__(State)
     fields = new.__dict__
     fields.update(state.__dict__)
