@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games import registry
-from games.base import Game
+from games.base import Game, GameError
 
 
 def load_game(name: str) -> Game:
@@ -268,7 +268,7 @@ def main(argv: list[str]) -> int:
         options = game.resolve_setup(len(players), json.loads(args.options))
         for spec in set(players):
             make_player(spec, game.info.name)
-    except (ValueError, KeyError) as exc:
+    except (ValueError, KeyError, GameError) as exc:
         print(f"tabletop arena: {exc}", file=sys.stderr)
         return 2
     if args.plot:  # fail before playing, not after

@@ -1,0 +1,65 @@
+"""`tabletop arena`: a few games only (the strength runs are long and live in docs/ai.md, not here)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import pytest
+
+from ai import arena
+from tests.support.toygame import GAME as TOY
+
+
+def test_a_tiny_arena_prints_win_rates_as_json(capsys):
+    code = arena.main(["--game", "toy", "--players", "ismcts:30,random", "--games", "4", "--rotate", "--json",
+                       "--quiet"])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    rows = {r["player"]: r for r in report["results"]}
+    assert set(rows) == {"ismcts:30", "random"}
+    assert sum(r["wins"] for r in rows.values()) == pytest.approx(4)  # ties are split, so wins add up to games
+    for row in rows.values():
+        assert row["seat_games"] == 4 and row["started"] + rows[_other(rows, row)]["started"] == 4
+        low, high = row["ci95"]
+        assert 0 <= low <= row["win_rate"] <= high <= 1
+
+
+def _other(rows, row):
+    return next(name for name in rows if name != row["player"])
+
+
+def test_results_do_not_depend_on_the_number_of_jobs():
+    players = ["ismcts:20", "random", "random"]
+    one = arena.run(TOY, players, 6, seed=3, rotate=True, options={"double": False}, jobs=1)
+    two = arena.run(TOY, players, 6, seed=3, rotate=True, options={"double": False}, jobs=2)
+    assert one == two
+
+
+def test_rotation_moves_every_player_through_every_seat():
+    seatings = [arena.seating(["a", "b", "c"], i, rotate=True) for i in range(3)]
+    assert {tuple(s) for s in seatings} == {("a", "b", "c"), ("b", "c", "a"), ("c", "a", "b")}
+    assert arena.seating(["a", "b"], 1, rotate=False) == ["a", "b"]
+
+
+def test_wilson_interval():
+    low, high = arena.wilson(60, 100)
+    assert low == pytest.approx(0.502, abs=0.001) and high == pytest.approx(0.691, abs=0.001)
+    assert arena.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_bad_input_is_refused(capsys):
+    assert arena.main(["--game", "chess", "--players", "random,random"]) == 2
+    assert arena.main(["--game", "toy", "--players", "random,wizard"]) == 2
+    assert arena.main(["--game", "toy", "--players", "random"]) == 2  # too few seats
+    assert "unknown" in capsys.readouterr().err
+
+
+def test_plot_draws_a_chart_or_says_how_to_get_matplotlib(capsys, tmp_path):
+    target = tmp_path / "arena.png"
+    code = arena.main(["--game", "toy", "--players", "random,random", "--games", "2", "--quiet",
+                       "--plot", str(target)])
+    if importlib.util.find_spec("matplotlib") is None:
+        assert code == 2 and "pip install" in capsys.readouterr().err
+    else:
+        assert code == 0 and target.stat().st_size > 0
