@@ -19,7 +19,8 @@ from games.naishi.state import View, knowledge_index
 # Setup: give away what is worth least in a Hand (a lone Torii even costs its receiver 5 points).
 GIVE_FIRST = (TORII, BANNER, FORT, SENTINEL)
 KEEP_FIRST = (NAISHI, RONIN)
-DECLARE_MARGIN = 5  # declare the end only with a clear lead over a sampled opponent Hand
+DECLARE_MARGIN = 5  # declare the end only with a clear lead over the opponent's expected score
+DECLARE_SAMPLES = 8
 PAIRS = tuple((a, b) for a in range(5) for b in range(a + 1, 5))
 
 Territory = tuple[tuple[int, ...], tuple[int, ...]]  # (Line, Hand)
@@ -134,8 +135,12 @@ class NaishiGreedy:
             self._sampled = (view, game.sample(view, rng))
         return self._sampled[1].hands[1 - view.seat]
 
-    def _opponent_estimate(self, game, view: View, rng) -> int:
-        return score_territory(view.lines[1 - view.seat], self._opponent_hand(game, view, rng)).total
+    def _opponent_estimate(self, game, view: View, rng) -> float:
+        """The opponent's expected score, over a few determinizations of its Hand."""
+        opp = 1 - view.seat
+        hands = [game.sample(view, rng).hands[opp] for _ in range(DECLARE_SAMPLES)]
+        totals = [score_territory(view.lines[opp], hand).total for hand in hands]
+        return sum(totals) / len(totals)
 
     def _decree_value(self, game, view: View, move: Decree, territory: Territory, rng) -> float:
         """My score after the exchange minus what the opponent gains from it."""
