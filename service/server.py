@@ -15,7 +15,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from games import registry
-from service import logs, metrics
+from service import echo, logs, metrics
 from service.config import Config
 from service.servicer import GameServicer
 from service.sessions import Sessions
@@ -87,6 +87,8 @@ async def start_server(config: Config) -> RunningServer:
         ],
     )
     game_service_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(sessions), server)
+    if echo.enabled():  # the benchmark floor of `tabletop bench load`; off unless TABLETOP_BENCH_ECHO=1
+        echo.register(server, store)
     checker = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, server)
     reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
