@@ -46,8 +46,15 @@ from games.hinode.state import (
 _TRIBE_MOVES = tuple(ChooseTribe(t) for t in range(4))
 _AREA_MOVES = tuple(ChooseArea(a) for a in range(AREAS))
 _PLAIN = tuple(PlayCard(c) for c in range(HERO + 1))
-_WITH_RESOURCE = tuple(tuple(PlayCard(c, resource=r) for r in (RED, BLUE)) for c in range(HERO + 1))
-_DECLARED = tuple(tuple(PlayCard(HERO, resource=r, declare=d) for r in (None, RED, BLUE)) for d in range(3))
+_RESOURCE_SETS = ((None,), (None, RED), (None, BLUE), (None, RED, BLUE))  # by usable = has_red + 2 * has_blue
+# card -> usable -> the plays of that card; and the start player's declaring Hero plays on the white Area
+_VARIANTS = tuple(
+    tuple(tuple(_PLAIN[c] if r is None else PlayCard(c, resource=r) for r in rs) for rs in _RESOURCE_SETS)
+    for c in range(HERO + 1)
+)
+_DECLARED_VARIANTS = tuple(
+    tuple(PlayCard(HERO, resource=r, declare=d) for d in range(3) for r in rs) for rs in _RESOURCE_SETS
+)
 _NO_TARGET = (None, None, None)
 _SKILL_MOVES: dict[tuple, PlayCard] = {}  # interned on first use; at most a few thousand
 _TAKE = tuple(tuple(TakeResource(c, p) for p in range(PLAYERS)) for c in range(3))
@@ -145,27 +152,16 @@ def _play_moves(state: State, seat: int) -> tuple:
     hand = list(state.hands[seat])
     if state.heroes[seat] and not any(p.move.card == HERO for p in state.plays):
         hand.append(HERO)
-    r = seat * 3
     resources = state.resources
-    has_red, has_blue = resources[r + RED] > 0, resources[r + BLUE] > 0
-    moves = []
-    append = moves.append
+    usable = (resources[seat * 3 + RED] > 0) + 2 * (resources[seat * 3 + BLUE] > 0)
+    moves: list = []
     for card in hand:
         if card == HERO and state.colour is None:  # the start player's Hero on the white Area
-            for declared in _DECLARED:
-                append(declared[0])
-                if has_red:
-                    append(declared[1])
-                if has_blue:
-                    append(declared[2])
-            continue
-        append(_PLAIN[card])
-        if has_red:
-            append(_WITH_RESOURCE[card][0])
-        if has_blue:
-            append(_WITH_RESOURCE[card][1])
+            moves += _DECLARED_VARIANTS[usable]
+        else:
+            moves += _VARIANTS[card][usable]
     if state.advanced:
-        moves.extend(_skill_moves(state, seat, hand))
+        moves += _skill_moves(state, seat, hand)
     return tuple(moves)
 
 
