@@ -41,30 +41,30 @@ def largest_group(mask: int) -> int:
     return best
 
 
-def breakdown(state, position: int) -> tuple[tuple[str, int], ...]:
-    """One position's points by the rulebook's categories."""
-    vp, layout = state.vp, state.layout
+def breakdown(state, position: int, marked: int | None = None) -> tuple[tuple[str, int], ...]:
+    """One position's points by the rulebook's categories (`marked`: its marked_areas, if already known)."""
+    vp, layout, first, second = state.vp, state.layout, state.first, state.second
     ranking_points = bonus = 0
     bonus_colour = NAWABARI_COLOUR[layout[12]]
     for a in range(AREAS):
+        on_first, on_second = first[a] == position, second[a] == position
+        if not (on_first or on_second):
+            continue
         card = layout[a]
-        markers = 0
-        if state.first[a] == position:
+        if on_first:
             ranking_points += vp[2 * card]
-            markers += 1
-        if state.second[a] == position:
+        if on_second:
             ranking_points += vp[2 * card + 1]
-            markers += 1
         # "gain 1 VP for each tribe marker"; never for the white Area nor with a white Bonus Area
         if bonus_colour != WHITE and NAWABARI_COLOUR[card] == bonus_colour:
-            bonus += markers
-    power = 2 * largest_group(marked_areas(state, position))
-    hero = HERO_LAST_VP if state.hero_last == position else 0
+            bonus += on_first + on_second
+    if marked is None:
+        marked = marked_areas(state, position)
     return (
         ("ranking points", ranking_points),
         ("bonus area", bonus),
-        ("power points", power),
-        ("hero comes last", hero),
+        ("power points", 2 * largest_group(marked)),
+        ("hero comes last", HERO_LAST_VP if state.hero_last == position else 0),
         ("treasure", _treasure(state, position)),
     )
 
@@ -85,9 +85,10 @@ def score(state: State) -> Score:
     seats = []
     areas = []
     for p in range(state.num_players):
-        parts = breakdown(state, p)
+        marked = marked_areas(state, p)
+        parts = breakdown(state, p, marked)
         seats.append(SeatScore(p, sum(v for _, v in parts), parts))
-        areas.append(bin(marked_areas(state, p)).count("1"))
+        areas.append(bin(marked).count("1"))
     keys = {s.seat: (s.total, areas[s.seat]) for s in seats}
     order = sorted(keys, key=lambda p: keys[p], reverse=True)
     ranking: list[tuple[int, ...]] = []
