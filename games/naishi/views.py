@@ -104,6 +104,7 @@ def sample(v: View, rng: random.Random) -> State:
     # Mountains never enter the River: the unseen ones are in Hands.
     mountains = [card for card in pool if card == MOUNTAIN]
     others = [card for card in pool if card != MOUNTAIN]
+    assert len(mountains) <= len(hidden), "unseen Mountains can only be in Hands"
     rng.shuffle(others)
     rng.shuffle(hidden)
     for (owner, p), card in zip(hidden, mountains + others, strict=False):
