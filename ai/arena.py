@@ -12,6 +12,7 @@ import json
 import math
 import random
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -236,9 +237,9 @@ def plot(rows: list[dict], title: str, path: str) -> None:
     ax.bar(names, rates, yerr=errors, capsize=6, color="#4c72b0")
     ax.set_ylabel("win rate per seat (%), 95% CI")
     ax.set_ylim(0, 100)
-    ax.set_title(title)
+    ax.set_title(textwrap.fill(title, 50), fontsize=10)
     for i, rate in enumerate(rates):
-        ax.text(i, rate + 2, f"{rate:.1f}%", ha="center")
+        ax.text(i, rate / 2, f"{rate:.1f}%", ha="center", color="white")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
