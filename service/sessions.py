@@ -6,7 +6,9 @@ here because a move's answer is stored, byte for byte, for retries with the same
 
 from __future__ import annotations
 
+import hashlib
 import json
+import random
 import re
 import secrets
 from collections.abc import AsyncIterator
@@ -16,7 +18,7 @@ from typing import Any
 import grpc
 
 from games import registry
-from games.base import Game, GameError, IllegalMove, InvalidOptions, Move
+from games.base import Game, GameError, IllegalMove, InvalidOptions, Move, Score
 from service import auth, errors, metrics
 from service.auth import Caller, Credentials
 from service.config import Config
@@ -177,6 +179,17 @@ def game_state(
         view=wire.view_to_proto(game, game.view(state, viewer)) if state is not None else None,
         options_json=record.options,
     )
+
+
+def visible_score(game: Game, state: Any, viewer: int | None) -> Score:
+    """The score as `viewer` may know it: exact once the game is over; while it runs, the score of a state
+    sampled from the viewer's view (seeded by the view), so a live score that depends on hidden cards (a Naishi
+    Hand's order) cannot leak them. Where the live score depends only on public facts, it is the exact one."""
+    if game.is_over(state):
+        return game.score(state)
+    view = game.view(state, viewer)
+    rng = random.Random(hashlib.sha256(game.dump_view(view)).digest())
+    return game.score(game.sample(view, rng))
 
 
 class Replay:
@@ -496,10 +509,10 @@ class Sessions:
 
     async def score(self, game_id: str, creds: Credentials) -> pb.GetScoreResponse:
         table = await self.load(game_id)
-        self.identify(table.record, creds)
+        viewer = self.identify(table.record, creds).seat
         if table.state is None:
             raise errors.precondition("GAME_NOT_STARTED", "the game has not started yet: there is no score")
-        return wire.score_to_proto(table.game.score(table.state), table.record.version)
+        return wire.score_to_proto(visible_score(table.game, table.state, viewer), table.record.version)
 
     # --- watch ---
 

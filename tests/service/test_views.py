@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from games import registry
+from service.sessions import visible_score
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tests.service.conftest import HUMAN
@@ -58,3 +61,33 @@ def test_a_secret_commitment_stays_hidden_from_the_other_seats(api, toy_game):
         assert card.id not in str(state) and card.label not in str(state)
     assert toy_game.load_view(own.view.view_json).own_commit == int(card.id.split(":")[1])
     assert list(other.to_act) == [1] and list(own.legal_moves) == []
+
+
+@pytest.mark.parametrize("game", registry.all_games(), ids=registry.names())
+def test_a_live_score_depends_only_on_what_the_caller_may_see(game):
+    rng = random.Random(11)
+    for g in range(8):
+        n, options = game.variants()[g % len(game.variants())]
+        state = game.new_game(n, options, g)
+        while game.to_act(state):
+            for viewer in [None, *range(n)]:
+                # Another state the viewer cannot tell apart from this one gets the same live score.
+                twin = game.sample(game.view(state, viewer), rng)
+                assert visible_score(game, twin, viewer) == visible_score(game, state, viewer)
+            seat = rng.choice(sorted(game.to_act(state)))
+            state = game.apply(state, seat, rng.choice(list(game.legal_moves(state, seat))))
+        assert visible_score(game, state, None) == game.score(state)  # the final score is exact
+
+
+def test_hinode_live_scores_are_exact_because_they_are_public(api, redis_url):
+    created = api.create("hinode", [HUMAN] * 3, start=True)
+    tokens = {t.seat: t.token for t in created.seat_tokens}
+    rng = random.Random(6)
+    for _ in range(20):
+        seat = api.state(created.game_id).to_act[0]
+        moves = api.state(created.game_id, tokens[seat]).legal_moves
+        api.move(created.game_id, tokens[seat], rng.choice(list(moves)).id)
+    state = HINODE.load_state(stored(redis_url, created.game_id).state)
+    live = api.stub.GetScore(pb.GetScoreRequest(game_id=created.game_id))
+    assert not live.final
+    assert live == wire.score_to_proto(HINODE.score(state), live.version)
