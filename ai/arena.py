@@ -237,7 +237,7 @@ def plot(rows: list[dict], title: str, path: str) -> None:
     ax.bar(names, rates, yerr=errors, capsize=6, color="#4c72b0")
     ax.set_ylabel("win rate per seat (%), 95% CI")
     ax.set_ylim(0, 100)
-    ax.set_title(textwrap.fill(title, 50), fontsize=10)
+    ax.set_title(textwrap.fill(title, 38), fontsize=10)
     for i, rate in enumerate(rates):
         ax.text(i, rate / 2, f"{rate:.1f}%", ha="center", color="white")
     fig.tight_layout()

@@ -98,6 +98,8 @@ def test_a_human_plays_three_ai_seats_to_the_end(redis_db_url, tmp_path):
     ai_port = free_port()
     with _service(redis_db_url, tmp_path, ai_target=f"127.0.0.1:{ai_port}") as target:
         worker, metrics_port = _worker(redis_db_url, target, tmp_path, "solo", ai_port=ai_port)
+        # A second worker side by side: both read the same consumer group.
+        other, other_metrics = _worker(redis_db_url, target, tmp_path, "side-by-side")
         try:
             with grpc.insecure_channel(target) as channel:
                 stub = game_service_pb2_grpc.GameServiceStub(channel)
@@ -130,11 +132,13 @@ def test_a_human_plays_three_ai_seats_to_the_end(redis_db_url, tmp_path):
                 assert suggested
                 score = stub.GetScore(pb.GetScoreRequest(game_id=created.game_id), timeout=10)
                 assert score.final
-            assert _metric(metrics_port, 'tabletop_ai_jobs_total{outcome="moved"}') > 0
-            assert _metric(metrics_port, "tabletop_ai_think_seconds_count") > 0
+            ports = (metrics_port, other_metrics)
+            assert sum(_metric(p, 'tabletop_ai_jobs_total{outcome="moved"}') for p in ports) > 0
+            assert sum(_metric(p, "tabletop_ai_think_seconds_count") for p in ports) > 0
         finally:
             _stop(worker)
-        assert worker.returncode == 0  # SIGTERM: a clean, graceful stop
+            _stop(other)
+        assert worker.returncode == 0 and other.returncode == 0  # SIGTERM: a clean, graceful stop
 
 
 def test_a_killed_worker_s_job_is_reclaimed_and_another_worker_finishes_the_game(redis_db_url, tmp_path):
@@ -165,6 +169,29 @@ def test_a_killed_worker_s_job_is_reclaimed_and_another_worker_finishes_the_game
             finally:
                 _stop(fast)
     assert client.xlen(DEAD) == 0 if client.exists(DEAD) else True
+    client.close()
+
+
+def test_sigterm_finishes_the_job_in_hand(redis_db_url, tmp_path):
+    client = redis.Redis.from_url(redis_db_url, decode_responses=True)
+    with _service(redis_db_url, tmp_path) as target:
+        worker, _ = _worker(redis_db_url, target, tmp_path, "term", TABLETOP_AI_BUDGETS="easy=1500")
+        with grpc.insecure_channel(target) as channel:
+            stub = game_service_pb2_grpc.GameServiceStub(channel)
+            ai = pb.SeatSpec(kind=pb.SEAT_KIND_AI, strength="easy")
+            created = _create(stub, [ai, ai, ai, ai])
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                pending = {c["name"]: c["pending"] for c in client.xinfo_consumers(JOBS, "ai-workers")}
+                if pending.get("term"):
+                    break
+                time.sleep(0.02)
+            before = stub.GetState(pb.GetStateRequest(game_id=created.game_id), timeout=10).state.version
+            worker.send_signal(signal.SIGTERM)
+            assert worker.wait(timeout=30) == 0
+            after = stub.GetState(pb.GetStateRequest(game_id=created.game_id), timeout=10).state.version
+        assert after > before  # the move in hand was made before the worker left
+        assert client.xpending(JOBS, "ai-workers")["pending"] == 0
     client.close()
 
 
