@@ -1,0 +1,85 @@
+"""Game-independent pieces: the seats, the numbered legal moves, the score breakdown, a suggestion's statistics."""
+
+from __future__ import annotations
+
+from clients.render.style import Style
+from tabletop.v1 import game_service_pb2 as pb
+
+STATUS = {
+    pb.GAME_STATUS_WAITING_FOR_PLAYERS: "waiting for players",
+    pb.GAME_STATUS_IN_PROGRESS: "in progress",
+    pb.GAME_STATUS_FINISHED: "finished",
+}
+
+
+def _name(state: pb.GameState, seat: int) -> str:
+    for info in state.seats:
+        if info.seat == seat:
+            return info.name or f"seat {seat}"
+    return f"seat {seat}"
+
+
+def render_seats(state: pb.GameState, style: Style) -> list[str]:
+    """One line per seat: who holds it, and whether it is to act."""
+    lines = []
+    for info in state.seats:
+        holder = {pb.SEAT_KIND_HUMAN: "human", pb.SEAT_KIND_AI: f"AI {info.strength}".strip(),
+                  pb.SEAT_KIND_OPEN: "open"}.get(info.kind, "?")
+        you = " (you)" if state.HasField("your_seat") and state.your_seat == info.seat else ""
+        acting = style.paint("  <- to act", "yellow") if info.seat in state.to_act else ""
+        lines.append(f"  seat {info.seat}: {info.name}{you} [{holder}]{acting}")
+    return lines
+
+
+def render_moves(state: pb.GameState, style: Style) -> list[str]:
+    """The caller's legal moves, numbered from 1."""
+    width = len(str(len(state.legal_moves)))
+    return [f"  {style.paint(str(i).rjust(width), 'bold')}) {move.label}  {style.paint('[' + move.id + ']', 'dim')}"
+            for i, move in enumerate(state.legal_moves, 1)]
+
+
+def render_score(score: pb.GetScoreResponse, state: pb.GameState, style: Style) -> list[str]:
+    """The breakdown as a table: a row per category, a column per seat, the totals and the ranking."""
+    if not score.seats:
+        return ["  (no score yet)"]
+    names = [_name(state, s.seat) for s in score.seats]
+    categories: list[str] = []
+    for seat in score.seats:
+        for item in seat.breakdown:
+            if item.category not in categories:
+                categories.append(item.category)
+    points = [{item.category: item.points for item in seat.breakdown} for seat in score.seats]
+    first = max([len("category"), len("total"), *map(len, categories)])
+    widths = [max(len(n), 6) for n in names]
+    title = "Final score" if score.final else "Score so far"
+    lines = [style.paint(f"{title} (version {score.version})", "bold"),
+             "  " + "category".ljust(first) + "".join("  " + n.rjust(w) for n, w in zip(names, widths, strict=True))]
+    for category in categories:
+        cells = "".join("  " + str(p.get(category, 0)).rjust(w) for p, w in zip(points, widths, strict=True))
+        lines.append("  " + category.ljust(first) + cells)
+    totals = "".join("  " + str(s.total).rjust(w) for s, w in zip(score.seats, widths, strict=True))
+    lines.append("  " + style.paint("total".ljust(first) + totals, "bold"))
+    places = []
+    for place, group in enumerate(score.ranking, 1):
+        who = " = ".join(_name(state, s) for s in group.seats)
+        places.append(f"{place}. {who}")
+    if places:
+        lines.append("  ranking: " + "   ".join(places))
+    if score.tie_breaks:
+        lines.append("  tie-breaks: " + "; ".join(score.tie_breaks))
+    return lines
+
+
+def render_suggestion(suggestion: pb.SuggestMoveResponse, state: pb.GameState, style: Style) -> list[str]:
+    """The AI's pick and every candidate's visits and mean reward, with the move's number in the list."""
+    numbers = {move.id: i for i, move in enumerate(state.legal_moves, 1)}
+    total = sum(c.visits for c in suggestion.candidates) or 1
+    lines = [style.paint(f"Hint: {suggestion.best_move_label}", "bold", "green")
+             + f"  (move {numbers.get(suggestion.best_move_id, '?')})",
+             "     #   visits  share  mean reward  move"]
+    for candidate in suggestion.candidates:
+        mark = "*" if candidate.move_id == suggestion.best_move_id else " "
+        number = str(numbers.get(candidate.move_id, "?"))
+        lines.append(f"  {mark} {number.rjust(3)}  {candidate.visits:7d}  {100 * candidate.visits / total:4.0f}%"
+                     f"  {candidate.mean_reward:11.3f}  {candidate.label}")
+    return lines

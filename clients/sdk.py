@@ -1,0 +1,387 @@
+"""A small typed Python SDK over the generated `tabletop.v1` stubs.
+
+    from clients.sdk import connect, Seat
+
+    client = connect("127.0.0.1:50051")
+    game = client.create_game("hinode", [Seat.human("Ann"), Seat.ai("easy"), Seat.ai("easy")], start=True)
+    me = game.player(0)                 # acts with seat 0's token
+    state = me.state()                  # the seat's view and legal moves (tabletop.v1 GameState)
+    me.move(state.legal_moves[0].id)    # expected_version = the version of the state just read
+    for update in client.watch(game.game_id):   # resumes by itself after a dropped stream
+        ...
+
+Errors are exceptions of the `TabletopError` family carrying the gRPC code, the ErrorInfo reason, the message
+and the ErrorInfo metadata. Retries: reads and moves are retried on UNAVAILABLE / DEADLINE_EXCEEDED with
+backoff; a move keeps its `request_id` across retries, so the service applies it once whatever happens. A stale
+`expected_version` is never retried: it raises `StaleVersion` (look at the new state and decide again).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import grpc
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from tabletop.v1 import game_service_pb2 as pb
+from tabletop.v1 import game_service_pb2_grpc
+
+T = TypeVar("T")
+
+RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+# A watch stream that ends with one of these (or ends early without error) is resumed.
+RESUMABLE = (*RETRYABLE, grpc.StatusCode.CANCELLED, grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN)
+
+
+# --- errors ---------------------------------------------------------------------------------------------------
+
+
+class TabletopError(Exception):
+    """A failed call: the gRPC `code`, the ErrorInfo `reason` ("" if none), the `message` and the `metadata`."""
+
+    def __init__(self, code: grpc.StatusCode, reason: str, message: str, metadata: dict[str, str] | None = None):
+        super().__init__(f"{code.name} {reason}: {message}" if reason else f"{code.name}: {message}")
+        self.code = code
+        self.reason = reason
+        self.message = message
+        self.metadata = dict(metadata or {})
+
+
+class NotFound(TabletopError):
+    """No such game (or it expired)."""
+
+
+class InvalidArgument(TabletopError):
+    """The request is malformed (unknown game type, bad options, bad seat...)."""
+
+
+class Unauthenticated(TabletopError):
+    """The token is missing, malformed or not valid for this game."""
+
+
+class PermissionDenied(TabletopError):
+    """The token is valid but may not do this."""
+
+
+class FailedPrecondition(TabletopError):
+    """The game refused: an illegal move, not your turn, game over, lobby order; the message says why."""
+
+
+class Aborted(TabletopError):
+    """Nothing was applied because the game changed meanwhile."""
+
+
+class StaleVersion(Aborted):
+    """`expected_version` is stale: the game is at `current_version` now. Fetch the state and decide again."""
+
+    @property
+    def current_version(self) -> int | None:
+        value = self.metadata.get("current_version")
+        return int(value) if value and value.isdigit() else None
+
+
+class Unavailable(TabletopError):
+    """The service (or its store, or the AI) is unreachable, also after the retries."""
+
+
+_BY_CODE: dict[grpc.StatusCode, type[TabletopError]] = {
+    grpc.StatusCode.NOT_FOUND: NotFound,
+    grpc.StatusCode.INVALID_ARGUMENT: InvalidArgument,
+    grpc.StatusCode.UNAUTHENTICATED: Unauthenticated,
+    grpc.StatusCode.PERMISSION_DENIED: PermissionDenied,
+    grpc.StatusCode.FAILED_PRECONDITION: FailedPrecondition,
+    grpc.StatusCode.ABORTED: Aborted,
+    grpc.StatusCode.UNAVAILABLE: Unavailable,
+    grpc.StatusCode.DEADLINE_EXCEEDED: Unavailable,
+}
+
+
+def error_from_rpc(error: grpc.RpcError) -> TabletopError:
+    """Turn a failed gRPC call into a `TabletopError`, reading the google.rpc.Status details."""
+    code = error.code() if hasattr(error, "code") else grpc.StatusCode.UNKNOWN
+    message = (error.details() if hasattr(error, "details") else "") or ""
+    reason, metadata = "", {}
+    try:
+        status = rpc_status.from_call(error)
+    except ValueError:  # details that contradict the code: keep what the call says
+        status = None
+    for detail in status.details if status else ():
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            reason, metadata = info.reason, dict(info.metadata)
+            break
+    cls = _BY_CODE.get(code, TabletopError)
+    if code == grpc.StatusCode.ABORTED and reason == "VERSION_MISMATCH":
+        cls = StaleVersion
+    return cls(code, reason, message, metadata)
+
+
+# --- retries --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Exponential backoff with full jitter for retryable failures."""
+
+    attempts: int = 5
+    first_delay: float = 0.1
+    max_delay: float = 2.0
+
+    def delays(self) -> Iterator[float]:
+        delay = self.first_delay
+        for _ in range(self.attempts - 1):
+            yield random.uniform(0, delay)
+            delay = min(delay * 2, self.max_delay)
+
+
+def _call(send: Callable[[], T], retry: RetryPolicy | None, retry_on: tuple[grpc.StatusCode, ...] = RETRYABLE) -> T:
+    """Call `send()`, retrying on `retry_on` codes per `retry` (None: once); raise a `TabletopError`."""
+    delays = retry.delays() if retry else iter(())
+    while True:
+        try:
+            return send()
+        except grpc.RpcError as err:
+            error = error_from_rpc(err)
+            if error.code not in retry_on:
+                raise error from None
+            delay = next(delays, None)
+            if delay is None:
+                raise error from None
+            time.sleep(delay)
+
+
+# --- results --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seat:
+    """How a seat is held when creating a game: `Seat.human("Ann")`, `Seat.ai("hard")`, `Seat.open()`."""
+
+    kind: int
+    name: str = ""
+    strength: str = ""
+
+    @classmethod
+    def human(cls, name: str = "") -> Seat:
+        return cls(pb.SEAT_KIND_HUMAN, name)
+
+    @classmethod
+    def ai(cls, strength: str = "normal", name: str = "") -> Seat:
+        return cls(pb.SEAT_KIND_AI, name, strength)
+
+    @classmethod
+    def open(cls) -> Seat:
+        return cls(pb.SEAT_KIND_OPEN)
+
+    def spec(self) -> pb.SeatSpec:
+        return pb.SeatSpec(kind=self.kind, name=self.name, strength=self.strength)
+
+
+@dataclass
+class CreatedGame:
+    """A new game: its id, the token of each human seat, the creator token and the join code."""
+
+    client: Client
+    game_id: str
+    seat_tokens: dict[int, str]
+    creator_token: str
+    join_code: str
+    state: pb.GameState
+
+    def player(self, seat: int) -> Player:
+        """The session that acts for `seat` (a human seat of this game)."""
+        return Player(self.client, self.game_id, seat, self.seat_tokens[seat])
+
+    def start(self) -> pb.GameState:
+        return self.client.start_game(self.game_id, self.creator_token)
+
+
+# --- the client -----------------------------------------------------------------------------------------------
+
+
+def _auth(token: str | None) -> list[tuple[str, str]]:
+    return [("authorization", f"Bearer {token}")] if token else []
+
+
+class Client:
+    """A connection to a game service; thread-safe like the gRPC channel under it."""
+
+    def __init__(self, channel: grpc.Channel, retry: RetryPolicy | None = None, timeout: float = 30.0):
+        self.channel = channel
+        self.stub = game_service_pb2_grpc.GameServiceStub(channel)
+        self.retry = retry or RetryPolicy()
+        self.timeout = timeout
+
+    def close(self) -> None:
+        self.channel.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # lobby
+
+    def game_types(self) -> list[pb.GameType]:
+        reply = _call(lambda: self.stub.ListGameTypes(pb.ListGameTypesRequest(), timeout=self.timeout), self.retry)
+        return list(reply.game_types)
+
+    def create_game(self, game_type: str, seats: list[Seat], options: dict[str, Any] | None = None,
+                    start: bool = False) -> CreatedGame:
+        """Create a game (not retried: a lost answer would leave a second game behind)."""
+        request = pb.CreateGameRequest(game_type=game_type, seats=[s.spec() for s in seats], start=start)
+        if options is not None:
+            request.options_json = json.dumps(options)
+        reply = _call(lambda: self.stub.CreateGame(request, timeout=self.timeout), None)
+        return CreatedGame(self, reply.game_id, {t.seat: t.token for t in reply.seat_tokens}, reply.creator_token,
+                           reply.join_code, reply.state)
+
+    def join_game(self, join_code: str, name: str = "", seat: int | None = None) -> Player:
+        request = pb.JoinGameRequest(join_code=join_code, name=name, seat=seat)
+        reply = _call(lambda: self.stub.JoinGame(request, timeout=self.timeout), None)
+        return Player(self, reply.game_id, reply.seat, reply.token)
+
+    def start_game(self, game_id: str, creator_token: str) -> pb.GameState:
+        request = pb.StartGameRequest(game_id=game_id)
+        reply = _call(lambda: self.stub.StartGame(request, metadata=_auth(creator_token), timeout=self.timeout), None)
+        return reply.state
+
+    # reading
+
+    def state(self, game_id: str, token: str | None = None) -> pb.GameState:
+        """The game as `token`'s seat sees it (no token: the spectator's view)."""
+        request = pb.GetStateRequest(game_id=game_id)
+        send = lambda: self.stub.GetState(request, metadata=_auth(token), timeout=self.timeout)  # noqa: E731
+        return _call(send, self.retry).state
+
+    def score(self, game_id: str) -> pb.GetScoreResponse:
+        request = pb.GetScoreRequest(game_id=game_id)
+        return _call(lambda: self.stub.GetScore(request, timeout=self.timeout), self.retry)
+
+    def watch(self, game_id: str, from_version: int = 0, token: str | None = None,
+              resume_for: float = 60.0) -> Iterator[pb.WatchGameResponse]:
+        """Yield every event after `from_version` with the watcher's state, live, until the game is over.
+
+        A dropped stream (the service restarted, a proxy cut the connection) is reopened from the last version
+        received, so no event is missed or repeated; after `resume_for` seconds without any progress the last
+        error is raised as a `TabletopError`.
+        """
+        last = from_version
+        stalled_since: float | None = None
+        delays = self._resume_delays()
+        while True:
+            request = pb.WatchGameRequest(game_id=game_id, from_version=last)
+            stream = self.stub.WatchGame(request, metadata=_auth(token))
+            error: TabletopError | None = None
+            try:
+                for update in stream:
+                    if update.event.version <= last:
+                        continue  # already delivered before a resume
+                    last = update.event.version
+                    stalled_since, delays = None, self._resume_delays()
+                    yield update
+                    if update.event.game_over:
+                        return
+            except grpc.RpcError as err:
+                error = error_from_rpc(err)
+                if error.code not in RESUMABLE:
+                    raise error from None
+            finally:
+                stream.cancel()
+            # The stream ended (with a transient error, or early without the game's last event): resume.
+            now = time.monotonic()
+            stalled_since = stalled_since or now
+            if now - stalled_since > resume_for:
+                raise error or Unavailable(grpc.StatusCode.UNAVAILABLE, "", "the watch stream keeps ending")
+            time.sleep(next(delays))
+
+    @staticmethod
+    def _resume_delays() -> Iterator[float]:
+        delay = 0.05
+        while True:
+            yield random.uniform(delay / 2, delay)
+            delay = min(delay * 2, 1.0)
+
+    # playing (see Player for the usual way)
+
+    def move(self, game_id: str, token: str, move_id: str, expected_version: int | None,
+             request_id: str | None = None) -> pb.MakeMoveResponse:
+        """Make a move; retried with the same request_id (applied once); a stale version raises StaleVersion.
+
+        `expected_version=None` applies the move to whatever the current version is: then a CONTENDED abort
+        (the game changed too often meanwhile) is retried too.
+        """
+        request = pb.MakeMoveRequest(game_id=game_id, move_id=move_id, expected_version=expected_version,
+                                     request_id=request_id or str(uuid.uuid4()))
+        send = lambda: self.stub.MakeMove(request, metadata=_auth(token), timeout=self.timeout)  # noqa: E731
+        if expected_version is not None:
+            return _call(send, self.retry)
+        try:
+            return _call(send, self.retry, (*RETRYABLE, grpc.StatusCode.ABORTED))
+        except Aborted as error:  # CONTENDED each time: give the caller the plain Aborted
+            raise error from None
+
+    def suggest(self, game_id: str, token: str, strength: str = "", iterations: int = 0,
+                time_budget_seconds: float = 0.0) -> pb.SuggestMoveResponse:
+        request = pb.SuggestMoveRequest(game_id=game_id, strength=strength, iterations=iterations,
+                                        time_budget_seconds=time_budget_seconds)
+        timeout = self.timeout + time_budget_seconds
+        return _call(lambda: self.stub.SuggestMove(request, metadata=_auth(token), timeout=timeout), self.retry)
+
+
+_KEEP = object()
+
+
+@dataclass
+class Player:
+    """One seat of one game, acting with its token; remembers the version of the last state it read."""
+
+    client: Client
+    game_id: str
+    seat: int
+    token: str
+    last_state: pb.GameState | None = field(default=None, repr=False)
+
+    def state(self) -> pb.GameState:
+        self.last_state = self.client.state(self.game_id, self.token)
+        return self.last_state
+
+    def move(self, move_id: str, expected_version: Any = _KEEP) -> pb.GameState:
+        """Make a move and return the seat's new state.
+
+        `expected_version` defaults to the version of the last state read (raises `StaleVersion` if the game
+        moved on since; nothing is applied); pass None to apply it to whatever the current version is.
+        """
+        if expected_version is _KEEP:
+            expected_version = self.last_state.version if self.last_state is not None else None
+        reply = self.client.move(self.game_id, self.token, move_id, expected_version)
+        self.last_state = reply.state
+        return reply.state
+
+    def suggest(self, strength: str = "", iterations: int = 0, time_budget_seconds: float = 0.0
+                ) -> pb.SuggestMoveResponse:
+        return self.client.suggest(self.game_id, self.token, strength, iterations, time_budget_seconds)
+
+    def score(self) -> pb.GetScoreResponse:
+        return self.client.score(self.game_id)
+
+    def watch(self, from_version: int = 0) -> Iterator[pb.WatchGameResponse]:
+        return self.client.watch(self.game_id, from_version, self.token)
+
+
+def connect(target: str, tls: bool = False, root_certificates: bytes | None = None,
+            retry: RetryPolicy | None = None, timeout: float = 30.0) -> Client:
+    """Open a client of the game service at `target` ("host:port"); TLS with the system roots or the given PEM."""
+    if tls or root_certificates:
+        channel = grpc.secure_channel(target, grpc.ssl_channel_credentials(root_certificates))
+    else:
+        channel = grpc.insecure_channel(target)
+    return Client(channel, retry, timeout)

@@ -1,0 +1,231 @@
+"""`tabletop play` and `tabletop watch`: a game in the terminal, on plain stdin / stdout.
+
+Play: your view (your hand, the board, what the others did, the score on demand), the legal moves numbered;
+type a number (or a move id), `h` for a hint with the AI's statistics, `s` for the score, `b` for the board,
+`q` to quit. Colours only on a terminal, and never with NO_COLOR set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from clients import render
+from clients.render import Style
+from clients.sdk import Client, Player, StaleVersion, TabletopError, connect
+from clients.session import fail, parse_seats, say, seed_options, service_target
+from tabletop.v1 import game_service_pb2 as pb
+
+HELP_KEYS = "number or move id = play it, h = hint, s = score, b = board, q = quit"
+
+
+def _game_type(client: Client, name: str) -> pb.GameType:
+    types = {t.name: t for t in client.game_types()}
+    if name not in types:
+        raise SystemExit(f"unknown game {name!r}; this service hosts: {', '.join(sorted(types))}")
+    return types[name]
+
+
+def event_lines(update: pb.WatchGameResponse, before: pb.GameState | None) -> list[str]:
+    """An event in words: who did what (the mover's own label for one's own moves), then its visible effects."""
+    event, state = update.event, update.state
+    who = render.seat_name(state, event.seat) if event.HasField("seat") else ""
+    kind = pb.GameEvent.Kind.Name(event.kind).removeprefix("KIND_").lower()
+    if event.kind == pb.GameEvent.KIND_MOVE:
+        if event.move_label:
+            you = state.HasField("your_seat") and event.seat == state.your_seat
+            head = f"{'You' if you else who}: {event.move_label}"
+        else:
+            head = f"{who} moved"
+    elif event.kind == pb.GameEvent.KIND_JOINED:
+        head = f"{who} joined"
+    else:
+        head = f"the game was {kind}"
+    mine = event.seat if event.move_label else None
+    effects = render.describe_changes(before, state, skip_seat=mine)
+    lines = [head] + effects if mine is not None else effects or [head]
+    return [f"  v{event.version} {line}" for line in lines]
+
+
+# --- play -----------------------------------------------------------------------------------------------------
+
+
+class Table:
+    """One human seat at the terminal: show, ask, send."""
+
+    def __init__(self, player: Player, style: Style, hint_strength: str):
+        self.player = player
+        self.style = style
+        self.hint_strength = hint_strength
+
+    def show_board(self, state: pb.GameState) -> None:
+        say("", *render.render_state(state, self.style))
+
+    def show_score(self, state: pb.GameState) -> None:
+        say(*render.render_score(self.player.score(), state, self.style))
+
+    def decide(self, state: pb.GameState) -> bool:
+        """Ask until a move is made (True) or the player quits (False)."""
+        self.show_board(state)
+        say(self.style.paint("Your move:", "bold"), *render.render_moves(state, self.style))
+        while True:
+            try:
+                answer = input(f"[{HELP_KEYS}] > ").strip()
+            except EOFError:
+                return False
+            if answer in ("q", "quit"):
+                return False
+            if answer == "h":
+                self._hint(state)
+            elif answer == "s":
+                self.show_score(state)
+            elif answer in ("b", ""):
+                self.show_board(state)
+                say(self.style.paint("Your move:", "bold"), *render.render_moves(state, self.style))
+            else:
+                move = self._pick(state, answer)
+                if move is None:
+                    say(f"  '{answer}' is not one of the moves (1-{len(state.legal_moves)}); {HELP_KEYS}")
+                    continue
+                try:
+                    self.player.move(move.id, expected_version=state.version)
+                    return True
+                except StaleVersion:
+                    say("  not played: the game moved on before your move arrived; look again")
+                    return True
+                except TabletopError as error:
+                    say(f"  not played: {error.message} ({error.reason or error.code.name})")
+                    state = self.player.state()
+                    if self.player.seat not in state.to_act or not state.legal_moves:
+                        return True  # the next event tells what happened
+                    say(self.style.paint("Your move:", "bold"), *render.render_moves(state, self.style))
+
+    @staticmethod
+    def _pick(state: pb.GameState, answer: str) -> pb.LegalMove | None:
+        if answer.isdigit() and 1 <= int(answer) <= len(state.legal_moves):
+            return state.legal_moves[int(answer) - 1]
+        return next((m for m in state.legal_moves if m.id == answer), None)
+
+    def _hint(self, state: pb.GameState) -> None:
+        say(f"  thinking ({self.hint_strength})...")
+        try:
+            suggestion = self.player.suggest(strength=self.hint_strength)
+        except TabletopError as error:
+            say(f"  no hint: {error.message} ({error.reason or error.code.name})")
+            return
+        say(*render.render_suggestion(suggestion, state, self.style))
+
+    def play(self) -> bool:
+        """Follow the game and decide whenever the seat is to act; False if the player quit."""
+        state = self.player.state()
+        seat = self.player.seat
+        previous = state
+        if seat in state.to_act and state.legal_moves:
+            if not self.decide(state):
+                return False
+        else:
+            self.show_board(state)
+        for update in self.player.watch(from_version=state.version):
+            say(*event_lines(update, previous))
+            previous = update.state
+            if update.event.game_over:
+                return True
+            if seat in update.state.to_act and update.state.legal_moves:
+                now = self.player.state()
+                if now.version != update.event.version or seat not in now.to_act:
+                    continue  # the game moved on: later events are on their way
+                if not self.decide(now):
+                    return False
+        return True
+
+
+def _play_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="tabletop play", description="Play a game in the terminal against AI seats.")
+    parser.add_argument("game", help="the game type, e.g. hinode or naishi")
+    parser.add_argument("--seats", help="who holds each seat, in order: one `human` (you) and `ai`, `ai:easy`, "
+                        "`ai:normal`, `ai:hard` (default: you, then normal AIs up to the game's seat count)")
+    parser.add_argument("--target", help="HOST:PORT of a running game service (default: TABLETOP_SERVICE_TARGET, "
+                        "else a local stack is started and stopped)")
+    parser.add_argument("--seed", type=int, help="seed of the deal, where the game type offers one")
+    parser.add_argument("--name", default="You", help="your display name")
+    parser.add_argument("--options", default=None, help="game options as a JSON object, e.g. '{\"advanced\": true}'")
+    parser.add_argument("--hint-strength", default="normal", choices=("easy", "normal", "hard"),
+                        help="the AI strength behind the h key")
+    parser.add_argument("--tls", action="store_true", help="connect with TLS (system roots)")
+    return parser.parse_args(argv)
+
+
+def play_main(argv: list[str]) -> int:
+    import json
+
+    args = _play_args(argv)
+    try:
+        options = json.loads(args.options) if args.options else {}
+    except ValueError as exc:
+        return fail(f"--options is not JSON: {exc}")
+    style = Style.for_stream(sys.stdout)
+    with service_target(args.target) as target, connect(target, tls=args.tls) as client:
+        try:
+            game_type = _game_type(client, args.game)
+            default = ",".join(["human"] + ["ai:normal"] * (max(game_type.max_seats, 2) - 1))
+            seats = parse_seats(args.seats or default, args.name)
+            humans = [i for i, s in enumerate(seats) if s.kind == pb.SEAT_KIND_HUMAN]
+            if len(humans) != 1:
+                return fail("--seats needs exactly one human seat (you)")
+            seeded, note = seed_options(game_type, args.seed)
+            if note:
+                say(note)
+            game = client.create_game(args.game, seats, options={**seeded, **options} or None, start=True)
+            say(f"Game {game.game_id}: {game_type.title}. You are seat {humans[0]}. "
+                f"Watch it with: tabletop watch {game.game_id} --target {target}")
+            table = Table(game.player(humans[0]), style, args.hint_strength)
+            finished = table.play()
+            final = table.player.state()
+            if not finished:
+                say("You left the game.")
+                table.show_score(final)
+                return 0
+            table.show_board(final)
+            say("", style.paint("The game is over.", "bold"))
+            table.show_score(final)
+            return 0
+        except ValueError as exc:
+            return fail(str(exc))
+        except TabletopError as error:
+            return fail(f"tabletop play: {error}")
+        except KeyboardInterrupt:
+            say("", "Interrupted.")
+            return 130
+
+
+# --- watch ----------------------------------------------------------------------------------------------------
+
+
+def watch_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="tabletop watch", description="Follow a game as a spectator.")
+    parser.add_argument("game_id")
+    parser.add_argument("--target", help="HOST:PORT of the game service (default: TABLETOP_SERVICE_TARGET, "
+                        "else 127.0.0.1:50051)")
+    parser.add_argument("--from-version", type=int, default=0, help="replay the events after this version first")
+    parser.add_argument("--no-board", action="store_true", help="print the events only")
+    parser.add_argument("--tls", action="store_true", help="connect with TLS (system roots)")
+    args = parser.parse_args(argv)
+    import os
+
+    target = args.target or os.environ.get("TABLETOP_SERVICE_TARGET") or "127.0.0.1:50051"
+    style = Style.for_stream(sys.stdout)
+    with connect(target, tls=args.tls) as client:
+        previous: pb.GameState | None = None
+        try:
+            for update in client.watch(args.game_id, from_version=args.from_version):
+                say(*event_lines(update, previous))
+                previous = update.state
+                if not args.no_board and update.state.view.WhichOneof("kind"):
+                    say(*render.render_state(update.state, style), "")
+            if previous is not None:
+                say(*render.render_score(client.score(args.game_id), previous, style))
+        except TabletopError as error:
+            return fail(f"tabletop watch: {error}")
+        except KeyboardInterrupt:
+            return 130
+    return 0
