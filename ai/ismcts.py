@@ -111,7 +111,6 @@ class Node:
 @dataclass
 class _Tree:
     root: Node = field(default_factory=Node)
-    moves: dict[str, Move] = field(default_factory=dict)  # the observer's root moves by id
     iterations: int = 0
 
 
@@ -158,19 +157,22 @@ def search(
 
         stats, iterations = root_parallel_search(game, view, seat, budget, rng, config)
     else:
-        tree = _Tree()
-        _grow(tree, game, view, seat, budget, rng, config, started)
-        stats = {mid: (n.visits, n.total) for mid, n in tree.root.children.get(seat, {}).items()}
-        iterations = tree.iterations
+        stats, iterations = root_statistics(game, view, seat, budget, rng, config, started)
     return _result(legal, stats, iterations, time.perf_counter() - started)
 
 
 def root_statistics(
-    game: Game, view: Any, seat: int, budget: Budget, rng: random.Random, config: SearchConfig
+    game: Game,
+    view: Any,
+    seat: int,
+    budget: Budget,
+    rng: random.Random,
+    config: SearchConfig,
+    started: float | None = None,
 ) -> tuple[dict[str, tuple[int, float]], int]:
     """Grow one tree and return the observer's root statistics {move id: (visits, total reward)}."""
     tree = _Tree()
-    _grow(tree, game, view, seat, budget, rng, config, time.perf_counter())
+    _grow(tree, game, view, seat, budget, rng, config, time.perf_counter() if started is None else started)
     return {mid: (n.visits, n.total) for mid, n in tree.root.children.get(seat, {}).items()}, tree.iterations
 
 
