@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from operator import attrgetter
+from dataclasses import fields
 
 from games.base import GameOver, IllegalMove, NotYourTurn, chance
 from games.hinode.data import (
@@ -58,8 +58,7 @@ _DECLARED_VARIANTS = tuple(
 _NO_TARGET = (None, None, None)
 _SKILL_MOVES: dict[tuple, PlayCard] = {}  # interned on first use; at most a few thousand
 _TAKE = tuple(tuple(TakeResource(c, p) for p in range(PLAYERS)) for c in range(3))
-_ALL_FIELDS = attrgetter(*State.__slots__)
-_FIELD_INDEX = {name: i for i, name in enumerate(State.__slots__)}
+_FIELD_NAMES = frozenset(f.name for f in fields(State))
 
 
 def new_game(num_players: int, advanced: bool, vp: tuple[int, ...], start: int, seed: int) -> State:
@@ -110,11 +109,13 @@ def new_game(num_players: int, advanced: bool, vp: tuple[int, ...], start: int, 
 
 
 def evolve(state: State, **changes) -> State:
-    """A copy of `state` with some fields changed (a cheaper dataclasses.replace)."""
-    values = list(_ALL_FIELDS(state))
-    for name, value in changes.items():
-        values[_FIELD_INDEX[name]] = value
-    return State(*values)
+    """A copy of `state` with some fields changed: dataclasses.replace without the cost of a frozen __init__."""
+    assert _FIELD_NAMES.issuperset(changes), f"State has no field(s) {sorted(set(changes) - _FIELD_NAMES)}"
+    new = object.__new__(State)
+    values = new.__dict__
+    values.update(state.__dict__)
+    values.update(changes)
+    return new
 
 
 # --- legal moves ---------------------------------------------------------------------------------------------
@@ -298,11 +299,17 @@ def _play(state: State, seat: int, move: PlayCard) -> State:
         plays += (played,)
         history += (played,)
         nxt = (nxt + 1) % PLAYERS
-    state = State(
-        state.seed, n, state.advanced, state.vp, state.layout, state.cubes, state.tribes, tuple(hands),
-        state.removed, heroes, tuple(resources), state.first, state.second, skill_markers, state.trick,
-        PLAY, nxt, state.start, state.battlefield, colour, plays, history, hero_last, state.ranking,
-        state.next_start,
+    state = evolve(
+        state,
+        hands=tuple(hands),
+        heroes=heroes,
+        resources=tuple(resources),
+        skill_markers=skill_markers,
+        actor=nxt,
+        colour=colour,
+        plays=plays,
+        history=history,
+        hero_last=hero_last,
     )
     if len(plays) < PLAYERS:
         return state

@@ -126,7 +126,7 @@ class Played:
 TRIBE, AREA, PLAY, PICK, OVER = "tribe", "area", "play", "pick", "over"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no __slots__: rules.evolve copies the instance dict, ~10x cheaper than a frozen __init__
 class State:
     seed: int
     num_players: int  # real seats; positions num_players..3 are proxies
