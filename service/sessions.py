@@ -36,6 +36,7 @@ RECENT_EVENTS = 10
 COMMIT_ATTEMPTS = 8
 WATCH_BLOCK_MS = 1000
 WATCH_IDLE_CHECK_MS = 30_000
+STATE_CACHE_SIZE = 2048
 
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -80,6 +81,7 @@ class Change:
     event: dict[str, str]
     finished: bool
     jobs: list[dict[str, str]]
+    state: Any  # the engine state after the change
 
 
 # --- validation ------------------------------------------------------------------------------------------------
@@ -221,6 +223,7 @@ class Sessions:
         self.store = store
         self.config = config
         self._ai_channel: grpc.aio.Channel | None = None
+        self._states: dict[tuple[str, int], Any] = {}
 
     async def close(self) -> None:
         if self._ai_channel is not None:
@@ -235,8 +238,23 @@ class Sessions:
         if record is None:
             raise errors.game_not_found(game_id)
         game = engine(record.game_type)
-        state = game.load_state(record.state) if record.state else None
-        return Table(record, game, state, events)
+        return Table(record, game, self._decode(record, game), events)
+
+    def _decode(self, record: GameRecord, game: Game) -> Any:
+        """The engine state of a record. A version's state never changes (every write bumps the version), so
+        decoded states are kept by (game id, version) and shared: they are immutable, and game ids are random."""
+        if not record.state:
+            return None
+        state = self._states.get((record.game_id, record.version))
+        if state is None:
+            state = game.load_state(record.state)
+            self._remember(record.game_id, record.version, state)
+        return state
+
+    def _remember(self, game_id: str, version: int, state: Any) -> None:
+        self._states[(game_id, version)] = state
+        if len(self._states) > STATE_CACHE_SIZE:
+            self._states.pop(next(iter(self._states)))
 
     def identify(self, record: GameRecord, creds: Credentials) -> Caller:
         caller = auth.identify(
@@ -445,6 +463,7 @@ class Sessions:
                 jobs=change.jobs,
             )
             if result.outcome == "OK":
+                self._remember(game_id, result.version, change.state)
                 metrics.MOVES.labels(record.game_type).inc()
                 if change.finished:
                     metrics.GAMES_FINISHED.labels(record.game_type).inc()
@@ -484,7 +503,8 @@ class Sessions:
             state=game_state(record, game, new_state, seat, events, version=version, status=status),
         )
         fields = {"status": status, "state": game.dump_state(new_state).decode()}
-        return response, Change(fields, event, finished, self.jobs(record, game, new_state, version, record.seats))
+        jobs = self.jobs(record, game, new_state, version, record.seats)
+        return response, Change(fields, event, finished, jobs, new_state)
 
     @staticmethod
     def _engine_move(game: Game, state: Any, seat: int, move: str | pb.TypedMove) -> Move:
