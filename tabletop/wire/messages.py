@@ -16,6 +16,8 @@ import dataclasses
 import enum
 import json
 import re
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from google.protobuf.message import Message
@@ -49,35 +51,44 @@ def from_message(message: Message, engine_type: Any) -> Any:
 # --- engine -> proto ----------------------------------------------------------------------------------------
 
 
-def _union_field(message: Message) -> str | None:
-    """The oneof's name when `message` is a union of dataclasses (a oneof covering every field), else None."""
-    descriptor = message.DESCRIPTOR
+@dataclass(frozen=True)
+class _Shape:
+    """How to fill a message type, worked out once per type: its fields and whether it is a union or a wrapper."""
+
+    names: tuple[str, ...]
+    union: str | None  # the oneof's name when the message is a union of dataclasses (a oneof covering every field)
+    fields: dict[str, tuple[bool, bool, bool]]  # name -> (repeated, message-typed, has presence)
+
+
+@cache
+def _shape(descriptor: Any) -> _Shape:
     real = [o for o in descriptor.oneofs if not o.name.startswith("_")]
-    if len(real) == 1 and len(real[0].fields) == len(descriptor.fields):
-        return real[0].name
-    return None
+    union = real[0].name if len(real) == 1 and len(real[0].fields) == len(descriptor.fields) else None
+    fields = {f.name: (f.is_repeated, f.message_type is not None, f.has_presence) for f in descriptor.fields}
+    return _Shape(tuple(fields), union, fields)
+
+
+@cache
+def _init_fields(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls) if f.init)
 
 
 def _fill(message: Message, obj: Any) -> None:
     """Copy `obj` (a dataclass, a sequence for a `values` wrapper, a scalar for a `value` wrapper) into `message`."""
     message.SetInParent()
-    names = [f.name for f in message.DESCRIPTOR.fields]
-    if dataclasses.is_dataclass(obj) and _union_field(message) is not None:
-        variant = snake_case(type(obj).__name__)
-        if variant not in names:
-            raise WireError(f"{message.DESCRIPTOR.full_name} has no variant {variant}")
-        _fill(getattr(message, variant), obj)
-        return
+    shape = _shape(message.DESCRIPTOR)
     if dataclasses.is_dataclass(obj):
-        for field in dataclasses.fields(obj):
-            if field.init:
-                _set(message, field.name, getattr(obj, field.name))
+        if shape.union is not None:
+            variant = snake_case(type(obj).__name__)
+            if variant not in shape.fields:
+                raise WireError(f"{message.DESCRIPTOR.full_name} has no variant {variant}")
+            _fill(getattr(message, variant), obj)
+            return
+        for name in _init_fields(type(obj)):
+            _set(message, shape, name, getattr(obj, name))
         return
-    if names == ["values"]:
-        _set(message, "values", obj)
-        return
-    if names == ["value"]:
-        _set(message, "value", obj)
+    if shape.names in (("values",), ("value",)):
+        _set(message, shape, shape.names[0], obj)
         return
     raise WireError(f"cannot put {type(obj).__name__} into {message.DESCRIPTOR.full_name}")
 
@@ -94,29 +105,29 @@ def _items(value: Any) -> list[Any]:
     raise WireError(f"expected a sequence, got {type(value).__name__}")
 
 
-def _set(message: Message, name: str, value: Any) -> None:
-    field = message.DESCRIPTOR.fields_by_name.get(name)
-    if field is None:
+def _set(message: Message, shape: _Shape, name: str, value: Any) -> None:
+    if name not in shape.fields:
         raise WireError(f"{message.DESCRIPTOR.full_name} has no field {name!r}")
+    repeated, is_message, has_presence = shape.fields[name]
     if value is None:
-        if not field.has_presence:
+        if not has_presence:
             raise WireError(f"{message.DESCRIPTOR.full_name}.{name} cannot be null: make it optional")
         return
     try:
-        if field.is_repeated:
+        if repeated:
             target = getattr(message, name)
-            for item in _items(value):
-                if field.message_type is not None:
+            if is_message:
+                for item in _items(value):
                     _fill(target.add(), item)
-                else:
-                    target.append(_scalar(item))
-        elif field.message_type is not None:
+            else:
+                target.extend([_scalar(item) for item in _items(value)])
+        elif is_message:
             _fill(getattr(message, name), value)
         else:
             setattr(message, name, _scalar(value))
+    except WireError:
+        raise
     except (TypeError, ValueError) as exc:
-        if isinstance(exc, WireError):
-            raise
         raise WireError(f"{message.DESCRIPTOR.full_name}.{name}: {exc}") from exc
 
 
@@ -125,16 +136,14 @@ def _set(message: Message, name: str, value: Any) -> None:
 
 def _data(message: Message) -> Any:
     descriptor = message.DESCRIPTOR
-    names = [f.name for f in descriptor.fields]
-    union = _union_field(message)
+    shape = _shape(descriptor)
+    union = shape.union
     if union is not None:
         variant = message.WhichOneof(union)
         if variant is None:
             raise WireError(f"{descriptor.full_name}: no variant set")
         return _data(getattr(message, variant))
-    if names == ["values"]:
-        return _value(message, descriptor.fields[0])
-    if names == ["value"]:
+    if shape.names in (("values",), ("value",)):
         return _value(message, descriptor.fields[0])
     return {f.name: _value(message, f) for f in descriptor.fields}
 
