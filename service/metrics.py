@@ -6,9 +6,11 @@ import time
 
 import grpc
 import structlog
+from google.protobuf.message import DecodeError
 from grpc import aio
 from prometheus_client import Counter, Gauge, Histogram
 
+from service import errors
 from service.logs import log
 
 RPC_REQUESTS = Counter("tabletop_rpc_requests_total", "RPCs handled, by method and status code", ["method", "code"])
@@ -41,6 +43,7 @@ class MetricsInterceptor(aio.ServerInterceptor):
         if handler is None:
             return None
         method = method_name(handler_call_details.method)
+        parse = handler.request_deserializer
         if handler.unary_unary:
             inner = handler.unary_unary
 
@@ -49,7 +52,7 @@ class MetricsInterceptor(aio.ServerInterceptor):
                 started = time.perf_counter()
                 code = grpc.StatusCode.UNKNOWN
                 try:
-                    response = await inner(request, context)
+                    response = await inner(await _parsed(parse, request, context), context)
                     code = context.code() or grpc.StatusCode.OK
                     return response
                 except BaseException:
@@ -59,7 +62,7 @@ class MetricsInterceptor(aio.ServerInterceptor):
                     _record(method, code, started)
 
             return grpc.unary_unary_rpc_method_handler(
-                unary, request_deserializer=handler.request_deserializer,
+                unary, request_deserializer=None,
                 response_serializer=handler.response_serializer,
             )
         if handler.unary_stream:
@@ -70,7 +73,7 @@ class MetricsInterceptor(aio.ServerInterceptor):
                 started = time.perf_counter()
                 code = grpc.StatusCode.UNKNOWN
                 try:
-                    async for response in inner_stream(request, context):
+                    async for response in inner_stream(await _parsed(parse, request, context), context):
                         yield response
                     code = context.code() or grpc.StatusCode.OK
                 except BaseException as exc:
@@ -83,10 +86,22 @@ class MetricsInterceptor(aio.ServerInterceptor):
                     _record(method, code, started)
 
             return grpc.unary_stream_rpc_method_handler(
-                stream, request_deserializer=handler.request_deserializer,
+                stream, request_deserializer=None,
                 response_serializer=handler.response_serializer,
             )
         return handler
+
+
+async def _parsed(parse, raw: bytes, context: aio.ServicerContext):
+    """Parse the request here, not in gRPC, which answers bytes that are no valid message (corrupt wire format,
+    bad UTF-8 in a string) with UNKNOWN: they are malformed input, INVALID_ARGUMENT."""
+    if parse is None:
+        return raw
+    try:
+        return parse(raw)
+    except DecodeError as exc:
+        await context.abort_with_status(errors.invalid("MALFORMED_REQUEST", f"the request is no valid message: {exc}")
+                                        .to_status())
 
 
 def _cancelled() -> type[BaseException]:
