@@ -112,10 +112,12 @@ def parse_options(options: str | dict[str, Any] | None) -> dict[str, Any]:
             raise errors.invalid("INVALID_OPTIONS", f"options_json is longer than {MAX_OPTIONS_JSON} characters")
         try:
             options = json.loads(options)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # RecursionError: nested deeper than json recurses
             raise errors.invalid("INVALID_OPTIONS", f"options_json is not JSON: {exc}") from None
     if not isinstance(options, dict):
         raise errors.invalid("INVALID_OPTIONS", "the options must be a JSON object")
+    if len(json.dumps(options)) > MAX_OPTIONS_JSON:
+        raise errors.invalid("INVALID_OPTIONS", f"the options are longer than {MAX_OPTIONS_JSON} characters as JSON")
     return options
 
 
