@@ -187,6 +187,8 @@ def _skill_moves(state: State, seat: int, hand: list[int]) -> list[PlayCard]:
         for victim in range(state.num_players):
             if victim != seat:
                 targets += [(None, victim, c) for c in range(3) if resources[victim * 3 + c]]
+        if not targets:  # nothing to take: the skill still makes you the next start player
+            targets.append(_NO_TARGET)
     moves = []
     for card in hand:
         declares = (0, 1, 2) if card == HERO and state.colour is None else (None,)
@@ -285,7 +287,7 @@ def _play(state: State, seat: int, move: PlayCard) -> State:
         resources[seat * 3 + move.pay] -= SKILL_COST[move.skill]
         if move.skill == SAMURAI:
             skill_markers = tuple(m | (1 << move.target_area) if p == seat else m for p, m in enumerate(skill_markers))
-        elif move.skill == CHARMONT:
+        elif move.skill == CHARMONT and move.target_seat is not None:
             resources[move.target_seat * 3 + move.target_colour] -= 1
             resources[seat * 3 + move.target_colour] += 1
     plays = state.plays + (_played(state.trick, seat, move, colour),)

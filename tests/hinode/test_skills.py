@@ -165,12 +165,15 @@ def test_unused_colours_stay_put():
     assert state.resources[3 + RED] == 0 and state.resources[3 + BLUE] == 2
 
 
-def test_charmont_needs_someone_to_rob():
-    """Interpretation: the skill is "take 1 unused resource [...] from another player"; with nothing to take
-    it cannot be used (so it is never only a way to become start player)."""
-    state = fight_on_5(resources=resources(s3=(2, 0, 0)))
+def test_charmont_with_nobody_to_rob_still_starts_next():
+    """Interpretation: the skill is "take 1 unused resource [...] from another player, and you are start player
+    of the next trick"; with nothing to take, it does what it can: you still start the next trick."""
+    state = fight_on_5(resources=resources(s3=(2, 0, 0)), cubes=tuple([0, 0, 3] * 12))
     state = act(state, (0, "play:b1"), (1, "play:b5"), (2, "play:b9"))
-    assert skill_ids(state, 3) == []
+    assert [i for i in skill_ids(state, 3) if i.startswith("play:y13")] == ["play:y13+charmont/red"]
+    state = act(state, (3, "play:y13+charmont/red"))
+    assert state.ranking == (2, 1, 0, 3) and state.start == 3
+    assert state.resources[9:12] == (0, 0, 1)  # paid both reds; as 4th it took a yellow
 
 
 def test_blue_samurai_only_marks_areas_without_its_markers():
