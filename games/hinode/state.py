@@ -10,10 +10,8 @@ from dataclasses import dataclass
 
 from games.base import Move
 from games.hinode.data import (
-    COLOUR_NAMES,
     COLOURS,
     HERO,
-    NAWABARI_COLOUR,
     TRIBE_TITLES,
     TRIBES,
     card_name,
@@ -184,15 +182,6 @@ class View:
     hero_last: int | None
     ranking: tuple[int, ...]
     next_start: int | None
-
-
-def area_colour(layout: tuple[int, ...], area: int) -> int:
-    return NAWABARI_COLOUR[layout[area]]
-
-
-def describe_area(layout: tuple[int, ...], vp: tuple[int, ...], area: int) -> str:
-    card = layout[area]
-    return f"{COLOUR_NAMES[NAWABARI_COLOUR[card]]} {vp[2 * card]}/{vp[2 * card + 1]}"
 
 
 __all__ = [
