@@ -134,3 +134,13 @@ def test_samples_keep_the_view_and_deal_the_unseen_cards():
 
 def test_keys_match_the_table():
     assert NAWABARI_KEYS[-1] == "white" and len(set(NAWABARI_KEYS)) == 13
+
+
+def test_a_decoded_move_is_as_good_as_the_listed_one():
+    """Moves arrive from the wire as equal copies, not the engine's own objects."""
+    state = _midgame(3, seed=12, steps=7)
+    (seat,) = GAME.to_act(state)
+    for move in GAME.legal_moves(state, seat)[:5]:
+        copy = GAME.load_move(GAME.dump_move(move))
+        assert copy == move and copy is not move
+        assert GAME.apply(state, seat, copy) == GAME.apply(state, seat, move)
