@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import tempfile
 from collections.abc import Iterator
 
 from clients.sdk import Seat
@@ -31,16 +32,17 @@ def service_target(target: str | None, quiet: bool = False) -> Iterator[str]:
 
     if not quiet:
         say("Starting a local Tabletop (Redis, game service, AI worker)...")
-    stack = LocalStack()
-    try:
-        stack.start()
-    except Exception as exc:  # noqa: BLE001 - reported as a message, not a traceback
-        stack.stop()
-        raise SystemExit(f"could not start the local stack: {exc}") from None
-    try:
-        yield stack.target
-    finally:
-        stack.stop()
+    with tempfile.TemporaryDirectory(prefix="tabletop-play-") as data_dir:  # Redis's files go with the stack
+        stack = LocalStack(data_dir=data_dir)
+        try:
+            stack.start()
+        except Exception as exc:  # noqa: BLE001 - reported as a message, not a traceback
+            stack.stop()
+            raise SystemExit(f"could not start the local stack: {exc}") from None
+        try:
+            yield stack.target
+        finally:
+            stack.stop()
 
 
 def parse_seats(text: str, name: str = "") -> list[Seat]:

@@ -73,10 +73,12 @@ def render_score(score: pb.GetScoreResponse, state: pb.GameState, style: Style) 
 def render_suggestion(suggestion: pb.SuggestMoveResponse, state: pb.GameState, style: Style) -> list[str]:
     """The AI's pick and every candidate's visits and mean reward, with the move's number in the list."""
     numbers = {move.id: i for i, move in enumerate(state.legal_moves, 1)}
-    total = sum(c.visits for c in suggestion.candidates) or 1
+    total = sum(c.visits for c in suggestion.candidates)
     lines = [style.paint(f"Hint: {suggestion.best_move_label}", "bold", "green")
-             + f"  (move {numbers.get(suggestion.best_move_id, '?')})",
-             "     #   visits  share  mean reward  move"]
+             + f"  (move {numbers.get(suggestion.best_move_id, '?')})"]
+    if total == 0:
+        return lines + ["  (the only legal move: nothing to search)"]
+    lines.append("     #   visits  share  mean reward  move")
     for candidate in suggestion.candidates:
         mark = "*" if candidate.move_id == suggestion.best_move_id else " "
         number = str(numbers.get(candidate.move_id, "?"))

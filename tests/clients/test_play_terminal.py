@@ -1,0 +1,126 @@
+"""`tabletop play` driven as a person would: in a real pseudo-terminal, reading the screen and typing keys."""
+
+from __future__ import annotations
+
+import re
+
+from tests.clients.conftest import REPO, client_env, tabletop
+from tests.clients.pty_driver import Terminal
+
+PROMPT = r"b = board, q = quit\] > "
+
+
+def final_table(screen: str) -> tuple[list[str], dict[str, list[int]]]:
+    """The final score table on the screen: its category rows (name -> points per seat) and the total row."""
+    block = screen[screen.rindex("Final score"):].splitlines()
+    header = block[1]
+    seats = len(re.findall(r"\S+", header)) - 1  # at least one word per seat name after "category"
+    rows: dict[str, list[int]] = {}
+    for line in block[2:]:
+        if line.strip().startswith("ranking:"):
+            break
+        match = re.match(r"\s+(.+?)((?:\s+-?\d+)+)\s*$", line)
+        assert match, f"not a score row: {line!r}"
+        rows[match.group(1).strip()] = [int(n) for n in match.group(2).split()]
+    totals = rows.pop("total")
+    assert all(len(points) == len(totals) for points in rows.values()) and len(totals) <= seats
+    return list(rows), {"total": totals, **rows}
+
+
+def play_to_the_end(term: Terminal, first_prompt_seen: bool = False) -> int:
+    """Answer every prompt with move 1 until the game is over; return how many moves were typed."""
+    typed = 0
+    if not first_prompt_seen:
+        term.expect(PROMPT, timeout=60)
+    while True:
+        term.type("1")
+        typed += 1
+        which, _ = term.expect(PROMPT, r"The game is over\.", timeout=60)
+        if which == 1:
+            return typed
+
+
+def assert_breakdown_adds_up(screen: str) -> None:
+    categories, table = final_table(screen)
+    assert categories
+    for seat, total in enumerate(table["total"]):
+        assert sum(table[c][seat] for c in categories) == total
+
+
+def test_play_hinode_self_contained_with_hint_score_and_final_breakdown():
+    # No --target: the command starts its own Redis, game service and AI worker, and stops them at the end.
+    argv = tabletop("play", "hinode", "--seats", "human,ai:easy,ai:easy,ai:easy", "--name", "Tester",
+                    "--hint-strength", "easy")
+    env = client_env()
+    env.pop("NO_COLOR", None)
+    term = Terminal(argv, env, cwd=REPO)
+    try:
+        _, board = term.expect(PROMPT, timeout=90)
+        assert "Top of the Hinode Town" in board and "Bonus Area" in board and "Positions:" in board
+        assert re.search(r"Your hand: .*Hero", board), "your hand is shown, with your Hero"
+        assert "Your move:" in board and re.search(r"\n\s+1\) Choose the tribe", board)
+
+        while not re.search(r"\n\s+2\) ", board):  # a hint is worth asking with a choice to make
+            term.type("1")
+            _, board = term.expect(PROMPT, timeout=60)
+        term.type("h")
+        _, hint = term.expect(PROMPT)
+        assert "Hint: " in hint
+        assert "visits" in hint and "mean reward" in hint
+        candidates = re.findall(r"^\s+\*?\s+(\d+)\s+(\d+)\s+\d+%\s+(\d\.\d{3})\s+\S", hint, re.M)
+        assert len(candidates) >= 2, hint  # every candidate with its move number, visits and mean reward
+        assert sum(int(visits) for _, visits, _ in candidates) > 0
+
+        term.type("s")
+        _, score = term.expect(PROMPT)
+        assert "Score so far" in score and re.search(r"\n\s+total\s", score)
+
+        term.type("b")
+        _, again = term.expect(PROMPT)
+        assert "Bonus Area" in again
+
+        play_to_the_end(term, first_prompt_seen=True)
+        term.expect(r"ranking: .+\n", timeout=30)
+        assert term.wait(timeout=60) == 0
+        screen = term.screen
+        assert re.search(r"v\d+ AI \d played", screen), "what the others did is told"
+        assert re.search(r"Trick \d judged: 1st", screen)
+        assert "Final score" in screen
+        assert_breakdown_adds_up(screen)
+        assert "\x1b[" in term.raw, "a terminal gets colours"
+    finally:
+        term.close()
+
+
+def test_play_naishi_against_a_running_service_without_colours(stack):
+    argv = tabletop("play", "naishi", "--target", stack.target, "--seats", "ai:easy,human", "--name", "Tester",
+                    "--hint-strength", "easy")
+    term = Terminal(argv, client_env(NO_COLOR="1"), cwd=REPO)
+    try:
+        _, first = term.expect(PROMPT, timeout=60)
+        assert "Naishi" in first and "Give your" in first and "You are seat 1" in first
+        typed = play_to_the_end(term, first_prompt_seen=True)
+        assert typed >= 3
+        term.expect(r"ranking: .+\n", timeout=30)
+        assert term.wait(timeout=30) == 0
+        screen = term.screen
+        assert "River:" in screen and "Line:" in screen and "Hand:" in screen and "Imperial Court" in screen
+        assert "Tester (you)" in screen
+        assert "The game is over; both Hands are revealed." in screen
+        assert_breakdown_adds_up(screen)
+        assert "\x1b[" not in term.raw, "NO_COLOR turns colours off"
+    finally:
+        term.close()
+
+
+def test_quit_leaves_the_game_and_shows_the_score(stack):
+    argv = tabletop("play", "naishi", "--target", stack.target, "--seats", "human,ai:easy", "--hint-strength", "easy")
+    term = Terminal(argv, client_env(NO_COLOR="1"), cwd=REPO)
+    try:
+        term.expect(PROMPT, timeout=60)
+        term.type("q")
+        term.expect(r"You left the game\.", timeout=30)
+        assert term.wait(timeout=30) == 0
+        assert "Score so far" in term.screen
+    finally:
+        term.close()
