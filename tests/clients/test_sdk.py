@@ -1,0 +1,134 @@
+"""The SDK against a real `tabletop serve`: the lobby, moves with expected versions and request ids, and errors
+as typed exceptions carrying the gRPC code, the ErrorInfo reason and the message (docs/api.md, Errors)."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+
+from clients import sdk
+from clients.sdk import Seat, connect
+from tabletop.v1 import game_service_pb2 as pb
+
+
+@pytest.fixture
+def client(service_process):
+    with connect(service_process.target) as c:
+        yield c
+
+
+def two_humans(client) -> sdk.CreatedGame:
+    return client.create_game("naishi", [Seat.human("Ann"), Seat.human("Bo")], start=True)
+
+
+def test_lobby_create_join_start(client):
+    game = client.create_game("naishi", [Seat.human("Ann"), Seat.open()])
+    assert game.state.status == pb.GAME_STATUS_WAITING_FOR_PLAYERS
+    bo = client.join_game(game.join_code, name="Bo")
+    assert bo.seat == 1 and bo.game_id == game.game_id
+    started = game.start()
+    assert started.status == pb.GAME_STATUS_IN_PROGRESS
+    assert [(s.name, s.kind) for s in started.seats] == [("Ann", pb.SEAT_KIND_HUMAN), ("Bo", pb.SEAT_KIND_HUMAN)]
+    assert {t.name for t in client.game_types()} >= {"hinode", "naishi"}
+
+
+def test_errors_are_typed_with_code_reason_and_message(client):
+    with pytest.raises(sdk.NotFound) as caught:
+        client.state("no-such-game")
+    assert caught.value.code == grpc.StatusCode.NOT_FOUND and caught.value.reason == "GAME_NOT_FOUND"
+    assert "no-such-game" in caught.value.message
+
+    with pytest.raises(sdk.InvalidArgument) as caught:
+        client.create_game("chess", [Seat.human()])
+    assert caught.value.reason == "UNKNOWN_GAME_TYPE"
+
+    game = two_humans(client)
+    with pytest.raises(sdk.Unauthenticated) as caught:
+        client.move(game.game_id, "not-a-token", "end_turn", expected_version=None)
+    assert caught.value.reason == "INVALID_TOKEN"
+
+    with pytest.raises(sdk.PermissionDenied) as caught:
+        client.start_game(game.game_id, game.seat_tokens[0])
+    assert caught.value.reason == "NOT_GAME_CREATOR"
+
+    with pytest.raises(sdk.FailedPrecondition) as caught:
+        game.player(0).move("develop:hand:1", expected_version=None)  # the gifts come first
+    assert caught.value.reason and caught.value.message
+    assert isinstance(caught.value, sdk.TabletopError)
+
+
+def test_a_stale_version_raises_and_applies_nothing(client):
+    game = two_humans(client)
+    ann, bo = game.player(0), game.player(1)
+    seen_by_ann = ann.state()
+    bo.move(bo.state().legal_moves[0].id)  # the game moves on after Ann looked
+    with pytest.raises(sdk.StaleVersion) as caught:
+        ann.move(seen_by_ann.legal_moves[0].id)  # expected_version = the version Ann saw
+    assert caught.value.code == grpc.StatusCode.ABORTED and caught.value.reason == "VERSION_MISMATCH"
+    assert caught.value.current_version == seen_by_ann.version + 1
+    assert client.state(game.game_id).version == seen_by_ann.version + 1, "nothing applied"
+    # Asking for no expected version applies the move to whatever the game is now.
+    after = ann.move(seen_by_ann.legal_moves[0].id, expected_version=None)
+    assert after.version == seen_by_ann.version + 2
+
+
+def test_a_retried_request_id_is_applied_once(client):
+    game = two_humans(client)
+    ann = game.player(0)
+    state = ann.state()
+    first = client.move(game.game_id, ann.token, state.legal_moves[0].id, state.version, request_id="same-move")
+    again = client.move(game.game_id, ann.token, state.legal_moves[0].id, state.version, request_id="same-move")
+    assert again == first
+    assert client.state(game.game_id).version == state.version + 1
+
+
+class Unavailable(grpc.RpcError):
+    def code(self):
+        return grpc.StatusCode.UNAVAILABLE
+
+    def details(self):
+        return "connection refused"
+
+    def trailing_metadata(self):
+        return ()
+
+
+class FlakyStub:
+    """A stub whose MakeMove fails `failures` times before answering, recording every request."""
+
+    def __init__(self, failures: int):
+        self.failures = failures
+        self.requests: list[pb.MakeMoveRequest] = []
+
+    def MakeMove(self, request, metadata=None, timeout=None):  # noqa: N802 - the stub's method name
+        self.requests.append(request)
+        if len(self.requests) <= self.failures:
+            raise Unavailable()
+        return pb.MakeMoveResponse(version=request.expected_version + 1)
+
+
+def test_move_retries_unavailable_with_the_same_request_id():
+    client = sdk.Client(grpc.insecure_channel("127.0.0.1:1"), retry=sdk.RetryPolicy(attempts=4, first_delay=0.01))
+    client.stub = FlakyStub(failures=2)
+    reply = client.move("g", "token", "end_turn", expected_version=7)
+    assert reply.version == 8
+    ids = {r.request_id for r in client.stub.requests}
+    assert len(client.stub.requests) == 3 and len(ids) == 1 and ids != {""}, "one uuid4 for every attempt"
+
+    client.stub = FlakyStub(failures=10)
+    with pytest.raises(sdk.Unavailable):
+        client.move("g", "token", "end_turn", expected_version=7)
+    assert len(client.stub.requests) == 4
+    client.close()
+
+
+def test_suggest_returns_the_best_move_and_every_candidate(stack):
+    with connect(stack.target) as client:
+        game = client.create_game("naishi", [Seat.human("Ann"), Seat.ai("easy")], start=True)
+        ann = game.player(0)
+        state = ann.state()
+        suggestion = ann.suggest(strength="easy")
+        legal = {m.id for m in state.legal_moves}
+        assert suggestion.best_move_id in legal
+        assert {c.move_id for c in suggestion.candidates} <= legal
+        assert all(0.0 <= c.mean_reward <= 1.0 for c in suggestion.candidates)
