@@ -12,7 +12,7 @@ from google.protobuf import json_format
 from games import registry
 from games.codec import CodecError
 from service import auth, errors
-from service.logs import log
+from service.logs import bind, log
 from service.sessions import SeatRequest, Sessions
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
@@ -31,6 +31,12 @@ def _failure(exc: Exception) -> errors.ServiceError:
     return errors.ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error")
 
 
+async def _abort(context: grpc.aio.ServicerContext, exc: Exception) -> None:
+    failure = _failure(exc)
+    bind(reason=failure.reason)  # on the RPC's log line
+    await context.abort_with_status(failure.to_status())
+
+
 def unary(method: Callable[..., Any]) -> Callable[..., Any]:
     """Turn ServiceError (and anything unexpected) into a status with ErrorInfo."""
 
@@ -39,7 +45,7 @@ def unary(method: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return await method(self, request, context)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a status
-            await context.abort_with_status(_failure(exc).to_status())
+            await _abort(context, exc)
 
     return handler
 
@@ -51,7 +57,7 @@ def streaming(method: Callable[..., AsyncIterator[Any]]) -> Callable[..., AsyncI
             async for response in method(self, request, context):
                 yield response
         except Exception as exc:  # noqa: BLE001
-            await context.abort_with_status(_failure(exc).to_status())
+            await _abort(context, exc)
 
     return handler
 
@@ -71,6 +77,13 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _struct_options(options) -> dict[str, Any]:
+    try:
+        return _plain(json_format.MessageToDict(options))
+    except ValueError as exc:  # NaN and infinities have no JSON form
+        raise errors.invalid("INVALID_OPTIONS", f"options_struct is not valid JSON: {exc}") from None
+
+
 class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     def __init__(self, sessions: Sessions):
         self.sessions = sessions
@@ -84,7 +97,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         which = request.WhichOneof("options")
         options = (
             request.options_json if which == "options_json"
-            else _plain(json_format.MessageToDict(request.options_struct)) if which == "options_struct"
+            else _struct_options(request.options_struct) if which == "options_struct"
             else None
         )
         seats = [SeatRequest(SEAT_KINDS.get(s.kind, ""), s.name, s.strength) for s in request.seats]

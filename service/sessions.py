@@ -22,7 +22,7 @@ from games.base import Game, GameError, IllegalMove, InvalidOptions, Move, Score
 from service import auth, errors, metrics
 from service.auth import Caller, Credentials
 from service.config import Config
-from service.logs import bind
+from service.logs import bind, log
 from service.store import Event, GameRecord, GameStore, SeatRecord, now_ms, seats_from_json, seats_json
 from tabletop import wire
 from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc
@@ -116,7 +116,11 @@ def parse_options(options: str | dict[str, Any] | None) -> dict[str, Any]:
             raise errors.invalid("INVALID_OPTIONS", f"options_json is not JSON: {exc}") from None
     if not isinstance(options, dict):
         raise errors.invalid("INVALID_OPTIONS", "the options must be a JSON object")
-    if len(json.dumps(options)) > MAX_OPTIONS_JSON:
+    try:
+        size = len(json.dumps(options))
+    except (ValueError, RecursionError):
+        raise errors.invalid("INVALID_OPTIONS", "the options nest too deeply") from None
+    if size > MAX_OPTIONS_JSON:
         raise errors.invalid("INVALID_OPTIONS", f"the options are longer than {MAX_OPTIONS_JSON} characters as JSON")
     return options
 
@@ -308,6 +312,9 @@ class Sessions:
             game.new_game(len(seats), resolved, 0)
         except GameError as exc:
             raise engine_error(exc) from None
+        except Exception as exc:  # noqa: BLE001 - a setup that trips over the caller's options: bad input
+            log.warning("engine setup failed on options", game_type=game_type, error=repr(exc)[:200])
+            raise errors.invalid("INVALID_OPTIONS", f"the {game_type} setup refused the options: {exc}"[:500]) from None
         tokens: list[pb.SeatToken] = []
         records: list[SeatRecord] = []
         for i, spec in enumerate(seats):

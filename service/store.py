@@ -162,7 +162,7 @@ class GameStore:
     async def ping(self) -> bool:
         try:
             return bool(await self._timed("ping", self.redis.ping))
-        except errors.ServiceError:
+        except (errors.ServiceError, redis.exceptions.RedisError):
             return False
 
     async def load(self, game_id: str, recent_events: int = 0) -> tuple[GameRecord | None, list[Event]]:

@@ -33,6 +33,10 @@ _MODULES: dict[str, str] = {
 }
 
 
+# What parsing untrusted engine JSON may raise besides CodecError (RecursionError: absurdly deep nesting).
+_BAD_JSON = (codec.CodecError, RecursionError, ValueError, TypeError, KeyError)
+
+
 @dataclass(frozen=True)
 class GameWire:
     """A game's typed messages: `field` names its member of the GameView and TypedMove oneofs; `move` is a
@@ -65,7 +69,7 @@ def view_from_proto(game: Game, message: pb.GameView) -> object:
     if kind == "view_json":
         try:
             return game.load_view(message.view_json)
-        except codec.CodecError as exc:
+        except _BAD_JSON as exc:
             raise WireError(f"view_json is not a {game.info.name} view: {exc}") from exc
     wire = typed_wire(game.info.name)
     if wire is None or kind != wire.field:
@@ -88,7 +92,7 @@ def move_from_proto(game: Game, message: pb.TypedMove) -> Move:
     if kind == "move_json":
         try:
             return game.load_move(message.move_json)
-        except codec.CodecError as exc:
+        except _BAD_JSON as exc:
             raise WireError(f"move_json is not a {game.info.name} move: {exc}") from exc
     wire = typed_wire(game.info.name)
     if wire is None or kind != wire.field:
