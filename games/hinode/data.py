@@ -117,12 +117,15 @@ def vp_table(override: Any = None) -> tuple[int, ...]:
     for key, pair in override.items():
         if key not in NAWABARI_KEYS:
             raise ValueError(f"nawabari_vp: unknown card {key!r} (cards: {', '.join(NAWABARI_KEYS)})")
-        if (
-            not isinstance(pair, list | tuple)
-            or len(pair) != 2
-            or any(isinstance(v, bool) or not isinstance(v, int) or abs(v) > VP_LIMIT for v in pair)
-        ):
+        if not isinstance(pair, list | tuple) or len(pair) != 2 or not all(map(_is_vp, pair)):
             raise ValueError(f"nawabari_vp[{key!r}] must be [first, second], integers from -99 to 99")
         i = NAWABARI_KEYS.index(key)
-        values[2 * i], values[2 * i + 1] = pair
+        values[2 * i], values[2 * i + 1] = (int(v) for v in pair)
     return tuple(values)
+
+
+def _is_vp(value: Any) -> bool:
+    # 3.0 is accepted as 3: JSON that went through a protobuf Struct has only floats.
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return value == int(value) and abs(value) <= VP_LIMIT

@@ -64,10 +64,12 @@ def test_the_vp_table_is_one_table_of_assumed_rows():
 def test_nawabari_vp_option_overrides_the_table():
     """The unknown printed VP can be set per game: the `nawabari_vp` option (JSON)."""
     override = {"red-1": [10, -5], "white": [1, 1]}
-    for given in (override, json.dumps(override)):
+    from_struct = {"red-1": [10.0, -5.0], "white": [1.0, 1.0]}  # what a protobuf Struct carries
+    for given in (override, json.dumps(override), from_struct):
         state = GAME.new_game(4, {"nawabari_vp": given}, seed=5)
         assert state.vp[0:2] == (10, -5) and state.vp[24:26] == (1, 1)
         assert state.vp[2:24] == vp_table()[2:24]
+        assert all(type(v) is int for v in state.vp)
     state = position(options={"nawabari_vp": override}, hands={0: (), 1: (), 2: (), 3: ()},
                      first=(0,) + (None,) * 11, second=(1,) + (None,) * 11, trick=9, phase="over", actor=None)
     totals = [dict(s.breakdown)["ranking points"] for s in GAME.score(state).seats]
@@ -81,6 +83,7 @@ def test_nawabari_vp_option_overrides_the_table():
         {"nawabari_vp": {"red-1": [1]}},
         {"nawabari_vp": {"red-1": [1, "2"]}},
         {"nawabari_vp": {"red-1": [1, 1000]}},
+        {"nawabari_vp": {"red-1": [1, 2.5]}},
         {"nawabari_vp": [1, 2]},
         {"nawabari_vp": "{not json"},
         {"advanced": "yes"},
