@@ -67,7 +67,7 @@ def test_play_hinode_self_contained_with_hint_score_and_final_breakdown():
         _, hint = term.expect(PROMPT)
         assert "Hint: " in hint
         assert "visits" in hint and "mean reward" in hint
-        candidates = re.findall(r"^\s+\*?\s+(\d+)\s+(\d+)\s+\d+%\s+(\d\.\d{3})\s+\S", hint, re.M)
+        candidates = re.findall(r"^\s+\*?\s+(\d+)\s+(\d+)\s+\d+%\s+(-?\d\.\d{3})\s+\S", hint, re.M)
         assert len(candidates) >= 2, hint  # every candidate with its move number, visits and mean reward
         assert sum(int(visits) for _, visits, _ in candidates) > 0
 
