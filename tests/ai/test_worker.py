@@ -186,11 +186,12 @@ def test_sigterm_finishes_the_job_in_hand(redis_db_url, tmp_path):
                 if pending.get("term"):
                     break
                 time.sleep(0.02)
-            before = stub.GetState(pb.GetStateRequest(game_id=created.game_id), timeout=10).state.version
+            [in_hand] = client.xpending_range(JOBS, "ai-workers", min="-", max="+", count=10, consumername="term")
+            [(_, job)] = client.xrange(JOBS, in_hand["message_id"], in_hand["message_id"])
             worker.send_signal(signal.SIGTERM)
             assert worker.wait(timeout=30) == 0
             after = stub.GetState(pb.GetStateRequest(game_id=created.game_id), timeout=10).state.version
-        assert after > before  # the move in hand was made before the worker left
+        assert after > int(job["version"])  # the job in hand was done (its move made) before the worker left
         assert client.xpending(JOBS, "ai-workers")["pending"] == 0
     client.close()
 
