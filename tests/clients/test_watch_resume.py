@@ -125,3 +125,14 @@ def test_watch_and_moves_survive_a_killed_and_restarted_service(service_process)
         assert_every_event_once(watcher, client, game.game_id, final_version)
     finally:
         client.close()
+
+
+def test_watching_a_finished_game_from_its_last_version_ends_at_once(service_process):
+    with connect(service_process.target) as client:
+        game, players = new_naishi(client)
+        final_version = finish(client, game, players, random.Random(7))
+        started = time.monotonic()
+        assert list(client.watch(game.game_id, from_version=final_version)) == []
+        assert [u.event.version for u in client.watch(game.game_id, from_version=final_version - 1)] == [
+            final_version]
+        assert time.monotonic() - started < 5, "nothing to wait for"
