@@ -134,3 +134,18 @@ def test_suggest_returns_the_best_move_and_every_candidate(stack):
         # game_service.proto says 0..1, but the search's rewards lie in about [-0.1, 1.1] (ai/ismcts.py MARGIN_WEIGHT).
         assert all(-0.5 <= c.mean_reward <= 1.5 for c in suggestion.candidates)
         assert sum(c.visits for c in suggestion.candidates) > 0
+
+
+def test_clients_import_only_the_protos_and_grpc():
+    """ARCHITECTURE.md: "clients/ imports only generated protos (tabletop.v1) (+ grpc)"; the launcher is loaded
+    only when a command starts its own stack."""
+    import subprocess
+    import sys
+
+    code = ("import sys, clients.sdk, clients.render, clients.render.hinode, clients.render.naishi, "
+            "clients.terminal, clients.demo\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('games', 'service', 'ai', 'redis') "
+            "or m == 'tabletop.launcher'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
