@@ -58,6 +58,10 @@ def version_mismatch(expected: int, current: int) -> ServiceError:
     )
 
 
+def contended() -> ServiceError:
+    return ServiceError(grpc.StatusCode.ABORTED, "CONTENDED", "the game changed too often meanwhile: retry")
+
+
 def redis_unavailable(detail: str) -> ServiceError:
     return ServiceError(grpc.StatusCode.UNAVAILABLE, "REDIS_UNAVAILABLE", f"the game store is unreachable: {detail}")
 

@@ -6,52 +6,30 @@ here because a move's answer is stored, byte for byte, for retries with the same
 
 from __future__ import annotations
 
-import hashlib
 import json
-import random
-import re
 import secrets
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
 
-from games import registry
-from games.base import Game, GameError, IllegalMove, InvalidOptions, Move, Score
-from service import auth, errors, metrics
+from games.base import Game, GameError, IllegalMove, Move
+from service import auth, errors, metrics, validation
 from service.auth import Caller, Credentials
 from service.config import Config
 from service.logs import bind, log
-from service.store import Event, GameRecord, GameStore, SeatRecord, now_ms, seats_from_json, seats_json
+from service.store import Event, GameRecord, GameStore, SeatRecord, now_ms, seats_json
+from service.views import Replay, event_to_proto, game_state, public_seats, visible_score
 from tabletop import wire
 from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
 
-STRENGTHS = ("easy", "normal", "hard")
-MAX_NAME = 64
-MAX_REQUEST_ID = 128
-MAX_OPTIONS_JSON = 16 * 1024
 RECENT_EVENTS = 10
 COMMIT_ATTEMPTS = 8
 WATCH_BLOCK_MS = 1000
 WATCH_IDLE_CHECK_MS = 30_000
 STATE_CACHE_SIZE = 2048
-
-_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-
-STATUS = {
-    "waiting": pb.GAME_STATUS_WAITING_FOR_PLAYERS,
-    "in_progress": pb.GAME_STATUS_IN_PROGRESS,
-    "finished": pb.GAME_STATUS_FINISHED,
-}
-SEAT_KINDS = {"human": pb.SEAT_KIND_HUMAN, "ai": pb.SEAT_KIND_AI, "open": pb.SEAT_KIND_OPEN}
-EVENT_KINDS = {
-    "created": pb.GameEvent.KIND_CREATED,
-    "joined": pb.GameEvent.KIND_JOINED,
-    "started": pb.GameEvent.KIND_STARTED,
-    "move": pb.GameEvent.KIND_MOVE,
-}
 
 
 @dataclass(frozen=True)
@@ -84,143 +62,6 @@ class Change:
     state: Any  # the engine state after the change
 
 
-# --- validation ------------------------------------------------------------------------------------------------
-
-
-def check_game_id(game_id: str) -> None:
-    if not _ID.match(game_id or ""):
-        raise errors.invalid("INVALID_GAME_ID", "game_id must be 1-64 characters of A-Z a-z 0-9 _ -")
-
-
-def check_request_id(request_id: str) -> None:
-    if len(request_id) > MAX_REQUEST_ID or not request_id.isprintable():
-        raise errors.invalid("INVALID_REQUEST_ID", f"request_id must be at most {MAX_REQUEST_ID} printable characters")
-
-
-def check_name(name: str) -> str:
-    name = name.strip()
-    if len(name) > MAX_NAME or not name.isprintable():
-        raise errors.invalid("INVALID_NAME", f"names must be at most {MAX_NAME} printable characters")
-    return name
-
-
-def parse_options(options: str | dict[str, Any] | None) -> dict[str, Any]:
-    if options is None or options == "":
-        return {}
-    if isinstance(options, str):
-        if len(options) > MAX_OPTIONS_JSON:
-            raise errors.invalid("INVALID_OPTIONS", f"options_json is longer than {MAX_OPTIONS_JSON} characters")
-        try:
-            options = json.loads(options)
-        except (ValueError, RecursionError) as exc:  # RecursionError: nested deeper than json recurses
-            raise errors.invalid("INVALID_OPTIONS", f"options_json is not JSON: {exc}") from None
-    if not isinstance(options, dict):
-        raise errors.invalid("INVALID_OPTIONS", "the options must be a JSON object")
-    try:
-        size = len(json.dumps(options))
-    except (ValueError, RecursionError):
-        raise errors.invalid("INVALID_OPTIONS", "the options nest too deeply") from None
-    if size > MAX_OPTIONS_JSON:
-        raise errors.invalid("INVALID_OPTIONS", f"the options are longer than {MAX_OPTIONS_JSON} characters as JSON")
-    return options
-
-
-def engine(game_type: str) -> Game:
-    try:
-        return registry.get(game_type)
-    except registry.UnknownGame:
-        raise errors.invalid(
-            "UNKNOWN_GAME_TYPE", f"unknown game type {game_type!r}; hosted: {', '.join(registry.names())}",
-            game_type=game_type[:64],
-        ) from None
-
-
-def engine_error(exc: GameError) -> errors.ServiceError:
-    """An engine refusal as a gRPC error: bad setup INVALID_ARGUMENT, an illegal move FAILED_PRECONDITION."""
-    if isinstance(exc, InvalidOptions):
-        return errors.invalid(exc.reason, exc.message)
-    return errors.precondition(exc.reason, exc.message)
-
-
-# --- engine objects -> GameState --------------------------------------------------------------------------------
-
-
-def public_seats(seats: tuple[SeatRecord, ...]) -> str:
-    """Seats as events carry them: no token hashes."""
-    return seats_json([replace(s, token_hash=None) for s in seats])
-
-
-def event_to_proto(event: Event, viewer: int | None) -> pb.GameEvent:
-    seat = int(event.get("seat")) if event.get("seat") else None
-    own = seat is not None and seat == viewer and event.get("kind") == "move"
-    return pb.GameEvent(
-        version=event.version,
-        kind=EVENT_KINDS.get(event.get("kind"), pb.GameEvent.KIND_UNSPECIFIED),
-        seat=seat,
-        move_id=event.get("move_id") if own else "",
-        move_label=event.get("move_label") if own else "",
-        time_unix_ms=int(event.get("at") or 0),
-        game_over=event.get("over") == "1",
-    )
-
-
-def game_state(
-    record: GameRecord, game: Game, state: Any, viewer: int | None, events: list[Event] = (),
-    *, version: int | None = None, status: str | None = None, seats: tuple[SeatRecord, ...] | None = None,
-) -> pb.GameState:
-    """The game as `viewer` (a seat, or None for a spectator) may see it."""
-    to_act = sorted(game.to_act(state)) if state is not None else []
-    legal = game.legal_moves(state, viewer) if viewer is not None and viewer in to_act else ()
-    return pb.GameState(
-        game_id=record.game_id,
-        game_type=record.game_type,
-        status=STATUS[status or record.status],
-        version=record.version if version is None else version,
-        seats=[
-            pb.SeatInfo(seat=i, kind=SEAT_KINDS[s.kind], name=s.name, strength=s.strength)
-            for i, s in enumerate(record.seats if seats is None else seats)
-        ],
-        your_seat=viewer,
-        to_act=to_act,
-        legal_moves=wire.legal_moves_to_proto(game, legal),
-        recent_events=[event_to_proto(e, viewer) for e in events],
-        view=wire.view_to_proto(game, game.view(state, viewer)) if state is not None else None,
-        options_json=record.options,
-    )
-
-
-def visible_score(game: Game, state: Any, viewer: int | None) -> Score:
-    """The score as `viewer` may know it: exact once the game is over; while it runs, the score of a state
-    sampled from the viewer's view (seeded by the view), so a live score that depends on hidden cards (a Naishi
-    Hand's order) cannot leak them. Where the live score depends only on public facts, it is the exact one."""
-    if game.is_over(state):
-        return game.score(state)
-    view = game.view(state, viewer)
-    rng = random.Random(hashlib.sha256(game.dump_view(view)).digest())
-    return game.score(game.sample(view, rng))
-
-
-class Replay:
-    """Rebuild a game event by event from its stream: seats, status and engine state after each event."""
-
-    def __init__(self, game: Game):
-        self.game = game
-        self.seats: tuple[SeatRecord, ...] = ()
-        self.status = "waiting"
-        self.state: Any = None
-
-    def step(self, event: Event) -> None:
-        if event.get("seats"):
-            self.seats = seats_from_json(event.get("seats"))
-        kind = event.get("kind")
-        if kind == "started":
-            self.state = self.game.load_state(event.get("state"))
-        elif kind == "move":
-            self.state = self.game.apply(self.state, int(event.get("seat")), self.game.load_move(event.get("move")))
-        if self.state is not None:
-            self.status = "finished" if self.game.is_over(self.state) else "in_progress"
-
-
 # --- the service ------------------------------------------------------------------------------------------------
 
 
@@ -238,12 +79,12 @@ class Sessions:
     # --- loading and identifying ---
 
     async def load(self, game_id: str, recent_events: int = 0) -> Table:
-        check_game_id(game_id)
+        validation.check_game_id(game_id)
         bind(game_id=game_id)
         record, events = await self.store.load(game_id, recent_events)
         if record is None:
             raise errors.game_not_found(game_id)
-        game = engine(record.game_type)
+        game = validation.engine(record.game_type)
         return Table(record, game, self._decode(record, game), events)
 
     def _decode(self, record: GameRecord, game: Game) -> Any:
@@ -301,8 +142,8 @@ class Sessions:
 
     async def create(self, game_type: str, options: str | dict[str, Any] | None, seats: list[SeatRequest],
                      start: bool) -> pb.CreateGameResponse:
-        game = engine(game_type)
-        resolved = _resolve(game, parse_options(options))
+        game = validation.engine(game_type)
+        resolved = validation.resolve_options(game, validation.parse_options(options))
         info = game.info
         if not info.min_seats <= len(seats) <= info.max_seats:
             raise errors.invalid(
@@ -311,20 +152,20 @@ class Sessions:
         try:  # options that only the setup can judge (e.g. a start seat beyond the seat count)
             game.new_game(len(seats), resolved, 0)
         except GameError as exc:
-            raise engine_error(exc) from None
+            raise validation.engine_error(exc) from None
         except Exception as exc:  # noqa: BLE001 - a setup that trips over the caller's options: bad input
             log.warning("engine setup failed on options", game_type=game_type, error=repr(exc)[:200])
             raise errors.invalid("INVALID_OPTIONS", f"the {game_type} setup refused the options: {exc}"[:500]) from None
         tokens: list[pb.SeatToken] = []
         records: list[SeatRecord] = []
         for i, spec in enumerate(seats):
-            name = check_name(spec.name)
+            name = validation.check_name(spec.name)
             if spec.kind == "human":
                 token = auth.new_token()
                 tokens.append(pb.SeatToken(seat=i, token=token))
                 records.append(SeatRecord("human", name or f"Player {i + 1}", "", auth.token_hash(token)))
             elif spec.kind == "ai":
-                records.append(SeatRecord("ai", name or f"AI {i + 1}", _strength(spec.strength)))
+                records.append(SeatRecord("ai", name or f"AI {i + 1}", validation.strength(spec.strength)))
             elif spec.kind == "open":
                 records.append(SeatRecord("open", name or f"Seat {i + 1}"))
             else:
@@ -362,9 +203,9 @@ class Sessions:
 
     async def join(self, join_code: str, name: str, seat: int | None) -> pb.JoinGameResponse:
         game_id, _, secret = join_code.partition(".")
-        if not secret or not _ID.match(game_id) or len(secret) > 64:
+        if not secret or not validation.GAME_ID.match(game_id) or len(secret) > 64:
             raise errors.invalid("MALFORMED_JOIN_CODE", "a join code looks like <game id>.<secret>")
-        name = check_name(name)
+        name = validation.check_name(name)
         for _ in range(COMMIT_ATTEMPTS):
             table = await self.load(game_id)
             record = table.record
@@ -399,7 +240,7 @@ class Sessions:
                     state=game_state(table.record, table.game, table.state, chosen, table.events),
                 )
             metrics.VERSION_CONFLICTS.inc()
-        raise _busy()
+        raise errors.contended()
 
     async def start(self, game_id: str, creds: Credentials) -> pb.StartGameResponse:
         table = await self.load(game_id)
@@ -437,7 +278,7 @@ class Sessions:
             if result.outcome == "OK":
                 return
             metrics.VERSION_CONFLICTS.inc()
-        raise _busy()
+        raise errors.contended()
 
     # --- play ---
 
@@ -448,9 +289,9 @@ class Sessions:
 
     async def make_move(self, game_id: str, creds: Credentials, move: str | pb.TypedMove,
                         expected_version: int | None, request_id: str) -> pb.MakeMoveResponse:
-        check_request_id(request_id)
+        validation.check_request_id(request_id)
         bind(request_id=request_id or None)
-        check_game_id(game_id)
+        validation.check_game_id(game_id)
         for _ in range(COMMIT_ATTEMPTS):
             table = await self.load(game_id, RECENT_EVENTS)
             seat = self.acting_seat(table.record, creds)
@@ -482,7 +323,7 @@ class Sessions:
             metrics.VERSION_CONFLICTS.inc()
             if expected_version is not None:
                 raise errors.version_mismatch(expected_version, result.version)
-        raise _busy()
+        raise errors.contended()
 
     def _plan_move(self, table: Table, seat: int, move: str | pb.TypedMove, expected_version: int | None
                    ) -> tuple[pb.MakeMoveResponse, Change]:
@@ -497,7 +338,7 @@ class Sessions:
         try:
             new_state = game.apply(state, seat, engine_move)
         except GameError as exc:
-            raise engine_error(exc) from None
+            raise validation.engine_error(exc) from None
         version = record.version + 1
         finished = game.is_over(new_state)
         event = {
@@ -534,7 +375,7 @@ class Sessions:
                 raise IllegalMove(f"that move is not a legal move for seat {seat} now")
             return typed
         except GameError as exc:
-            raise engine_error(exc) from None
+            raise validation.engine_error(exc) from None
 
     async def score(self, game_id: str, creds: Credentials) -> pb.GetScoreResponse:
         table = await self.load(game_id)
@@ -588,13 +429,13 @@ class Sessions:
         try:
             game.check_can_act(state, seat)
         except GameError as exc:
-            raise engine_error(exc) from None
+            raise validation.engine_error(exc) from None
         if iterations < 0 or time_budget_seconds < 0 or time_budget_seconds > 60:
             raise errors.invalid("INVALID_BUDGET", "iterations must be >= 0 and time_budget_seconds within 0..60")
         request = ai_service_pb2.AIServiceSuggestMoveRequest(
             game_type=table.record.game_type, seat=seat, version=table.record.version,
             view=wire.view_to_proto(game, game.view(state, seat)),
-            strength=_strength(strength), iterations=iterations, time_budget_seconds=time_budget_seconds,
+            strength=validation.strength(strength), iterations=iterations, time_budget_seconds=time_budget_seconds,
         )
         if self._ai_channel is None:
             self._ai_channel = grpc.aio.insecure_channel(self.config.ai_target)
@@ -615,22 +456,3 @@ class Sessions:
             version=table.record.version, best_move_id=answer.best_move_id, best_move_label=answer.best_move_label,
             candidates=answer.candidates,
         )
-
-
-def _resolve(game: Game, options: dict[str, Any]) -> dict[str, Any]:
-    try:
-        return game.resolve_options(options)
-    except InvalidOptions as exc:
-        raise errors.invalid("INVALID_OPTIONS", exc.message) from None
-
-
-def _strength(strength: str) -> str:
-    strength = strength or "normal"
-    if strength not in STRENGTHS:
-        raise errors.invalid("INVALID_STRENGTH", f"strength must be one of {', '.join(STRENGTHS)}")
-    return strength
-
-
-def _busy() -> errors.ServiceError:
-    return errors.ServiceError(grpc.StatusCode.ABORTED, "CONTENDED", "the game changed too often meanwhile: retry")
-

@@ -7,8 +7,8 @@ import random
 import redis
 
 from games import registry
-from service.sessions import Replay
 from service.store import Event, GameRecord, events_key, game_key
+from service.views import Replay
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tests.service.conftest import HUMAN

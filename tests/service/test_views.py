@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games import registry
-from service.sessions import visible_score
+from service.views import visible_score
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tests.service.conftest import HUMAN
