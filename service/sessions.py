@@ -70,7 +70,7 @@ class Sessions:
         self.store = store
         self.config = config
         self._ai_channel: grpc.aio.Channel | None = None
-        self._states: dict[tuple[str, int], Any] = {}
+        self._states: dict[tuple[str, int, int], Any] = {}
 
     async def close(self) -> None:
         if self._ai_channel is not None:
@@ -88,18 +88,20 @@ class Sessions:
         return Table(record, game, self._decode(record, game), events)
 
     def _decode(self, record: GameRecord, game: Game) -> Any:
-        """The engine state of a record. A version's state never changes (every write bumps the version), so
-        decoded states are kept by (game id, version) and shared: they are immutable, and game ids are random."""
+        """The engine state of a record. Decoding is the costly part of a request, and states are immutable, so
+        decoded ones are kept by (game id, version, hash of the bytes): the bytes are in the key because a Redis
+        that lost its last writes may see a version committed twice with different states."""
         if not record.state:
             return None
-        state = self._states.get((record.game_id, record.version))
+        key = (record.game_id, record.version, hash(record.state))
+        state = self._states.get(key)
         if state is None:
             state = game.load_state(record.state)
-            self._remember(record.game_id, record.version, state)
+            self._remember(key, state)
         return state
 
-    def _remember(self, game_id: str, version: int, state: Any) -> None:
-        self._states[(game_id, version)] = state
+    def _remember(self, key: tuple[str, int, int], state: Any) -> None:
+        self._states[key] = state
         if len(self._states) > STATE_CACHE_SIZE:
             self._states.pop(next(iter(self._states)))
 
@@ -313,7 +315,7 @@ class Sessions:
                 jobs=change.jobs,
             )
             if result.outcome == "OK":
-                self._remember(game_id, result.version, change.state)
+                self._remember((game_id, result.version, hash(change.fields["state"].encode())), change.state)
                 metrics.MOVES.labels(record.game_type).inc()
                 if change.finished:
                     metrics.GAMES_FINISHED.labels(record.game_type).inc()
