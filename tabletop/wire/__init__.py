@@ -4,6 +4,11 @@ Every function takes the engine (`games.base.Game`) whose objects it maps. A gam
 (`_MODULES`) gets its typed view and move messages; any other game travels as the engine's own versioned JSON
 (`view_json`, `move_json`). Either way the mapping is exact: `view_from_proto(g, view_to_proto(g, v)) == v`,
 which the AI worker relies on to rebuild the engine view that it samples from.
+
+To give a game typed messages: write protos/tabletop/v1/<game>.proto mirroring the engine's view and move
+dataclasses field by field (see messages.py for the few rules), add a `<game>` member to the `GameView` and
+`TypedMove` oneofs, run `make protos`, add tabletop/wire/<game>.py with its `WIRE` and a line in `_MODULES`.
+tests/service/test_wire.py then checks the exact round trip over random positions of the game.
 """
 
 from __future__ import annotations
