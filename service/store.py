@@ -140,13 +140,16 @@ class GameStore:
 
     @classmethod
     def from_url(cls, url: str, **kwargs: int) -> GameStore:
-        client = aioredis.Redis.from_url(
-            url, socket_timeout=5, socket_connect_timeout=2, health_check_interval=10, max_connections=512
+        # A blocking pool: past 512 connections a request waits (up to 5 s) for one instead of failing; watchers
+        # hold theirs for at most WATCH_BLOCK_MS at a time.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=512, timeout=5, socket_timeout=5, socket_connect_timeout=2, health_check_interval=10
         )
-        return cls(client, **kwargs)
+        return cls(aioredis.Redis(connection_pool=pool), **kwargs)
 
     async def close(self) -> None:
         await self.redis.aclose()
+        await self.redis.connection_pool.disconnect()
 
     async def _timed(self, op: str, call: Callable[[], Awaitable[T]]) -> T:
         """Run one Redis call, timing it; an unreachable Redis becomes UNAVAILABLE (REDIS_UNAVAILABLE)."""
