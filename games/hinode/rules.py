@@ -150,23 +150,22 @@ def legal_moves(state: State, seat: int) -> tuple:
 
 
 def _play_moves(state: State, seat: int) -> tuple:
-    hand = list(state.hands[seat])
-    if state.heroes[seat] and not any(p.move.card == HERO for p in state.plays):
-        hand.append(HERO)
     resources = state.resources
     usable = (resources[seat * 3 + RED] > 0) + 2 * (resources[seat * 3 + BLUE] > 0)
     moves: list = []
-    for card in hand:
-        if card == HERO and state.colour is None:  # the start player's Hero on the white Area
-            moves += _DECLARED_VARIANTS[usable]
-        else:
-            moves += _VARIANTS[card][usable]
+    for card in state.hands[seat]:
+        moves += _VARIANTS[card][usable]
+    # the Hero, unless spent or another one was played this trick (hero_last is None: no Hero played yet at all)
+    hero = state.heroes[seat] and (state.hero_last is None or all(p.move.card != HERO for p in state.plays))
+    if hero:
+        # the start player's Hero on the white Area declares its colour
+        moves += _DECLARED_VARIANTS[usable] if state.colour is None else _VARIANTS[HERO][usable]
     if state.advanced:
-        moves += _skill_moves(state, seat, hand)
+        moves += _skill_moves(state, seat, state.hands[seat] + (HERO,) if hero else state.hands[seat])
     return tuple(moves)
 
 
-def _skill_moves(state: State, seat: int, hand: list[int]) -> list[PlayCard]:
+def _skill_moves(state: State, seat: int, hand: tuple[int, ...]) -> list[PlayCard]:
     tribe = state.tribes[seat]
     cost = SKILL_COST[tribe]
     resources = state.resources
