@@ -1,0 +1,437 @@
+"""Fuzzing the game service: thousands of malformed and random requests against a real `tabletop serve` process
+over a real Redis. The rule they check (docs/ARCHITECTURE.md, errors): "malformed input INVALID_ARGUMENT ...
+Never INTERNAL for bad input." So: no INTERNAL, no UNKNOWN, no crash (the process stays healthy and then stops
+cleanly on SIGTERM), and no change to any game unless the request that made it was answered OK."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import grpc
+import pytest
+import redis
+from google.protobuf import descriptor, struct_pb2
+from google.protobuf.message import Message
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from service.errors import error_info
+from service.sessions import Replay
+from service.store import Event, events_key, game_key
+from tabletop.embedded_redis import free_port
+from tabletop.v1 import game_service_pb2 as pb
+from tabletop.v1 import game_service_pb2_grpc
+
+ROOT = Path(__file__).resolve().parents[2]
+AI_TOKEN = "fuzz-ai-service-token"
+FORBIDDEN = {grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN}
+HUMAN, AI, OPEN = pb.SEAT_KIND_HUMAN, pb.SEAT_KIND_AI, pb.SEAT_KIND_OPEN
+SERVICE = "/tabletop.v1.GameService/"
+METHODS = ("ListGameTypes", "CreateGame", "JoinGame", "StartGame", "GetState", "MakeMove", "GetScore",
+           "WatchGame", "SuggestMove")
+
+
+class ServeProcess:
+    """`tabletop serve` as a child process on a free port over `redis_url`, SERVING before it is handed out."""
+
+    def __init__(self, redis_url: str, log_path: Path, **env: str):
+        self.port = free_port()
+        self.log = log_path.open("w+")
+        self.env = dict(os.environ, TABLETOP_REDIS_URL=redis_url, TABLETOP_GRPC_PORT=str(self.port),
+                        TABLETOP_METRICS_PORT="0", TABLETOP_AI_SERVICE_TOKEN=AI_TOKEN,
+                        TABLETOP_AI_TARGET=f"127.0.0.1:{free_port()}", TABLETOP_SHUTDOWN_GRACE_SECONDS="2",
+                        TABLETOP_LOG_LEVEL="warning", **env)
+        self.proc = subprocess.Popen([sys.executable, "-m", "tabletop.cli", "serve"], cwd=ROOT, env=self.env,
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+        self.channel = grpc.insecure_channel(self.target)
+        self.stub = game_service_pb2_grpc.GameServiceStub(self.channel)
+        assert self.wait_ready(30), self.output()
+
+    @property
+    def target(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def output(self) -> str:
+        if not self.log.closed:
+            self.log.flush()
+        return Path(self.log.name).read_text()
+
+    def readiness(self) -> int | None:
+        try:
+            return health_pb2_grpc.HealthStub(self.channel).Check(
+                health_pb2.HealthCheckRequest(service="tabletop.v1.GameService"), timeout=1).status
+        except grpc.RpcError:
+            return None
+
+    def wait_ready(self, timeout: float, wanted: int = health_pb2.HealthCheckResponse.SERVING) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, self.output()
+            if self.readiness() == wanted:
+                return True
+            time.sleep(0.05)
+        return False
+
+    def stop(self) -> int:
+        """SIGTERM and wait: the exit code (0 = a clean, graceful stop)."""
+        self.channel.close()
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+        return self.proc.returncode
+
+
+@pytest.fixture
+def serve(redis_db_url, tmp_path):
+    process = ServeProcess(redis_db_url, tmp_path / "serve.log")
+    yield process
+    process.stop()
+
+
+def auth(token: str | None, seat: int | None = None) -> list[tuple[str, str]]:
+    metadata = [("authorization", f"Bearer {token}")] if token else []
+    if seat is not None:
+        metadata.append(("x-tabletop-seat", str(seat)))
+    return metadata
+
+
+# --- random inputs ----------------------------------------------------------------------------------------------
+
+PRINTABLE = [chr(c) for c in range(0x20, 0x7F)]
+UNICODE = [chr(c) for c in (*range(0x00, 0x20), 0x7F, 0xA0, 0xAD, 0x200B, 0x202E, 0xFEFF, 0xFFFF, 0x1F600,
+                            0x10FFFF, *range(0x3040, 0x3060))]
+
+
+def random_text(rng: random.Random) -> str:
+    kind = rng.random()
+    if kind < 0.1:
+        return ""
+    if kind < 0.2:
+        return rng.choice("xyz{}*:.-_") * rng.choice((64, 65, 129, 257, 4096, 70_000))  # around every length cap
+    if kind < 0.5:
+        return "".join(rng.choices(UNICODE + PRINTABLE, k=rng.randint(1, 40)))
+    if kind < 0.6:
+        return rng.choice(("hinode", "naishi", "toy", "HINODE", " hinode", "hinode\x00", "../hinode", "null"))
+    return "".join(rng.choices(PRINTABLE, k=rng.randint(1, 40)))
+
+
+def random_int(rng: random.Random, bits: int = 64, signed: bool = True) -> int:
+    low, high = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+    return max(low, min(high, rng.choice((0, 1, -1, 2, 3, 4, 5, 7, 13, 39, 40, 255, 1 << 20, high, low,
+                                          rng.randint(low, high)))))
+
+
+def random_json(rng: random.Random) -> str:
+    kind = rng.random()
+    if kind < 0.15:
+        return "[" * rng.choice((100, 1000, 8000)) + "]" * rng.choice((0, 100))  # nesting deeper than json allows
+    if kind < 0.3:
+        return random_text(rng)
+    if kind < 0.4:
+        return json.dumps(rng.choice(([1, 2], "x", 3, None, True, 1e308)))
+    value = rng.choice((True, False, 0, -1, 1 << 70, 1.5, float("nan"), "seat0", "seat3", "random", "x" * 300, None,
+                        [], {}, {"a": [1, {"b": None}]}))
+    keys = ("advanced", "start_player", "skills", "proxies", "cards", "double", random_text(rng))
+    doc = {rng.choice(keys): value for _ in range(rng.randint(1, 3))}
+    return json.dumps(doc, allow_nan=True)
+
+
+def fill_random(message: Message, rng: random.Random, depth: int = 0) -> Message:
+    """Set a random subset of the message's fields to random values (any enum number, nested messages)."""
+    for field in message.DESCRIPTOR.fields:
+        if rng.random() < 0.5:
+            continue
+        repeated = field.is_repeated
+        if field.message_type is not None:
+            if depth >= 4:
+                continue
+            if field.message_type.GetOptions().map_entry:
+                target = getattr(message, field.name)
+                for _ in range(rng.randint(0, 3)):
+                    key = random_text(rng)[:20]
+                    value_field = field.message_type.fields_by_name["value"]
+                    if value_field.message_type is not None:
+                        fill_random(target[key], rng, depth + 1)
+                    else:
+                        target[key] = _scalar(value_field, rng)
+            elif repeated:
+                for _ in range(rng.choice((0, 1, 2, 4, 5, 40))):
+                    fill_random(getattr(message, field.name).add(), rng, depth + 1)
+            else:
+                fill_random(getattr(message, field.name), rng, depth + 1)
+                getattr(message, field.name).SetInParent()
+        elif repeated:
+            getattr(message, field.name).extend(_scalar(field, rng) for _ in range(rng.randint(0, 5)))
+        else:
+            setattr(message, field.name, _scalar(field, rng))
+    return message
+
+
+def _scalar(field: descriptor.FieldDescriptor, rng: random.Random):
+    t = field.type
+    fd = descriptor.FieldDescriptor
+    if t == fd.TYPE_STRING:
+        return random_text(rng)
+    if t == fd.TYPE_BYTES:
+        return rng.randbytes(rng.randint(0, 64))
+    if t == fd.TYPE_BOOL:
+        return rng.random() < 0.5
+    if t in (fd.TYPE_DOUBLE, fd.TYPE_FLOAT):
+        return rng.choice((0.0, -1.0, 0.5, 59.9, 61.0, 1e300, -1e300, float("inf"), float("nan")))
+    if t == fd.TYPE_ENUM:
+        return rng.randint(-3, 9)  # unknown numbers too: proto3 enums are open
+    if t in (fd.TYPE_INT32, fd.TYPE_SINT32, fd.TYPE_SFIXED32):
+        return random_int(rng, 32)
+    if t in (fd.TYPE_UINT32, fd.TYPE_FIXED32):
+        return random_int(rng, 32, signed=False)
+    if t in (fd.TYPE_UINT64, fd.TYPE_FIXED64):
+        return random_int(rng, 64, signed=False)
+    return random_int(rng, 64)
+
+
+# --- the fuzzer -------------------------------------------------------------------------------------------------
+
+
+class Fuzzer:
+    """Knows the fixture games (ids, tokens, codes, legal move ids) and makes requests that mix them with junk."""
+
+    def __init__(self, stub, games: dict[str, dict], protected: str):
+        self.stub = stub
+        self.games = games
+        self.protected = protected  # a game the fuzzer never sends a legal move id for: it must not change
+        self.tokens = [t for g in games.values() for t in (*g["tokens"].values(), g["creator"])]
+        self.move_ids = [i for gid, g in games.items() if gid != protected for i in g["legal"]]
+
+    def game_id(self, rng: random.Random) -> str:
+        return rng.choice(list(self.games)) if rng.random() < 0.7 else random_text(rng)
+
+    def metadata(self, rng: random.Random, game_id: str | None = None) -> list[tuple[str, str]]:
+        kind = rng.random()
+        game = self.games.get(game_id)
+        if kind < 0.15:
+            return []
+        if kind < 0.45 and game:
+            return auth(rng.choice(list(game["tokens"].values()) + [game["creator"]]))
+        if kind < 0.6:
+            return auth(rng.choice(self.tokens))
+        if kind < 0.7:
+            return auth(AI_TOKEN, rng.choice((None, 0, 1, 3, -1, 99)))
+        if kind < 0.8:
+            return [("x-tabletop-seat", "".join(rng.choices(PRINTABLE, k=rng.randint(0, 12)))),
+                    ("authorization", f"Bearer {AI_TOKEN}")]
+        scheme = rng.choice(("Bearer ", "bearer ", "Basic ", "", "Bearer  ", "Token "))
+        return [("authorization", scheme + "".join(rng.choices(PRINTABLE, k=rng.choice((0, 1, 43, 256, 257, 2000)))))]
+
+    def move(self, rng: random.Random, request: pb.MakeMoveRequest) -> None:
+        kind = rng.random()
+        if kind < 0.35 and request.game_id != self.protected and self.move_ids:
+            request.move_id = rng.choice(self.move_ids)
+        elif kind < 0.55:
+            request.move_id = rng.choice(("card:1", "card:39", "take:blue", "area:3", "tribe:0", "end", "play:0"))
+        elif kind < 0.7:
+            request.move_id = random_text(rng)
+        elif kind < 0.8:
+            request.typed_move.move_json = random_json(rng)
+        else:
+            fill_random(request.typed_move, rng)
+        if rng.random() < 0.6:
+            request.expected_version = rng.choice((0, 1, 2, 3, -1, 1 << 62, random_int(rng)))
+        if rng.random() < 0.5:
+            request.request_id = random_text(rng)
+
+    def request(self, rng: random.Random) -> tuple[str, Message, list[tuple[str, str]]]:
+        """One random request: (method, message, metadata)."""
+        method = rng.choice(METHODS + ("MakeMove",) * 3)  # the write path gets the most
+        request = getattr(pb, f"{method}Request")()
+        if rng.random() < 0.25:
+            fill_random(request, rng)  # anything at all, descriptor-driven
+            return method, request, self.metadata(rng)
+        if method == "CreateGame":
+            request.game_type = rng.choice(("hinode", "naishi", "hinode", random_text(rng)))
+            if rng.random() < 0.5:
+                request.options_json = random_json(rng)
+            elif rng.random() < 0.5:
+                request.options_struct.update({random_text(rng)[:10]: rng.choice((1, "x", True, None, [1], {}))})
+            for _ in range(rng.choice((0, 1, 2, 3, 4, 5, 7, 100, 1000))):
+                request.seats.add(kind=rng.choice((HUMAN, AI, OPEN, 0, 4, -1, 1 << 20)), name=random_text(rng)[:80],
+                                  strength=rng.choice(("", "easy", "hard", random_text(rng))))
+            request.start = rng.random() < 0.5
+        elif method == "JoinGame":
+            waiting = [g["join_code"] for g in self.games.values() if g["join_code"]]
+            request.join_code = rng.choice(waiting + [random_text(rng), f"{self.game_id(rng)}.{random_text(rng)}"])
+            request.name = random_text(rng)[:70]
+            if rng.random() < 0.7:
+                request.seat = random_int(rng, 32)
+        elif method == "MakeMove":
+            request.game_id = self.game_id(rng)
+            self.move(rng, request)
+            return method, request, self.metadata(rng, request.game_id)
+        elif method == "WatchGame":
+            request.game_id = self.game_id(rng)
+            request.from_version = random_int(rng)
+        elif method == "SuggestMove":
+            request.game_id = self.game_id(rng)
+            fill_random(request, rng)
+            request.game_id = self.game_id(rng)
+        elif method != "ListGameTypes":
+            request.game_id = self.game_id(rng)
+        return method, request, self.metadata(rng, getattr(request, "game_id", None))
+
+
+def call(channel: grpc.Channel, method: str, payload: bytes, metadata) -> tuple[grpc.StatusCode, bytes | None, str]:
+    """Send serialized bytes to a method (generic channel, identity serializers): (code, response, details)."""
+    try:
+        if method == "WatchGame":
+            stream = channel.unary_stream(SERVICE + method)(payload, metadata=metadata, timeout=0.5)
+            first = next(iter(stream), None)
+            stream.cancel()
+            return grpc.StatusCode.OK, first, ""
+        response = channel.unary_unary(SERVICE + method)(payload, metadata=metadata, timeout=10)
+        return grpc.StatusCode.OK, response, ""
+    except grpc.RpcError as error:
+        if method == "WatchGame" and error.code() in (grpc.StatusCode.CANCELLED, grpc.StatusCode.DEADLINE_EXCEEDED):
+            return grpc.StatusCode.OK, None, ""  # a live stream that the client left
+        info = error_info(error)
+        return error.code(), None, f"{error.details()} [{info.reason if info else 'no ErrorInfo'}]"
+
+
+def snapshot(client: redis.Redis, game_ids) -> dict[str, tuple]:
+    return {g: (client.hgetall(game_key(g)), client.xrange(events_key(g))) for g in game_ids}
+
+
+def make_fixture_games(stub) -> dict[str, dict]:
+    """Games in every life stage: started 4- and 2-seat Hinode, started Naishi, one waiting with open seats, one
+    with AI seats, one finished-looking early Hinode position."""
+    games = {}
+    specs = [("hinode", [HUMAN] * 4, True), ("hinode", [HUMAN, HUMAN], True), ("naishi", [HUMAN, HUMAN], True),
+             ("hinode", [HUMAN, OPEN, OPEN], False), ("naishi", [HUMAN, AI], True), ("hinode", [HUMAN] * 3, True)]
+    for game_type, kinds, start in specs:
+        created = stub.CreateGame(pb.CreateGameRequest(game_type=game_type, seats=[pb.SeatSpec(kind=k) for k in kinds],
+                                                       start=start))
+        tokens = {t.seat: t.token for t in created.seat_tokens}
+        legal = []
+        for token in tokens.values():
+            legal += [m.id for m in stub.GetState(pb.GetStateRequest(game_id=created.game_id),
+                                                  metadata=auth(token)).state.legal_moves]
+        games[created.game_id] = {"tokens": tokens, "creator": created.creator_token, "legal": legal,
+                                  "join_code": "" if start else created.join_code, "type": game_type}
+    return games
+
+
+def test_bytes_that_are_no_message_are_invalid_argument(serve):
+    """Corrupt wire format and invalid UTF-8 in a string field are malformed input, not UNKNOWN (gRPC's answer
+    when the request cannot be parsed)."""
+    for method in METHODS:
+        # ListGameTypesRequest has no fields: a well-formed field 1 is an unknown field, which proto3 keeps.
+        payloads = (b"\xff\xff\xff", b"\x0a\x80") if method == "ListGameTypes" else (
+            b"\xff\xff\xff", b"\x0a\x02\xc3\x28", b"\x0a\x80")
+        for payload in payloads:
+            code, _, details = call(serve.channel, method, payload, [])
+            assert code == grpc.StatusCode.INVALID_ARGUMENT, (method, payload, details)
+            assert "MALFORMED_REQUEST" in details
+
+
+def test_deeply_nested_options_json_is_invalid_options(serve):
+    """options_json nested deeper than the JSON parser recurses is malformed input (INVALID_OPTIONS)."""
+    request = pb.CreateGameRequest(game_type="hinode", seats=[pb.SeatSpec(kind=HUMAN)] * 2,
+                                   options_json="[" * 10_000)
+    code, _, details = call(serve.channel, "CreateGame", request.SerializeToString(), [])
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "INVALID_OPTIONS" in details, details
+
+
+def test_thousands_of_random_requests_never_fail_internally_crash_or_change_a_game(serve, redis_db_url):
+    rng = random.Random(20261129)
+    games = make_fixture_games(serve.stub)
+    protected = next(iter(games))
+    client = redis.Redis.from_url(redis_db_url)
+    before = snapshot(client, games)
+    fuzzer = Fuzzer(serve.stub, games, protected)
+
+    work = []
+    for i in range(3000):
+        method, request, metadata = fuzzer.request(rng)
+        payload = request.SerializeToString()
+        if i % 5 == 0:  # raw garbage, or a valid request with flipped bits / cut short
+            payload = bytearray(payload or rng.randbytes(8))
+            for _ in range(rng.randint(1, 4)):
+                payload[rng.randrange(len(payload))] = rng.randrange(256)
+            payload = bytes(payload[: rng.randint(0, len(payload))]) if rng.random() < 0.3 else bytes(payload)
+        if i % 50 == 0:
+            payload = rng.randbytes(rng.choice((1, 100, 10_000)))
+        work.append((method, payload, metadata))
+
+    def send(item):
+        method, payload, metadata = item
+        return (method, payload, *call(serve.channel, method, payload, metadata))
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(send, work))
+    elapsed = time.monotonic() - started
+
+    bad = [(m, d) for m, _, code, _, d in results if code in FORBIDDEN]
+    assert not bad, f"{len(bad)} requests failed internally, e.g. {bad[:5]}\n{serve.output()[-4000:]}"
+    codes = {code for _, _, code, _, _ in results}
+    assert grpc.StatusCode.INVALID_ARGUMENT in codes and grpc.StatusCode.UNAUTHENTICATED in codes
+    assert len(results) == 3000 and elapsed < 60
+
+    # No crash: the process is alive and ready, and still plays a game.
+    assert serve.proc.poll() is None and serve.readiness() == health_pb2.HealthCheckResponse.SERVING
+    created = serve.stub.CreateGame(pb.CreateGameRequest(game_type="naishi", seats=[pb.SeatSpec(kind=HUMAN)] * 2,
+                                                         start=True))
+    state = serve.stub.GetState(pb.GetStateRequest(game_id=created.game_id),
+                                metadata=auth(created.seat_tokens[0].token)).state
+    assert state.legal_moves
+
+    # No change to a game unless a request changing it was answered OK.
+    changed_by_ok = set()
+    for method, payload, code, _, _ in results:
+        if code == grpc.StatusCode.OK and method in ("MakeMove", "JoinGame", "StartGame"):
+            parsed = getattr(pb, f"{method}Request").FromString(payload)
+            changed_by_ok.add(parsed.game_id if method != "JoinGame" else parsed.join_code.partition(".")[0])
+    after = snapshot(client, games)
+    assert protected not in changed_by_ok and after[protected] == before[protected]
+    for game_id in games:
+        if game_id not in changed_by_ok:
+            assert after[game_id] == before[game_id], game_id
+        else:  # legitimately changed: still one event per version, and the events replay to the stored state
+            fields, entries = after[game_id]
+            assert int(fields[b"version"]) == len(entries) > len(before[game_id][1])
+            rebuilt = Replay(serve_engine(games[game_id]["type"]))
+            for entry_id, raw in entries:
+                rebuilt.step(Event(int(entry_id.split(b"-")[0]), {k.decode(): v.decode() for k, v in raw.items()}))
+            if b"state" in fields:
+                assert rebuilt.state == rebuilt.game.load_state(fields[b"state"])
+    client.close()
+    assert serve.stop() == 0, serve.output()
+    assert "Traceback" not in serve.output()
+
+
+def serve_engine(game_type: str):
+    from games import registry
+
+    return registry.get(game_type)
+
+
+def test_struct_options_of_any_shape_are_refused_or_accepted_cleanly(serve):
+    """options_struct carries JSON-like values of any type; each is either a valid option or INVALID_OPTIONS."""
+    rng = random.Random(7)
+    for _ in range(200):
+        options = struct_pb2.Struct()
+        fill_random(options, rng)
+        request = pb.CreateGameRequest(game_type=rng.choice(("hinode", "naishi")),
+                                       seats=[pb.SeatSpec(kind=HUMAN)] * 2, options_struct=options)
+        code, _, details = call(serve.channel, "CreateGame", request.SerializeToString(), [])
+        assert code in (grpc.StatusCode.OK, grpc.StatusCode.INVALID_ARGUMENT), details
