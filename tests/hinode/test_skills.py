@@ -182,3 +182,12 @@ def test_blue_samurai_only_marks_areas_without_its_markers():
     state = act(state, (0, "play:b1"))
     targets = sorted({i.split(">a")[1] for i in skill_ids(state, 1)})
     assert targets == ["1", "6"]
+
+
+def test_yozakura_double_markers_count_twice_for_the_bonus_and_once_for_power():
+    """Interpretation: Yozakura's 1st and 2nd are two tribe markers ("1 VP for each tribe marker") on one Area."""
+    layout = (12, *range(1, 12), 4)  # the Bonus Area is blue-1, so Area 5 (blue-2) is of its suit
+    state = position(advanced=True, hands={0: (), 1: (), 2: (), 3: ()}, layout=layout,
+                     first=markers(a5=2), second=markers(a5=2), trick=9, phase="over", actor=None)
+    parts = dict(GAME.score(state).seats[2].breakdown)
+    assert parts["ranking points"] == 5 + 2 and parts["bonus area"] == 2 and parts["power points"] == 2
