@@ -176,8 +176,8 @@ def play_main(argv: list[str]) -> int:
             if note:
                 say(note)
             game = client.create_game(args.game, seats, options={**seeded, **options} or None, start=True)
-            say(f"Game {game.game_id}: {game_type.title}. You are seat {humans[0]}. "
-                f"Watch it with: tabletop watch {game.game_id} --target {target}")
+            say(f"Game {game.game_id}: {game_type.title}. You are seat {humans[0]}.",
+                f"Others may watch it with: tabletop watch {game.game_id} --target {target}")
             table = Table(game.player(humans[0]), style, args.hint_strength)
             finished = table.play()
             final = table.player.state()

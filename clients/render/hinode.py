@@ -20,7 +20,7 @@ HERO = 39
 COLS, ROWS, TRICKS = 4, 3, 9
 BONUS = COLS * ROWS
 PLACES = ("1st", "2nd", "3rd", "4th")
-CELL = 24
+CELL = 15
 
 
 def nawabari_colour(card: int) -> int:
@@ -63,32 +63,33 @@ def play_text(play: hinode_pb2.HinodePlayCard) -> str:
     return text
 
 
-def _area_cell(state: pb.GameState, view: hinode_pb2.HinodeView, area: int, style: Style) -> list[str]:
+def _area_cell(view: hinode_pb2.HinodeView, area: int, style: Style) -> list[str]:
+    """Three lines of one Area: colour and VP (<= marks the Battlefield), resources left, the markers."""
     card = view.layout[area]
     colour = nawabari_colour(card)
-    head = f"{area_name(area)} {COLOURS[colour]} {view.vp[2 * card]}/{view.vp[2 * card + 1]}"
     battle = view.HasField("battlefield") and view.battlefield == area
+    head = f"{COLOURS[colour]} {view.vp[2 * card]}/{view.vp[2 * card + 1]}" + (" <=" if battle else "")
     cubes = " ".join(f"{'rby'[c]}{view.cubes[area * 3 + c]}" for c in range(3)) if area < BONUS else ""
-    short = [position_name(state, view, p)[:7] for p in range(4)]
     first, second = _opt(view.first, area), _opt(view.second, area)
-    markers = f"1:{short[first] if first is not None else '-'} 2:{short[second] if second is not None else '-'}"
-    lines = [head + (" <=" if battle else ""), f"res {cubes}" if cubes else "", markers]
-    lines = [line[:CELL].ljust(CELL) for line in lines]
+    markers = f"1st {f'P{first}' if first is not None else '- '} 2nd {f'P{second}' if second is not None else '-'}"
+    lines = [line[:CELL].ljust(CELL) for line in (head, f"res {cubes}" if cubes else "", markers)]
     lines[0] = style.paint(lines[0], *(("bold", PAINT[colour]) if battle else (PAINT[colour],)))
     return lines
 
 
-def _town(state: pb.GameState, view: hinode_pb2.HinodeView, style: Style) -> list[str]:
-    lines = []
-    rule = "  +" + "+".join("-" * (CELL + 2) for _ in range(COLS)) + "+"
+def _town(view: hinode_pb2.HinodeView, style: Style) -> list[str]:
+    """The 4 x 3 grid (rows r1-r3, columns c1-c4, as in the Area names), then the Bonus Area."""
+    rule = "     +" + "+".join("-" * (CELL + 2) for _ in range(COLS)) + "+"
+    lines = ["     " + "".join(f"  c{col + 1}".ljust(CELL + 3) for col in range(COLS)).rstrip()]
     for row in range(ROWS):
         lines.append(rule)
-        cells = [_area_cell(state, view, row * COLS + col, style) for col in range(COLS)]
+        cells = [_area_cell(view, row * COLS + col, style) for col in range(COLS)]
         for i in range(3):
-            lines.append("  | " + " | ".join(cell[i] for cell in cells) + " |")
+            label = f"  r{row + 1} " if i == 1 else "     "
+            lines.append(label + "| " + " | ".join(cell[i] for cell in cells) + " |")
     lines.append(rule)
-    bonus = _area_cell(state, view, BONUS, style)
-    lines.append("  " + " ".join(part.strip() for part in bonus if part.strip()))
+    bonus = [part.strip() for part in _area_cell(view, BONUS, style) if part.strip()]
+    lines.append("  Bonus Area: " + ", ".join(bonus))
     return lines
 
 
@@ -117,20 +118,20 @@ def render(state: pb.GameState, style: Style) -> list[str]:
         actor = position_name(state, view, view.actor) if view.HasField("actor") else "-"
         lines.append(f"  Trick {trick}/{TRICKS}{where}{colour}; start player {position_name(state, view, view.start)}"
                      f"; phase {view.phase}, {actor} to decide")
-    lines += _town(state, view, style)
+    lines += _town(view, style)
     lines.append("  Positions:")
     for p in range(4):
         tribe = _opt(view.tribes, p)
         you = " (you)" if view.HasField("seat") and view.seat == p else ""
         res = " ".join(f"{'rby'[c]}{view.resources[p * 3 + c]}" for c in range(3))
         hero = "Hero in front" if view.heroes[p] else "Hero played"
-        lines.append(f"    {p} {(position_name(state, view, p) + you)[:18].ljust(18)}"
+        lines.append(f"    P{p} {(position_name(state, view, p) + you)[:16].ljust(16)}"
                      f" {(TRIBES[tribe] if tribe is not None else 'no tribe yet').ljust(17)}"
-                     f" cards {view.hand_sizes[p]}  {hero.ljust(13)}  resources {res}")
+                     f" cards {view.hand_sizes[p]}  {hero.ljust(13)}  res {res}")
     if view.plays:
-        played = ", ".join(f"{position_name(state, view, p.seat)} {play_text(p.move)} (power {p.power}"
-                           f"{', follows' if p.follow else ''})" for p in view.plays)
-        lines.append(f"  On the table: {played}")
+        lines.append("  On the table:")
+        lines += [f"    P{p.seat} {position_name(state, view, p.seat)}: {play_text(p.move)}, power {p.power}"
+                  f"{', follows' if p.follow else ''}" for p in view.plays]
     if view.ranking:
         order = ", ".join(f"{PLACES[min(i, 3)]} {position_name(state, view, p)}" for i, p in enumerate(view.ranking))
         lines.append(f"  Last trick: {order}")

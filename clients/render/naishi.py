@@ -51,7 +51,7 @@ def _among(data: dict[str, Any], owner: int) -> str:
     index = 2 + owner if seat is None else seat
     knowledge = data["knowledge"][index] if index < len(data.get("knowledge", ())) else None
     among = knowledge.get("among") if knowledge else None
-    return f"   (somewhere among the ?: {', '.join(NAMES[c] for c in among)})" if among else ""
+    return f"             (among the ?: {', '.join(NAMES[c] for c in among)})" if among else ""
 
 
 def render(state: pb.GameState, style: Style) -> list[str]:
@@ -95,7 +95,9 @@ def render(state: pb.GameState, style: Style) -> list[str]:
         elif owner == seat:
             lines.append("    Hand:    " + _cards(data.get("hand", [])))
         else:
-            lines.append("    Hand:    " + _cards(_known_hand(data, owner)) + _among(data, owner))
+            lines.append("    Hand:    " + _cards(_known_hand(data, owner)))
+            if _among(data, owner):
+                lines.append(_among(data, owner))
     court = data.get("court", [])
     spaces = [f"{SPACES[i]}: {_name(state, who) if who is not None else '-'}" for i, who in enumerate(court)]
     lines.append("  Imperial Court: " + ", ".join(spaces))
