@@ -66,8 +66,7 @@ def render(state: pb.GameState, style: Style) -> list[str]:
             lines.append(f"  Your 2 cards: {', '.join(NAMES[c] for c in data['offer'])}")
         chosen = [_name(state, s) for s, done in enumerate(data.get("gifts_chosen", [])) if done]
         lines.append(f"  Gifts chosen: {', '.join(chosen) or 'none yet'}")
-        return lines
-    if phase == "over":
+    elif phase == "over":
         lines.append("  The game is over; both Hands are revealed.")
     else:
         turn = data.get("turn", 0)
@@ -90,7 +89,9 @@ def render(state: pb.GameState, style: Style) -> list[str]:
         you = " (you)" if seat == owner else ""
         lines.append(style.paint(f"  {_name(state, owner)}{you}", "bold"))
         lines.append("    Line:    " + _cards(data["lines"][owner]))
-        if revealed:
+        if phase == "gift":
+            lines.append("    Hand:    (3 Mountains and the card kept, shuffled once both gifts are in)")
+        elif revealed:
             lines.append("    Hand:    " + _cards(revealed[owner]))
         elif owner == seat:
             lines.append("    Hand:    " + _cards(data.get("hand", [])))
