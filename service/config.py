@@ -7,6 +7,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 
+class ConfigError(ValueError):
+    """An environment variable holds a value of the wrong type."""
+
+
 @dataclass(frozen=True)
 class Config:
     redis_url: str = "redis://127.0.0.1:6379/0"
@@ -30,7 +34,12 @@ class Config:
 
         def get(name: str, default):
             raw = env.get(f"TABLETOP_{name}")
-            return type(default)(raw) if raw not in (None, "") else default
+            if raw in (None, ""):
+                return default
+            try:
+                return type(default)(raw)
+            except ValueError:
+                raise ConfigError(f"TABLETOP_{name}={raw!r} is not a valid {type(default).__name__}") from None
 
         d = cls()
         return cls(

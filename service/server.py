@@ -16,7 +16,7 @@ from grpc_reflection.v1alpha import reflection
 
 from games import registry
 from service import echo, logs, metrics
-from service.config import Config
+from service.config import Config, ConfigError
 from service.servicer import GameServicer
 from service.sessions import Sessions
 from service.store import GameStore
@@ -126,7 +126,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--redis-url", help="Redis URL (TABLETOP_REDIS_URL)")
     parser.add_argument("--metrics-port", type=int, help="Prometheus port, 0 = off (TABLETOP_METRICS_PORT)")
     args = parser.parse_args(argv)
-    config = Config.from_env()
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        parser.error(str(exc))
     overrides = {"grpc_host": args.host, "grpc_port": args.port, "redis_url": args.redis_url,
                  "metrics_port": args.metrics_port}
     config = dataclasses.replace(config, **{k: v for k, v in overrides.items() if v is not None})
