@@ -297,9 +297,13 @@ class Client:
             finally:
                 stream.cancel()
             if error is None:  # ended without error and without the last event: over before `last`?
-                state = self.state(game_id, token)
-                if state.status == pb.GAME_STATUS_FINISHED and state.version <= last:
-                    return
+                try:
+                    state = self.state(game_id, token)
+                except Unavailable as unavailable:  # the service is going away: resume below
+                    error = unavailable
+                else:
+                    if state.status == pb.GAME_STATUS_FINISHED and state.version <= last:
+                        return
             # The stream ended (with a transient error, or early without the game's last event): resume.
             now = time.monotonic()
             stalled_since = stalled_since or now

@@ -68,7 +68,8 @@ class ServiceProcess:
         self.port = free_port()
         self.env = client_env(TABLETOP_REDIS_URL=redis_url, TABLETOP_GRPC_HOST="127.0.0.1",
                               TABLETOP_GRPC_PORT=str(self.port), TABLETOP_AI_SERVICE_TOKEN=secrets.token_hex(16),
-                              TABLETOP_AI_TARGET="127.0.0.1:1", TABLETOP_LOG_LEVEL="warning")
+                              TABLETOP_AI_TARGET="127.0.0.1:1", TABLETOP_LOG_LEVEL="warning",
+                              TABLETOP_SHUTDOWN_GRACE_SECONDS="1")
         self.proc: subprocess.Popen | None = None
 
     @property

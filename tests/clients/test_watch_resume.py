@@ -8,6 +8,8 @@ import random
 import threading
 import time
 
+import pytest
+
 from clients.sdk import RetryPolicy, Seat, connect
 from tabletop.v1 import game_service_pb2 as pb
 from tests.clients.proxy import CuttableProxy
@@ -98,7 +100,8 @@ def test_watch_resumes_after_a_proxy_cuts_the_connection(service_process):
         proxy.close()
 
 
-def test_watch_and_moves_survive_a_killed_and_restarted_service(service_process):
+@pytest.mark.parametrize("how", ["killed", "stopped"])
+def test_watch_and_moves_survive_a_killed_or_stopped_and_restarted_service(service_process, how):
     rng = random.Random(6)
     patient = RetryPolicy(attempts=40, first_delay=0.05, max_delay=0.5)
     client = connect(service_process.target, retry=patient)
@@ -111,7 +114,10 @@ def test_watch_and_moves_survive_a_killed_and_restarted_service(service_process)
         watcher.wait_for(before.version)
         state = players[before.to_act[0]].state()
 
-        service_process.kill()  # SIGKILL: the stream dies without a goodbye
+        if how == "killed":
+            service_process.kill()  # SIGKILL: the stream dies without a goodbye
+        else:
+            service_process.stop()  # SIGTERM: graceful, the open stream is ended after the grace period
         seat = before.to_act[0]
         mover = threading.Thread(target=players[seat].move, args=(state.legal_moves[0].id,), daemon=True)
         mover.start()  # sent while the service is down: retried with the same request_id until it is back
