@@ -12,7 +12,7 @@
 -- ARGV[4] request answer ("" = no request id)
 -- ARGV[5] request answer TTL, seconds
 -- ARGV[6] TTL of the game's keys, seconds
--- ARGV[7] "active" (keep in the active set until ARGV[8] ms) or "finished" (remove from it)
+-- ARGV[7] "playing" (keep in the active set until ARGV[8] ms), "finished" (remove from it) or "waiting" (neither)
 -- ARGV[8] expiry in ms since the epoch, for the active set
 -- ARGV[9] game id
 -- ARGV[10] JSON array of AI jobs (objects of fields)
@@ -55,7 +55,7 @@ end
 
 if ARGV[7] == "finished" then
   redis.call("ZREM", KEYS[4], ARGV[9])
-else
+elseif ARGV[7] == "playing" then
   redis.call("ZADD", KEYS[4], ARGV[8], ARGV[9])
 end
 

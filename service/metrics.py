@@ -19,7 +19,8 @@ RPC_DURATION = Histogram(
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
 )
 GAMES_CREATED = Counter("tabletop_games_created_total", "Games created", ["game_type"])
-GAMES_ACTIVE = Gauge("tabletop_games_active", "Games not finished and not expired (from Redis: all replicas)",
+GAMES_ACTIVE = Gauge("tabletop_games_active", "Games not finished and not expired, counted in Redis: every replica "
+                     "reports the same total (aggregate with max, not sum)",
                      ["game_type"])
 GAMES_FINISHED = Counter("tabletop_games_finished_total", "Games that reached their end", ["game_type"])
 MOVES = Counter("tabletop_moves_total", "Moves applied", ["game_type"])

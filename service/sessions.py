@@ -274,7 +274,7 @@ class Sessions:
                 {"status": "finished" if finished else "in_progress", "seats": seats_json(seats), "state": raw},
                 {"kind": "started", "state": raw, "seats": public_seats(seats), "at": str(now_ms()),
                  "over": "1" if finished else "0"},
-                finished=finished,
+                finished=finished, playing=True,
                 jobs=self.jobs(record, game, state, record.version + 1, seats),
             )
             if result.outcome == "OK":
@@ -310,7 +310,8 @@ class Sessions:
                 raise
             record = table.record
             result = await self.store.commit(
-                game_id, record.game_type, record.version, change.fields, change.event, finished=change.finished,
+                game_id, record.game_type, record.version, change.fields, change.event,
+                finished=change.finished, playing=True,
                 request=(seat, request_id, response.SerializeToString()) if request_id else None,
                 jobs=change.jobs,
             )

@@ -214,6 +214,7 @@ class GameStore:
         event: dict[str, str],
         *,
         finished: bool = False,
+        playing: bool = False,
         request: tuple[int, str, bytes] | None = None,
         jobs: list[dict[str, str]] = (),
     ) -> CommitResult:
@@ -234,7 +235,7 @@ class GameStore:
             answer,
             self.request_id_seconds,
             ttl,
-            "finished" if finished else "active",
+            "finished" if finished else "playing" if playing else "waiting",
             now_ms() + ttl * 1000,
             game_id,
             json.dumps(list(jobs)),
@@ -246,7 +247,7 @@ class GameStore:
         return CommitResult(outcome, version=int(value))
 
     async def active_games(self, game_type: str) -> int:
-        """Games of a type not finished and not yet expired (the set is shared by every replica)."""
+        """Games of a type started, not finished and not expired (the set is shared by every replica)."""
         key = active_key(game_type)
         now = now_ms()
 

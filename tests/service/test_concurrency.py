@@ -193,8 +193,11 @@ def test_two_replicas_share_every_game_through_redis(api, redis_url, toy_game):
 def test_games_expire_and_leave_the_active_set(api, redis_url):
     client = redis.Redis.from_url(redis_url, decode_responses=True)
     try:
+        waiting = api.create("toy", [HUMAN, HUMAN]).game_id
+        assert 604000 < client.ttl(game_key(waiting)) <= 604800  # TABLETOP_ABANDONED_SECONDS
+        assert client.zscore(active_key("toy"), waiting) is None  # active = started and not finished
         game_id, tokens = _toy(api)
-        assert 604000 < client.ttl(game_key(game_id)) <= 604800  # TABLETOP_ABANDONED_SECONDS
+        assert 604000 < client.ttl(game_key(game_id)) <= 604800
         assert client.zscore(active_key("toy"), game_id) is not None
         _play(api, game_id, tokens, random.Random(2), moves=1)
         api.move(game_id, tokens[1], api.state(game_id, tokens[1]).legal_moves[0].id, request_id="x")
