@@ -26,6 +26,7 @@ from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
 
 RECENT_EVENTS = 10
+ANSWER_REF = b"v:"  # a stored request-id answer "v:<version>": the answer is rebuilt from the events
 COMMIT_ATTEMPTS = 8
 WATCH_BLOCK_MS = 1000
 WATCH_IDLE_CHECK_MS = 30_000
@@ -304,7 +305,7 @@ class Sessions:
                 if request_id:
                     first = await self.store.request_answer(game_id, seat, request_id)
                     if first:
-                        return pb.MakeMoveResponse.FromString(first)
+                        return await self._first_answer(game_id, seat, first)
                 if exc.reason == "VERSION_MISMATCH":
                     metrics.VERSION_CONFLICTS.inc()
                 raise
@@ -312,7 +313,7 @@ class Sessions:
             result = await self.store.commit(
                 game_id, record.game_type, record.version, change.fields, change.event,
                 finished=change.finished, playing=True,
-                request=(seat, request_id, response.SerializeToString()) if request_id else None,
+                request=(seat, request_id, ANSWER_REF + str(response.version).encode()) if request_id else None,
                 jobs=change.jobs,
             )
             if result.outcome == "OK":
@@ -322,11 +323,27 @@ class Sessions:
                     metrics.GAMES_FINISHED.labels(record.game_type).inc()
                 return response
             if result.outcome == "DUPLICATE":
-                return pb.MakeMoveResponse.FromString(result.answer)
+                return await self._first_answer(game_id, seat, result.answer)
             metrics.VERSION_CONFLICTS.inc()
             if expected_version is not None:
                 raise errors.version_mismatch(expected_version, result.version)
         raise errors.contended()
+
+    async def _first_answer(self, game_id: str, seat: int, stored: bytes) -> pb.MakeMoveResponse:
+        """The first answer to a request id, rebuilt from the events up to the version its move made: only that
+        version is stored, since a whole answer per move would be most of a game's memory in Redis."""
+        if not stored.startswith(ANSWER_REF):  # a whole answer, stored by an older build
+            return pb.MakeMoveResponse.FromString(stored)
+        version = int(stored[len(ANSWER_REF):])
+        table = await self.load(game_id)
+        events = [e for e in await self.store.events(game_id) if e.version <= version]
+        rebuilt = Replay(table.game)
+        for event in events:
+            rebuilt.step(event)
+        return pb.MakeMoveResponse(version=version, state=game_state(
+            table.record, table.game, rebuilt.state, seat, events[-RECENT_EVENTS:], version=version,
+            status=rebuilt.status,
+        ))
 
     def _plan_move(self, table: Table, seat: int, move: str | pb.TypedMove, expected_version: int | None
                    ) -> tuple[pb.MakeMoveResponse, Change]:
