@@ -17,7 +17,7 @@ def render_state(state: pb.GameState, style: Style) -> list[str]:
     kind = state.view.WhichOneof("kind")
     if kind == "hinode":
         return hinode.render(state, style)
-    if kind == "view_json" and state.game_type == "naishi":
+    if kind == "naishi" or (kind == "view_json" and state.game_type == "naishi"):
         return naishi.render(state, style)
     return generic.render(state, style)
 
@@ -31,7 +31,7 @@ def describe_changes(before: pb.GameState | None, after: pb.GameState, skip_seat
         return []
     if after.view.WhichOneof("kind") == "hinode":
         return hinode.changes(before, after, skip_seat)
-    if after.game_type == "naishi" and after.view.WhichOneof("kind") == "view_json":
+    if after.game_type == "naishi" and after.view.WhichOneof("kind") in ("naishi", "view_json"):
         return naishi.changes(before, after, skip_seat)
     return []
 

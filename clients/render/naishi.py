@@ -1,6 +1,7 @@
 """Naishi from its view: the River, each territory (Line above Hand), the Imperial Court, and the game's log.
 
-The service sends Naishi's view as the engine's JSON envelope (`view.view_json`, no typed message yet). Card
+The service sends Naishi's view as the typed `NaishiView` (`view.naishi`, protos/tabletop/v1/naishi.proto); the
+engine's JSON envelope (`view.view_json`, what services before the typed message sent) reads the same. Card
 codes as in docs/rules/naishi.md: 0 Mountain, 1 Naishi, 2 Advisor, 3 Sentinel, 4 Monk, 5 Horseman, 6 Ronin,
 7 Ninja, 8 Fort, 9 Torii, 10 Rice field, 11 Banner. Positions count from 1, left to right, as the rulebook does.
 """
@@ -21,8 +22,30 @@ WIDTH = 11
 
 
 def view_data(state: pb.GameState) -> dict[str, Any]:
-    """The view's fields, from the JSON envelope."""
-    return json.loads(state.view.view_json).get("data", {})
+    """The view's fields by their engine names, from the typed message (or the JSON envelope)."""
+    if state.view.WhichOneof("kind") == "view_json":
+        return json.loads(state.view.view_json).get("data", {})
+    view = state.view.naishi
+
+    def optional(message: Any, name: str) -> Any:
+        return getattr(message, name) if message.HasField(name) else None
+
+    def cells(items: Any) -> list[int | None]:
+        return [optional(item, "value") for item in items]
+
+    return {
+        "seat": optional(view, "seat"), "phase": view.phase, "first": view.first, "turn": view.turn,
+        "developed": view.developed, "court_used": view.court_used, "final_turn": optional(view, "final_turn"),
+        "declared_by": optional(view, "declared_by"), "offer": list(view.offer),
+        "gifts_chosen": list(view.gifts_chosen), "gift_given": optional(view, "gift_given"),
+        "gift_received": optional(view, "gift_received"), "hand": list(view.hand),
+        "revealed_hands": [list(hand.values) for hand in view.revealed_hands],
+        "lines": [list(line.values) for line in view.lines], "river": cells(view.river),
+        "pile_sizes": list(view.pile_sizes), "discard": list(view.discard), "court": cells(view.court),
+        "knowledge": [{"slots": cells(entry.value.slots), "among": list(entry.value.among)}
+                      if entry.HasField("value") else None for entry in view.knowledge],
+        "log": list(view.log),
+    }
 
 
 def _name(state: pb.GameState, seat: int) -> str:

@@ -1,5 +1,6 @@
 from google.protobuf import struct_pb2 as _struct_pb2
 from tabletop.v1 import hinode_pb2 as _hinode_pb2
+from tabletop.v1 import naishi_pb2 as _naishi_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -181,12 +182,14 @@ class SeatInfo(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., strength: _Optional[str] = ...) -> None: ...
 
 class TypedMove(_message.Message):
-    __slots__ = ("move_json", "hinode")
+    __slots__ = ("move_json", "hinode", "naishi")
     MOVE_JSON_FIELD_NUMBER: _ClassVar[int]
     HINODE_FIELD_NUMBER: _ClassVar[int]
+    NAISHI_FIELD_NUMBER: _ClassVar[int]
     move_json: str
     hinode: _hinode_pb2.HinodeMove
-    def __init__(self, move_json: _Optional[str] = ..., hinode: _Optional[_Union[_hinode_pb2.HinodeMove, _Mapping]] = ...) -> None: ...
+    naishi: _naishi_pb2.NaishiMove
+    def __init__(self, move_json: _Optional[str] = ..., hinode: _Optional[_Union[_hinode_pb2.HinodeMove, _Mapping]] = ..., naishi: _Optional[_Union[_naishi_pb2.NaishiMove, _Mapping]] = ...) -> None: ...
 
 class LegalMove(_message.Message):
     __slots__ = ("id", "label", "move")
@@ -199,12 +202,14 @@ class LegalMove(_message.Message):
     def __init__(self, id: _Optional[str] = ..., label: _Optional[str] = ..., move: _Optional[_Union[TypedMove, _Mapping]] = ...) -> None: ...
 
 class GameView(_message.Message):
-    __slots__ = ("view_json", "hinode")
+    __slots__ = ("view_json", "hinode", "naishi")
     VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
     HINODE_FIELD_NUMBER: _ClassVar[int]
+    NAISHI_FIELD_NUMBER: _ClassVar[int]
     view_json: str
     hinode: _hinode_pb2.HinodeView
-    def __init__(self, view_json: _Optional[str] = ..., hinode: _Optional[_Union[_hinode_pb2.HinodeView, _Mapping]] = ...) -> None: ...
+    naishi: _naishi_pb2.NaishiView
+    def __init__(self, view_json: _Optional[str] = ..., hinode: _Optional[_Union[_hinode_pb2.HinodeView, _Mapping]] = ..., naishi: _Optional[_Union[_naishi_pb2.NaishiView, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
     __slots__ = ("version", "kind", "seat", "move_id", "move_label", "time_unix_ms", "game_over")
@@ -305,14 +310,16 @@ class ScoreItem(_message.Message):
     def __init__(self, category: _Optional[str] = ..., points: _Optional[int] = ...) -> None: ...
 
 class SeatScore(_message.Message):
-    __slots__ = ("seat", "total", "breakdown")
+    __slots__ = ("seat", "total", "breakdown", "naishi")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     TOTAL_FIELD_NUMBER: _ClassVar[int]
     BREAKDOWN_FIELD_NUMBER: _ClassVar[int]
+    NAISHI_FIELD_NUMBER: _ClassVar[int]
     seat: int
     total: int
     breakdown: _containers.RepeatedCompositeFieldContainer[ScoreItem]
-    def __init__(self, seat: _Optional[int] = ..., total: _Optional[int] = ..., breakdown: _Optional[_Iterable[_Union[ScoreItem, _Mapping]]] = ...) -> None: ...
+    naishi: _naishi_pb2.NaishiScoreBreakdown
+    def __init__(self, seat: _Optional[int] = ..., total: _Optional[int] = ..., breakdown: _Optional[_Iterable[_Union[ScoreItem, _Mapping]]] = ..., naishi: _Optional[_Union[_naishi_pb2.NaishiScoreBreakdown, _Mapping]] = ...) -> None: ...
 
 class RankGroup(_message.Message):
     __slots__ = ("seats",)

@@ -8,7 +8,9 @@ which the AI worker relies on to rebuild the engine view that it samples from.
 To give a game typed messages: write protos/tabletop/v1/<game>.proto mirroring the engine's view and move
 dataclasses field by field (see messages.py for the few rules), add a `<game>` member to the `GameView` and
 `TypedMove` oneofs, run `make protos`, add tabletop/wire/<game>.py with its `WIRE` and a line in `_MODULES`.
-tests/service/test_wire.py then checks the exact round trip over random positions of the game.
+tests/service/test_wire.py then checks the exact round trip over random positions of the game. A game may also
+give its score breakdown a typed message (`GameWire.score`, a member of `SeatScore.typed_breakdown`): one int64
+field per category, named by the category in lower_snake_case ("Rice field" -> `rice_field`).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ __all__ = [
 # game type -> module defining `WIRE`, the game's typed messages. Add a line here with the game's proto.
 _MODULES: dict[str, str] = {
     "hinode": "tabletop.wire.hinode",
+    "naishi": "tabletop.wire.naishi",
 }
 
 
@@ -45,11 +48,13 @@ _BAD_JSON = (codec.CodecError, RecursionError, ValueError, TypeError, KeyError)
 @dataclass(frozen=True)
 class GameWire:
     """A game's typed messages: `field` names its member of the GameView and TypedMove oneofs; `move` is a
-    union message with one variant per engine move type, named by the move class's name in snake_case."""
+    union message with one variant per engine move type, named by the move class's name in snake_case; `score`,
+    when set, is the typed score breakdown, one field per scoring category."""
 
     field: str
     view: type[Message]
     move: type[Message]
+    score: type[Message] | None = None
 
 
 @cache
@@ -114,21 +119,35 @@ def legal_moves_to_proto(game: Game, moves: Iterable[Move]) -> list[pb.LegalMove
     return [pb.LegalMove(id=m.id, label=m.label, move=move_to_proto(game, m)) for m in moves]
 
 
-def score_to_proto(score: Score, version: int) -> pb.GetScoreResponse:
+def score_to_proto(score: Score, version: int, game: Game | None = None) -> pb.GetScoreResponse:
+    """The score message; with `game`, each seat's breakdown also as the game's typed message when it has one."""
+    wire = typed_wire(game.info.name) if game is not None else None
+    seats = []
+    for s in score.seats:
+        seat = pb.SeatScore(seat=s.seat, total=s.total, breakdown=[pb.ScoreItem(category=c, points=p)
+                                                                   for c, p in s.breakdown])
+        if wire is not None and wire.score is not None:
+            getattr(seat, wire.field).CopyFrom(typed_breakdown(wire.score, s.breakdown))
+        seats.append(seat)
     return pb.GetScoreResponse(
         version=version,
         final=score.final,
-        seats=[
-            pb.SeatScore(
-                seat=s.seat,
-                total=s.total,
-                breakdown=[pb.ScoreItem(category=c, points=p) for c, p in s.breakdown],
-            )
-            for s in score.seats
-        ],
+        seats=seats,
         ranking=[pb.RankGroup(seats=group) for group in score.ranking],
         tie_breaks=score.tie_breaks,
     )
+
+
+def typed_breakdown(message_type: type[Message], breakdown: Iterable[tuple[str, int]]) -> Message:
+    """A breakdown as a typed message: each category's points in the field named after it."""
+    message = message_type()
+    fields = message.DESCRIPTOR.fields_by_name
+    for category, points in breakdown:
+        name = category.lower().replace(" ", "_").replace("-", "_")
+        if name not in fields:
+            raise WireError(f"{message.DESCRIPTOR.full_name} has no field for the category {category!r}")
+        setattr(message, name, points)
+    return message
 
 
 _OPTION_KINDS = {

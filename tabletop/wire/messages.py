@@ -3,8 +3,8 @@
 A per-game proto message mirrors its engine dataclass: the same field names, `repeated` for tuples and frozensets,
 `optional` for `X | None`, a nested message for a nested dataclass. Proto cannot nest `repeated` directly, so a
 tuple of tuples is a repeated wrapper message whose only field is `repeated ... values`, and a `None` inside a
-tuple is a wrapper whose only field is `optional ... value`. A union of dataclasses is a message with one
-`oneof` naming each variant by its class name in snake_case.
+tuple is a wrapper whose only field is `optional ... value` (a scalar or a message). A union of dataclasses is a
+message with one `oneof` naming each variant by its class name in snake_case.
 
 Towards the engine, the message becomes JSON-like data and `games.codec.decode` rebuilds the dataclass from its
 type hints, so the checks (types, unknown or missing fields) are those of the codec: one decoder, not two.
@@ -77,7 +77,9 @@ def _fill(message: Message, obj: Any) -> None:
     """Copy `obj` (a dataclass, a sequence for a `values` wrapper, a scalar for a `value` wrapper) into `message`."""
     message.SetInParent()
     shape = _shape(message.DESCRIPTOR)
-    if dataclasses.is_dataclass(obj):
+    wrapper = shape.names in (("values",), ("value",))
+    # A dataclass goes into a wrapper's `value` (an optional item of a list) unless it has that very field itself.
+    if dataclasses.is_dataclass(obj) and not (wrapper and _init_fields(type(obj)) != shape.names):
         if shape.union is not None:
             variant = snake_case(type(obj).__name__)
             if variant not in shape.fields:
@@ -87,7 +89,7 @@ def _fill(message: Message, obj: Any) -> None:
         for name in _init_fields(type(obj)):
             _set(message, shape, name, getattr(obj, name))
         return
-    if shape.names in (("values",), ("value",)):
+    if wrapper:
         _set(message, shape, shape.names[0], obj)
         return
     raise WireError(f"cannot put {type(obj).__name__} into {message.DESCRIPTOR.full_name}")
