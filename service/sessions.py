@@ -402,7 +402,7 @@ class Sessions:
         viewer = self.identify(table.record, creds).seat
         if table.state is None:
             raise errors.precondition("GAME_NOT_STARTED", "the game has not started yet: there is no score")
-        return wire.score_to_proto(visible_score(table.game, table.state, viewer), table.record.version)
+        return wire.score_to_proto(visible_score(table.game, table.state, viewer), table.record.version, table.game)
 
     # --- watch ---
 
