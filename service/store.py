@@ -8,6 +8,7 @@ live in other slots; it runs as is on a single Redis (with replicas / Sentinel).
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 import zlib
@@ -24,6 +25,7 @@ from service import errors, metrics
 T = TypeVar("T")
 
 EVENT_FIELDS = ("kind", "seat", "move", "move_id", "move_label", "state", "seats", "at", "over")
+PACKED = "z1:"  # prefix of a stored engine state that pack_state deflated
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,7 @@ class GameRecord:
             seats=seats_from_json(text("seats") or "[]"),
             creator_hash=text("creator_hash"),
             join_hash=text("join_hash"),
-            state=doc.get(b"state") or None,
+            state=unpack_state(doc.get(b"state")) or None,
             created_ms=int(text("created_ms") or 0),
         )
 
@@ -124,8 +126,24 @@ def job_stream(game_id: str, shards: int) -> str:
     return f"ai:jobs:{{{zlib.crc32(game_id.encode()) % shards}}}"
 
 
-def _event(entry_id: bytes, raw: dict[bytes, bytes]) -> Event:
-    return Event(int(entry_id.split(b"-")[0]), {k.decode(): v.decode() for k, v in raw.items()})
+def pack_state(state: str) -> str:
+    """An engine state as stored: its JSON deflated (a finished game's state shrinks ~9x), in base64 because the
+    commit script gets it inside a JSON document; marked with PACKED so that plain JSON stays readable."""
+    return PACKED + base64.b64encode(zlib.compress(state.encode(), 6)).decode()
+
+
+def unpack_state(raw: bytes | None) -> bytes | None:
+    if raw and raw.startswith(PACKED.encode()):
+        return zlib.decompress(base64.b64decode(raw[len(PACKED):]))
+    return raw
+
+
+def event_from_entry(entry_id: bytes, raw: dict[bytes, bytes]) -> Event:
+    """An event as XRANGE gives it (a stored state unpacked)."""
+    fields = {k.decode(): v.decode() for k, v in raw.items()}
+    if "state" in fields:
+        fields["state"] = unpack_state(raw[b"state"]).decode()
+    return Event(int(entry_id.split(b"-")[0]), fields)
 
 
 class GameStore:
@@ -181,7 +199,7 @@ class GameStore:
         results = await self._timed("load", call)
         doc = results[0]
         record = GameRecord.from_hash(game_id, doc) if doc else None
-        events = [_event(i, f) for i, f in reversed(results[1])] if recent_events else []
+        events = [event_from_entry(i, f) for i, f in reversed(results[1])] if recent_events else []
         return record, events
 
     async def request_answer(self, game_id: str, seat: int, request_id: str) -> bytes | None:
@@ -192,7 +210,7 @@ class GameStore:
         """Every event after `after_version`, oldest first."""
         entries = await self._timed("events", lambda: self.redis.xrange(events_key(game_id), f"({after_version}-1"
                                                                          if after_version else "-", "+"))
-        return [_event(i, f) for i, f in entries]
+        return [event_from_entry(i, f) for i, f in entries]
 
     async def wait_events(self, game_id: str, after_version: int, block_ms: int) -> list[Event]:
         """Events after `after_version`, waiting up to `block_ms` for one to come."""
@@ -200,7 +218,7 @@ class GameStore:
         reply = await self._timed(
             "wait_events", lambda: self.redis.xread({stream: f"{after_version}-1"}, block=block_ms, count=100)
         )
-        return [_event(i, f) for _, entries in reply or () for i, f in entries]
+        return [event_from_entry(i, f) for _, entries in reply or () for i, f in entries]
 
     async def exists(self, game_id: str) -> bool:
         return bool(await self._timed("exists", lambda: self.redis.exists(game_key(game_id))))
@@ -230,8 +248,8 @@ class GameStore:
         ]
         args = [
             expected_version,
-            json.dumps(fields),
-            json.dumps(event),
+            json.dumps({**fields, "state": pack_state(fields["state"])} if "state" in fields else fields),
+            json.dumps({**event, "state": pack_state(event["state"])} if "state" in event else event),
             answer,
             self.request_id_seconds,
             ttl,

@@ -7,7 +7,7 @@ import random
 import redis
 
 from games import registry
-from service.store import Event, GameRecord, events_key, game_key
+from service.store import GameRecord, event_from_entry, events_key, game_key
 from service.views import Replay
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
@@ -73,7 +73,7 @@ def test_the_event_stream_replays_to_the_stored_state(api, redis_url, toy_game):
         entries = client.xrange(events_key(created.game_id))
     finally:
         client.close()
-    events = [Event(int(i.split(b"-")[0]), {k.decode(): v.decode() for k, v in f.items()}) for i, f in entries]
+    events = [event_from_entry(i, f) for i, f in entries]
     assert [e.version for e in events] == list(range(1, len(events) + 1))
     rebuilt = Replay(toy_game)
     for event in events:
