@@ -24,7 +24,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from service.errors import error_info
 from service.sessions import Replay
-from service.store import Event, events_key, game_key
+from service.store import event_from_entry, events_key, game_key, unpack_state
 from tabletop.embedded_redis import free_port
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
@@ -411,9 +411,9 @@ def test_thousands_of_random_requests_never_fail_internally_crash_or_change_a_ga
             assert int(fields[b"version"]) == len(entries) > len(before[game_id][1])
             rebuilt = Replay(serve_engine(games[game_id]["type"]))
             for entry_id, raw in entries:
-                rebuilt.step(Event(int(entry_id.split(b"-")[0]), {k.decode(): v.decode() for k, v in raw.items()}))
+                rebuilt.step(event_from_entry(entry_id, raw))
             if b"state" in fields:
-                assert rebuilt.state == rebuilt.game.load_state(fields[b"state"])
+                assert rebuilt.state == rebuilt.game.load_state(unpack_state(fields[b"state"]))
     client.close()
     assert serve.stop() == 0, serve.output()
     assert "Traceback" not in serve.output()

@@ -18,7 +18,7 @@ from grpc_health.v1 import health_pb2
 
 from games import registry
 from service.errors import error_info
-from service.store import events_key, game_key
+from service.store import events_key, game_key, unpack_state
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tests.service.test_fuzz import HUMAN, ServeProcess, auth
@@ -137,7 +137,7 @@ def test_no_acknowledged_move_is_lost_when_redis_restarts_mid_game(own_redis, tm
                 moves = [v for v, e in events.items() if e["kind"] == "move"]
                 assert moves == sorted(a.version for a in player.acknowledged)
                 game = registry.get(client.hget(game_key(player.game_id), "type"))
-                state = game.load_state(client.hget(game_key(player.game_id), "state"))
+                state = game.load_state(unpack_state(client.hget(game_key(player.game_id), "state").encode()))
                 assert player.acknowledged[-1].version == version
                 last_view = wire.view_from_proto(game, player.acknowledged[-1].state.view)
                 assert last_view == game.view(state, player.seats[-1])

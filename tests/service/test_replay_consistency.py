@@ -25,7 +25,7 @@ import redis
 
 from games import registry
 from service.errors import error_info
-from service.store import events_key, game_key
+from service.store import events_key, game_key, unpack_state
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
@@ -179,7 +179,7 @@ def test_racing_requests_leave_every_game_equal_to_the_replay_of_its_events(serv
             assert kinds[:2] == ["created", "started"] and set(kinds[2:]) <= {"move"}
 
             # The setup is new_game from the seed, which lives only server-side, inside the stored state.
-            setup = engine.load_state(entries[1][1]["state"])
+            setup = engine.load_state(unpack_state(entries[1][1]["state"].encode()))
             assert setup == engine.new_game(len(game.tokens), json.loads(record["options"]), setup.seed)
 
             # The stream's moves, applied to the setup, give exactly the stored state.
@@ -189,7 +189,7 @@ def test_racing_requests_leave_every_game_equal_to_the_replay_of_its_events(serv
                 assert played.id == fields["move_id"]
                 state = engine.apply(state, int(fields["seat"]), played)
                 states[version] = state
-            assert state == engine.load_state(record["state"])
+            assert state == engine.load_state(unpack_state(record["state"].encode()))
             assert record["status"] == ("finished" if engine.is_over(state) else "in_progress")
             finished += engine.is_over(state)
 
