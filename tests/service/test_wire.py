@@ -49,10 +49,11 @@ def test_views_and_moves_round_trip_exactly(game: Game):
             assert wire.view_from_proto(game, pb.GameView.FromString(raw)) == view
             checked += 1
         for seat in game.to_act(state):
-            for legal in wire.legal_moves_to_proto(game, game.legal_moves(state, seat)):
+            moves = game.legal_moves(state, seat)
+            for original, legal in zip(moves, wire.legal_moves_to_proto(game, moves), strict=True):
                 again = pb.LegalMove.FromString(legal.SerializeToString())
                 move = wire.move_from_proto(game, again.move)
-                assert (move.id, move.label) == (legal.id, legal.label)
+                assert move == original and (move.id, move.label) == (legal.id, legal.label)
     assert checked > 50
 
 
