@@ -16,6 +16,7 @@ import dataclasses
 import enum
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -86,13 +87,58 @@ def _fill(message: Message, obj: Any) -> None:
                 raise WireError(f"{message.DESCRIPTOR.full_name} has no variant {variant}")
             _fill(getattr(message, variant), obj)
             return
-        for name in _init_fields(type(obj)):
-            _set(message, shape, name, getattr(obj, name))
+        _dataclass_filler(type(obj), message.DESCRIPTOR)(message, obj)
         return
     if wrapper:
         _set(message, shape, shape.names[0], obj)
         return
     raise WireError(f"cannot put {type(obj).__name__} into {message.DESCRIPTOR.full_name}")
+
+
+@cache
+def _dataclass_filler(cls: type, descriptor: Any) -> Callable[[Message, Any], None]:
+    """A function that copies a `cls` dataclass into a message of `descriptor`, planned once per pair (this is
+    the hot path of every GetState)."""
+    shape = _shape(descriptor)
+    missing = [name for name in _init_fields(cls) if name not in shape.fields]
+    steps = [(name, *shape.fields[name]) for name in _init_fields(cls) if name in shape.fields]
+
+    def fill(message: Message, obj: Any) -> None:
+        if missing:
+            raise WireError(f"{descriptor.full_name} has no field {missing[0]!r}")
+        for name, repeated, is_message, has_presence in steps:
+            value = getattr(obj, name)
+            if value is None:
+                if not has_presence:
+                    raise WireError(f"{descriptor.full_name}.{name} cannot be null: make it optional")
+                continue
+            try:
+                if repeated:
+                    target = getattr(message, name)
+                    if is_message:
+                        for item in value if type(value) is tuple else _items(value):
+                            _fill(target.add(), item)
+                    elif type(value) is tuple:
+                        try:
+                            target.extend(value)
+                        except TypeError:  # enums: their values go on the wire
+                            del target[:]
+                            target.extend([_scalar(item) for item in value])
+                    else:
+                        target.extend([_scalar(item) for item in _items(value)])
+                elif is_message:
+                    _fill(getattr(message, name), value)
+                else:
+                    try:
+                        setattr(message, name, value)
+                    except TypeError:
+                        setattr(message, name, _scalar(value))
+            except WireError:
+                raise
+            except (TypeError, ValueError) as exc:
+                raise WireError(f"{descriptor.full_name}.{name}: {exc}") from exc
+
+    return fill
 
 
 def _scalar(value: Any) -> Any:
