@@ -48,7 +48,7 @@ def ai_service():
     server.stop(0)
 
 
-def test_a_suggestion_comes_from_the_callers_view(redis_url, toy_game, ai_service):
+def test_a_suggestion_comes_from_the_callers_view(redis_url, ai_service):
     ai, target = ai_service
     thread = ServerThread(service_config(redis_url, ai_target=target)).start()
     channel = grpc.insecure_channel(thread.target)
