@@ -29,6 +29,7 @@ GAME_TYPE = "hinode"
 SEATS = 4
 RPC_TIMEOUT = 30.0
 ECHO_PAYLOAD = bytes(range(64))
+SLICE_SECONDS = 1.0
 
 
 @dataclass
@@ -50,6 +51,14 @@ class Sample:
     latencies: dict[str, list[float]] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)
     finished_games: list[str] = field(default_factory=list)
+
+    def merge(self, other: Sample) -> None:
+        self.seconds += other.seconds
+        for kind, values in other.latencies.items():
+            self.latencies.setdefault(kind, []).extend(values)
+        for code, count in other.errors.items():
+            self.errors[code] = self.errors.get(code, 0) + count
+        self.finished_games += other.finished_games
 
     def add(self, kind: str, seconds: float) -> None:
         self.latencies.setdefault(kind, []).append(seconds)
@@ -201,11 +210,16 @@ async def run(target: str, levels: list[int], games: int, seconds: float, finish
         await drive_games(stub, tables, min(levels), min(2.0, seconds), seed)  # warm up both sides
         await drive_echo(echo, min(levels), min(1.0, seconds))
         print(f"target {target}: {GAME_TYPE}, {SEATS} human seats, {tables.qsize()} games in play, {seconds:g} s "
-              "per phase; a move = GetState + MakeMove (expected_version, request_id)")
+              f"per level in {SLICE_SECONDS:g} s slices alternating with the Echo floor; "
+              "a move = GetState + MakeMove (expected_version, request_id)")
         results = []
         for clients in levels:
-            game = await drive_games(stub, tables, clients, seconds, seed + clients)
-            floor = await drive_echo(echo, clients, seconds)
+            # Alternate short slices of both, so that whatever else runs on the machine meanwhile weighs on
+            # the game and on its floor alike.
+            game, floor = Sample(), Sample()
+            for index in range(max(1, round(seconds / SLICE_SECONDS))):
+                game.merge(await drive_games(stub, tables, clients, SLICE_SECONDS, seed + clients * 1000 + index))
+                floor.merge(await drive_echo(echo, clients, SLICE_SECONDS))
             moves, rpcs, echoes = game.rate("MakeMove"), game.rate("GetState", "MakeMove"), floor.rate("Echo")
             print(_row("moves", clients, game, ("MakeMove", "GetState"), moves))
             print(_row("echo", clients, floor, ("Echo",), echoes))
@@ -257,6 +271,6 @@ def main(argv: list[str]) -> int:
     with EmbeddedRedis(appendonly=True, appendfsync=args.fsync) as redis_server, \
             LocalStack(redis_url=redis_server.url, with_worker=False) as stack:
         print(f"started redis-server ({redis_server.url}, AOF appendfsync {args.fsync}) and tabletop serve "
-              f"({stack.target}, TABLETOP_BENCH_ECHO=1)")
+              f"({stack.target}, TABLETOP_BENCH_ECHO=1, pid {stack.procs[0][1].pid})")
         return asyncio.run(run(stack.target, args.clients, args.games, args.seconds, args.finished, args.seed,
                                args.redis_url or redis_server.url))
