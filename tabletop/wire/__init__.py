@@ -19,7 +19,7 @@ import importlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from google.protobuf import json_format, struct_pb2
 from google.protobuf.message import Message
@@ -116,7 +116,14 @@ def move_from_proto(game: Game, message: pb.TypedMove) -> Move:
 
 
 def legal_moves_to_proto(game: Game, moves: Iterable[Move]) -> list[pb.LegalMove]:
-    return [pb.LegalMove(id=m.id, label=m.label, move=move_to_proto(game, m)) for m in moves]
+    return [pb.LegalMove.FromString(_legal_move_bytes(game, m)) for m in moves]
+
+
+@lru_cache(maxsize=16384)
+def _legal_move_bytes(game: Game, move: Move) -> bytes:
+    """A legal move's message, built once per move (moves are immutable and hashable; building the typed message
+    field by field was the service's largest cost), kept as bytes so that no caller can change the cached one."""
+    return pb.LegalMove(id=move.id, label=move.label, move=move_to_proto(game, move)).SerializeToString()
 
 
 def score_to_proto(score: Score, version: int, game: Game | None = None) -> pb.GetScoreResponse:
