@@ -320,15 +320,20 @@ class Client:
 
     # playing (see Player for the usual way)
 
-    def move(self, game_id: str, token: str, move_id: str, expected_version: int | None,
+    def move(self, game_id: str, token: str, move: str | pb.TypedMove, expected_version: int | None,
              request_id: str | None = None) -> pb.MakeMoveResponse:
-        """Make a move; retried with the same request_id (applied once); a stale version raises StaleVersion.
+        """Make a move (a legal move's id, or its typed message); retried with the same request_id (applied once);
+        a stale version raises StaleVersion.
 
         `expected_version=None` applies the move to whatever the current version is: then a CONTENDED abort
         (the game changed too often meanwhile) is retried too.
         """
-        request = pb.MakeMoveRequest(game_id=game_id, move_id=move_id, expected_version=expected_version,
+        request = pb.MakeMoveRequest(game_id=game_id, expected_version=expected_version,
                                      request_id=request_id or str(uuid.uuid4()))
+        if isinstance(move, pb.TypedMove):
+            request.typed_move.CopyFrom(move)
+        else:
+            request.move_id = move
         send = lambda: self.stub.MakeMove(request, metadata=_auth(token), timeout=self.timeout)  # noqa: E731
         if expected_version is not None:
             return _call(send, self.retry)
@@ -362,15 +367,15 @@ class Player:
         self.last_state = self.client.state(self.game_id, self.token)
         return self.last_state
 
-    def move(self, move_id: str, expected_version: Any = _KEEP) -> pb.GameState:
-        """Make a move and return the seat's new state.
+    def move(self, move: str | pb.TypedMove, expected_version: Any = _KEEP) -> pb.GameState:
+        """Make a move (a legal move's id, or its typed message) and return the seat's new state.
 
         `expected_version` defaults to the version of the last state read (raises `StaleVersion` if the game
         moved on since; nothing is applied); pass None to apply it to whatever the current version is.
         """
         if expected_version is _KEEP:
             expected_version = self.last_state.version if self.last_state is not None else None
-        reply = self.client.move(self.game_id, self.token, move_id, expected_version)
+        reply = self.client.move(self.game_id, self.token, move, expected_version)
         self.last_state = reply.state
         return reply.state
 

@@ -102,3 +102,11 @@ def service_process(redis_db_url):
     service = ServiceProcess(redis_db_url).start()
     yield service
     service.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_service(redis_url):
+    """One `tabletop serve` for a module's tests that do not stop it (game ids keep their games apart)."""
+    service = ServiceProcess(redis_url).start()
+    yield service
+    service.stop()

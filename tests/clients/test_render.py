@@ -65,3 +65,18 @@ def test_hinode_shows_the_seats_own_cards():
     for card in message.view.hinode.hand:
         assert str(card % 13 + 1) in hand_line
     assert "Bonus Area" in screen and "P3 proxy 3" in screen
+
+
+def test_the_renderers_codes_agree_with_the_engines_data_tables():
+    """The clients may not import the engines, so they keep copies of the codes that the protos document."""
+    from clients.render import hinode as hinode_render
+    from clients.render import naishi as naishi_render
+    from games.hinode import data
+    from games.naishi.cards import NAMES
+
+    assert [hinode_render.nawabari_colour(card) for card in range(data.NAWABARI_CARDS)] == list(data.NAWABARI_COLOUR)
+    assert hinode_render.COLOURS == data.COLOUR_NAMES and hinode_render.HERO == data.HERO
+    assert [hinode_render.card_name(card) for card in range(data.BATTLE_CARDS + 1)] == [
+        data.card_name(card).replace("hero", "Hero") for card in range(data.BATTLE_CARDS + 1)]
+    assert len(hinode_render.TRIBES) == len(data.TRIBE_TITLES)
+    assert naishi_render.NAMES == NAMES

@@ -12,8 +12,8 @@ from tabletop.v1 import game_service_pb2 as pb
 
 
 @pytest.fixture
-def client(service_process):
-    with connect(service_process.target) as c:
+def client(shared_service):
+    with connect(shared_service.target) as c:
         yield c
 
 
@@ -70,6 +70,19 @@ def test_a_stale_version_raises_and_applies_nothing(client):
     # Asking for no expected version applies the move to whatever the game is now.
     after = ann.move(seen_by_ann.legal_moves[0].id, expected_version=None)
     assert after.version == seen_by_ann.version + 2
+
+
+def test_a_move_may_be_sent_as_its_typed_message(client):
+    game = client.create_game("hinode", [Seat.human("Ann")], start=True)  # three proxies fill the table
+    ann = game.player(0)
+    state = ann.state()
+    while 0 not in state.to_act:
+        state = ann.state()
+    chosen = state.legal_moves[-1]
+    assert chosen.move.WhichOneof("kind") == "hinode"
+    after = ann.move(chosen.move)
+    assert after.version > state.version
+    assert any(e.move_id == chosen.id for e in after.recent_events), "the typed move is the listed move"
 
 
 def test_a_retried_request_id_is_applied_once(client):
