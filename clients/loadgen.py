@@ -19,6 +19,7 @@ import random
 import statistics
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import grpc
 
@@ -198,8 +199,17 @@ def _row(label: str, clients: int, sample: Sample, kinds: tuple[str, ...], rate:
     return f"{label:6} clients {clients:3}  {rate:8.1f}/s  {latency}{errors}"
 
 
+def cpu_seconds(pid: int | None) -> float:
+    """CPU time (user + system) a local process has used so far; 0 when it cannot be read (not Linux, remote)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, TypeError):
+        return 0.0
+
+
 async def run(target: str, levels: list[int], games: int, seconds: float, finished: int, seed: int,
-              redis_url: str | None) -> int:
+              redis_url: str | None, server_pid: int | None = None) -> int:
     options = [("grpc.max_receive_message_length", 8 << 20)]
     async with grpc.aio.insecure_channel(target, options=options) as channel:
         stub = game_service_pb2_grpc.GameServiceStub(channel)
@@ -217,14 +227,25 @@ async def run(target: str, levels: list[int], games: int, seconds: float, finish
             # Alternate short slices of both, so that whatever else runs on the machine meanwhile weighs on
             # the game and on its floor alike.
             game, floor = Sample(), Sample()
+            game_cpu = floor_cpu = 0.0
             for index in range(max(1, round(seconds / SLICE_SECONDS))):
+                started = cpu_seconds(server_pid)
                 game.merge(await drive_games(stub, tables, clients, SLICE_SECONDS, seed + clients * 1000 + index))
+                middle = cpu_seconds(server_pid)
                 floor.merge(await drive_echo(echo, clients, SLICE_SECONDS))
+                game_cpu, floor_cpu = game_cpu + middle - started, floor_cpu + cpu_seconds(server_pid) - middle
             moves, rpcs, echoes = game.rate("MakeMove"), game.rate("GetState", "MakeMove"), floor.rate("Echo")
             print(_row("moves", clients, game, ("MakeMove", "GetState"), moves))
             print(_row("echo", clients, floor, ("Echo",), echoes))
             print(f"{'':6} clients {clients:3}  game RPCs {rpcs:.1f}/s = {rpcs / echoes:.2f} of the Echo floor; "
                   f"moves {moves / echoes:.2f} of it; {len(game.finished_games)} games finished")
+            if game_cpu and floor_cpu:  # what the service process spent per call: robust to a busy machine
+                per_rpc = game_cpu / (rpcs * game.seconds) * 1000
+                per_echo = floor_cpu / (echoes * floor.seconds) * 1000
+                print(f"{'':6} clients {clients:3}  service CPU per game RPC {per_rpc:.2f} ms (GetState and MakeMove "
+                      f"alike), per Echo {per_echo:.2f} ms: {per_echo / per_rpc:.2f} of the floor's capacity; "
+                      f"CPU use {game_cpu / game.seconds:.0%} of a core while playing, "
+                      f"{floor_cpu / floor.seconds:.0%} under Echo")
             results.append((clients, moves, rpcs, echoes))
         if redis_url and finished:
             game_ids = await finish_games(stub, finished, seed)
@@ -273,4 +294,4 @@ def main(argv: list[str]) -> int:
         print(f"started redis-server ({redis_server.url}, AOF appendfsync {args.fsync}) and tabletop serve "
               f"({stack.target}, TABLETOP_BENCH_ECHO=1, pid {stack.procs[0][1].pid})")
         return asyncio.run(run(stack.target, args.clients, args.games, args.seconds, args.finished, args.seed,
-                               args.redis_url or redis_server.url))
+                               args.redis_url or redis_server.url, stack.procs[0][1].pid))
