@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import threading
+import time
 from concurrent import futures
 
 import grpc
@@ -77,3 +79,35 @@ def test_a_suggestion_comes_from_the_callers_view(redis_url, ai_service):
     finally:
         channel.close()
         thread.stop()
+
+
+class SlowAI(RecordingAI):
+    def SuggestMove(self, request, context):
+        time.sleep(1.0)
+        return super().SuggestMove(request, context)
+
+
+def test_a_graceful_stop_lets_the_call_in_flight_finish(redis_url):
+    """SIGTERM's path: stop taking calls, let those in flight finish within the grace period."""
+    ai_server = grpc.server(futures.ThreadPoolExecutor(2))
+    ai_service_pb2_grpc.add_AIServiceServicer_to_server(SlowAI(), ai_server)
+    ai_port = ai_server.add_insecure_port("127.0.0.1:0")
+    ai_server.start()
+    thread = ServerThread(service_config(redis_url, ai_target=f"127.0.0.1:{ai_port}")).start()
+    channel = grpc.insecure_channel(thread.target)
+    try:
+        api = Api(game_service_pb2_grpc.GameServiceStub(channel), channel)
+        created = api.create("hinode", [HUMAN, HUMAN], options_json='{"start_player": "seat0"}', start=True)
+        call = api.stub.SuggestMove.future(pb.SuggestMoveRequest(game_id=created.game_id),
+                                           metadata=api.auth(created.seat_tokens[0].token))
+        time.sleep(0.3)  # the call is in flight, waiting for the AI
+        stopper = threading.Thread(target=thread.stop, kwargs={"grace": 5.0})
+        stopper.start()
+        assert call.result(timeout=10).best_move_id  # finished during the grace period
+        stopper.join(10)
+        with pytest.raises(grpc.RpcError) as caught:  # and nothing new is taken
+            api.stub.ListGameTypes(pb.ListGameTypesRequest(), timeout=2)
+        assert caught.value.code() == grpc.StatusCode.UNAVAILABLE
+    finally:
+        channel.close()
+        ai_server.stop(0)
