@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import grpc
@@ -79,7 +80,7 @@ class MetricsInterceptor(aio.ServerInterceptor):
                     code = context.code() or grpc.StatusCode.OK
                 except BaseException as exc:
                     code = context.code() or (
-                        grpc.StatusCode.CANCELLED if isinstance(exc, GeneratorExit | _cancelled()) else
+                        grpc.StatusCode.CANCELLED if isinstance(exc, GeneratorExit | asyncio.CancelledError) else
                         grpc.StatusCode.UNKNOWN
                     )
                     raise
@@ -103,12 +104,6 @@ async def _parsed(parse, raw: bytes, context: aio.ServicerContext):
     except DecodeError as exc:
         await context.abort_with_status(errors.invalid("MALFORMED_REQUEST", f"the request is no valid message: {exc}")
                                         .to_status())
-
-
-def _cancelled() -> type[BaseException]:
-    import asyncio
-
-    return asyncio.CancelledError
 
 
 def _record(method: str, code: grpc.StatusCode, started: float) -> None:
