@@ -111,7 +111,7 @@ async def play_one_move(stub, table: Table, rng: random.Random, sample: Sample) 
 
 async def drive_games(stub, tables: asyncio.Queue, clients: int, seconds: float, seed: int) -> Sample:
     """`clients` concurrent players take a free game, make one move in it and put it back, until time is up.
-    A game that ends is replaced by a new one (its creation is not counted as a move)."""
+    A game that ends is replaced by a new one (its CreateGame counts as a game RPC, not as a move)."""
     sample = Sample()
     deadline = time.perf_counter() + seconds
 
@@ -125,7 +125,9 @@ async def drive_games(stub, tables: asyncio.Queue, clients: int, seconds: float,
                 sample.errors[error.code().name] = sample.errors.get(error.code().name, 0) + 1
             if not table.to_act:
                 sample.finished_games.append(table.game_id)
+                started = time.perf_counter()
                 table = await new_table(stub)
+                sample.add("CreateGame", time.perf_counter() - started)
             tables.put_nowait(table)
 
     started = time.perf_counter()
@@ -234,16 +236,18 @@ async def run(target: str, levels: list[int], games: int, seconds: float, finish
                 middle = cpu_seconds(server_pid)
                 floor.merge(await drive_echo(echo, clients, SLICE_SECONDS))
                 game_cpu, floor_cpu = game_cpu + middle - started, floor_cpu + cpu_seconds(server_pid) - middle
-            moves, rpcs, echoes = game.rate("MakeMove"), game.rate("GetState", "MakeMove"), floor.rate("Echo")
+            moves, echoes = game.rate("MakeMove"), floor.rate("Echo")
+            rpcs = game.rate("GetState", "MakeMove", "CreateGame")
             print(_row("moves", clients, game, ("MakeMove", "GetState"), moves))
             print(_row("echo", clients, floor, ("Echo",), echoes))
             print(f"{'':6} clients {clients:3}  game RPCs {rpcs:.1f}/s = {rpcs / echoes:.2f} of the Echo floor; "
-                  f"moves {moves / echoes:.2f} of it; {len(game.finished_games)} games finished")
+                  f"moves {moves / echoes:.2f} of it; {len(game.finished_games)} games ended and were "
+                  "replaced (CreateGame)")
             if game_cpu and floor_cpu:  # what the service process spent per call: robust to a busy machine
                 per_rpc = game_cpu / (rpcs * game.seconds) * 1000
                 per_echo = floor_cpu / (echoes * floor.seconds) * 1000
-                print(f"{'':6} clients {clients:3}  service CPU per game RPC {per_rpc:.2f} ms (GetState and MakeMove "
-                      f"alike), per Echo {per_echo:.2f} ms: {per_echo / per_rpc:.2f} of the floor's capacity; "
+                print(f"{'':6} clients {clients:3}  service CPU per game RPC {per_rpc:.2f} ms, per Echo "
+                      f"{per_echo:.2f} ms: {per_echo / per_rpc:.2f} of the floor's capacity; "
                       f"CPU use {game_cpu / game.seconds:.0%} of a core while playing, "
                       f"{floor_cpu / floor.seconds:.0%} under Echo")
             results.append((clients, moves, rpcs, echoes))
