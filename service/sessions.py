@@ -6,6 +6,7 @@ here because a move's answer is stored, byte for byte, for retries with the same
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 from collections.abc import AsyncIterator
@@ -18,6 +19,7 @@ from games.base import Game, GameError, IllegalMove, Move
 from service import auth, errors, metrics, validation
 from service.auth import Caller, Credentials
 from service.config import Config
+from service.feed import GameFeed
 from service.logs import bind, log
 from service.store import Event, GameRecord, GameStore, SeatRecord, now_ms, seats_json
 from service.views import Replay, event_to_proto, game_state, public_seats, visible_score
@@ -71,9 +73,11 @@ class Sessions:
         self.store = store
         self.config = config
         self._ai_channel: grpc.aio.Channel | None = None
+        self.feed = GameFeed(store, WATCH_BLOCK_MS)
         self._states: dict[tuple[str, int, int], Any] = {}
 
     async def close(self) -> None:
+        self.feed.close()
         if self._ai_channel is not None:
             await self._ai_channel.close()
 
@@ -416,26 +420,30 @@ class Sessions:
         rebuilt = Replay(game)
         events = await self.store.events(game_id)
         last = 0
+        follower = None
         idle_ms = 0
-        while True:
-            for event in events:
-                rebuilt.step(event)
-                last = event.version
-                if event.version <= from_version:
-                    continue
-                yield pb.WatchGameResponse(
-                    event=event_to_proto(event, viewer),
-                    state=game_state(record, game, rebuilt.state, viewer, version=event.version,
-                                     status=rebuilt.status, seats=rebuilt.seats),
-                )
-            if rebuilt.status == "finished":
-                return
-            events = await self.store.wait_events(game_id, last, WATCH_BLOCK_MS)
-            idle_ms = 0 if events else idle_ms + WATCH_BLOCK_MS
-            if idle_ms >= WATCH_IDLE_CHECK_MS:
-                idle_ms = 0
-                if not await self.store.exists(game_id):
-                    raise errors.game_not_found(game_id)
+        async with contextlib.AsyncExitStack() as stack:
+            while True:
+                for event in events:
+                    rebuilt.step(event)
+                    last = event.version
+                    if event.version <= from_version:
+                        continue
+                    yield pb.WatchGameResponse(
+                        event=event_to_proto(event, viewer),
+                        state=game_state(record, game, rebuilt.state, viewer, version=event.version,
+                                         status=rebuilt.status, seats=rebuilt.seats),
+                    )
+                if rebuilt.status == "finished":
+                    return
+                if follower is None:
+                    follower = await stack.enter_async_context(self.feed.follow(game_id, last))
+                events = await follower.after(last, WATCH_BLOCK_MS / 1000)
+                idle_ms = 0 if events else idle_ms + WATCH_BLOCK_MS
+                if idle_ms >= WATCH_IDLE_CHECK_MS:
+                    idle_ms = 0
+                    if not await self.store.exists(game_id):
+                        raise errors.game_not_found(game_id)
 
     # --- suggest ---
 

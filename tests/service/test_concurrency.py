@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import grpc
@@ -208,3 +209,32 @@ def test_games_expire_and_leave_the_active_set(api, redis_url):
         assert client.zscore(active_key("toy"), game_id) is None
     finally:
         client.close()
+
+
+def test_many_watchers_of_one_game_share_one_redis_reader(api, server):
+    game_id, tokens = _toy(api, (HUMAN, HUMAN, HUMAN))
+    streams = [api.stub.WatchGame(pb.WatchGameRequest(game_id=game_id), metadata=api.auth(tokens.get(i % 4)))
+               for i in range(20)]
+    received: list[list[int]] = [[] for _ in streams]
+
+    def drain(i: int) -> None:
+        for response in streams[i]:
+            received[i].append(response.event.version)
+
+    readers = [threading.Thread(target=drain, args=(i,)) for i in range(len(streams))]
+    for reader in readers:
+        reader.start()
+    followers = server.running.sessions.feed._followers
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not (game_id in followers and followers[game_id].watchers == 20):
+        time.sleep(0.02)
+    assert followers[game_id].watchers == 20  # twenty streams, one reader
+    _play(api, game_id, tokens, random.Random(8))
+    for reader in readers:
+        reader.join(20)
+    final = api.state(game_id).version
+    assert all(versions == list(range(1, final + 1)) for versions in received)
+    deadline = time.monotonic() + 5
+    while game_id in followers and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert game_id not in followers  # the reader stopped with its last watcher
