@@ -119,7 +119,7 @@ class LocalStack:
                 proc.wait()
         self.procs.clear()
         if self.redis:
-            self.redis.stop()
+            self.redis.cleanup()  # stops it; removes its directory only if it made a temporary one
             self.redis = None
 
     def __enter__(self) -> LocalStack:
