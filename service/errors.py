@@ -8,17 +8,28 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 DOMAIN = "tabletop.dev"
+# A status message travels twice in the trailers (grpc-message, percent-encoded, and inside the details), and
+# gRPC drops a call whose trailers pass 8 KiB: a message that quotes a long bad input must stay short.
+MAX_MESSAGE_BYTES = 1024
+
+
+def bounded(message: str) -> str:
+    raw = message.encode()
+    if len(raw) <= MAX_MESSAGE_BYTES:
+        return message
+    return raw[: MAX_MESSAGE_BYTES - 3].decode(errors="ignore") + "..."
 
 
 class ServiceError(Exception):
     """A failure the caller should see: `code`, an UPPER_SNAKE `reason`, a message and optional metadata."""
 
     def __init__(self, code: grpc.StatusCode, reason: str, message: str, **metadata: str):
+        message = bounded(message)
         super().__init__(message)
         self.code = code
         self.reason = reason
         self.message = message
-        self.metadata = {k: str(v) for k, v in metadata.items()}
+        self.metadata = {k: bounded(str(v)) for k, v in metadata.items()}
 
     def to_status(self) -> grpc.Status:
         info = error_details_pb2.ErrorInfo(reason=self.reason, domain=DOMAIN, metadata=self.metadata)
