@@ -13,16 +13,16 @@ import sys
 from clients import render
 from clients.render import Style
 from clients.sdk import Client, Seat, TabletopError, connect
-from clients.session import STRENGTHS, fail, say, seed_options, service_target
+from clients.session import STRENGTHS, fail, say, service_target
 from clients.terminal import event_lines
 from tabletop.v1 import game_service_pb2 as pb
 
 
 def run_demo(client: Client, game_type: pb.GameType, seats: int, strength: str, options: dict,
-             show: bool, style: Style) -> dict:
+             show: bool, style: Style, seed: int | None = None) -> dict:
     """Play the game to its end (the AI worker holds every seat) and return the summary."""
     game = client.create_game(game_type.name, [Seat.ai(strength) for _ in range(seats)], options=options or None,
-                              start=True)
+                              start=True, seed=seed)
     if show:
         say(f"Game {game.game_id}: {game_type.title}, {seats} AI seats ({strength})")
     moves, last, previous = 0, game.state, None
@@ -53,7 +53,7 @@ def run_demo(client: Client, game_type: pb.GameType, seats: int, strength: str, 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tabletop demo", description="Play an all-AI game from start to end.")
     parser.add_argument("game", help="the game type, e.g. hinode or naishi")
-    parser.add_argument("--seed", type=int, help="seed of the deal, where the game type offers one")
+    parser.add_argument("--seed", type=int, help="seed of the game's chance (the deal): same seed, same deal")
     parser.add_argument("--json", action="store_true", help="print only one JSON object with the result, at the end")
     parser.add_argument("--target", help="HOST:PORT of a running game service (default: TABLETOP_SERVICE_TARGET, "
                         "else a local stack is started and stopped)")
@@ -72,11 +72,8 @@ def main(argv: list[str]) -> int:
             if args.game not in types:
                 return fail(f"unknown game {args.game!r}; this service hosts: {', '.join(sorted(types))}")
             game_type = types[args.game]
-            seeded, note = seed_options(game_type, args.seed)
-            if note:
-                print(note, file=sys.stderr, flush=True)
             seats = args.seats or max(game_type.max_seats, game_type.min_seats)
-            summary = run_demo(client, game_type, seats, args.strength, {**seeded, **options}, not args.json, style)
+            summary = run_demo(client, game_type, seats, args.strength, options, not args.json, style, args.seed)
         except TabletopError as error:
             return fail(f"tabletop demo: {error}")
     if args.json:

@@ -235,9 +235,11 @@ class Client:
         return list(reply.game_types)
 
     def create_game(self, game_type: str, seats: list[Seat], options: dict[str, Any] | None = None,
-                    start: bool = False) -> CreatedGame:
-        """Create a game (not retried: a lost answer would leave a second game behind)."""
-        request = pb.CreateGameRequest(game_type=game_type, seats=[s.spec() for s in seats], start=start)
+                    start: bool = False, seed: int | None = None) -> CreatedGame:
+        """Create a game (not retried: a lost answer would leave a second game behind).
+
+        `seed` fixes the game's chance; the service accepts it only when every seat is AI."""
+        request = pb.CreateGameRequest(game_type=game_type, seats=[s.spec() for s in seats], start=start, seed=seed)
         if options is not None:
             request.options_json = json.dumps(options)
         reply = _call(lambda: self.stub.CreateGame(request, timeout=self.timeout), None)

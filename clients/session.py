@@ -66,16 +66,3 @@ def fail(message: str) -> int:
     print(message, file=sys.stderr, flush=True)
     return 1
 
-
-def seed_options(game_type, seed: int | None) -> tuple[dict, str]:
-    """Options that ask for a seeded deal, if `game_type` (a tabletop.v1 GameType) offers a `seed` option.
-
-    The service deals from a seed it makes and keeps (no client sees it); a game type may still offer a `seed`
-    option for reproducible games. Returns the options and a note for people when the seed cannot be used.
-    """
-    if seed is None:
-        return {}, ""
-    if any(option.name == "seed" for option in game_type.options):
-        return {"seed": seed}, ""
-    return {}, (f"note: {game_type.name} has no seed option; the service deals from its own secret seed, "
-                f"so --seed {seed} does not fix the deal")

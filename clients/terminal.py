@@ -13,7 +13,7 @@ import sys
 from clients import render
 from clients.render import Style
 from clients.sdk import Client, Player, StaleVersion, TabletopError, connect
-from clients.session import fail, parse_seats, say, seed_options, service_target
+from clients.session import fail, parse_seats, say, service_target
 from tabletop.v1 import game_service_pb2 as pb
 
 HELP_KEYS = "number or move id = play it, h = hint, s = score, b = board, q = quit"
@@ -146,7 +146,6 @@ def _play_args(argv: list[str]) -> argparse.Namespace:
                         "`ai:normal`, `ai:hard` (default: you, then normal AIs up to the game's seat count)")
     parser.add_argument("--target", help="HOST:PORT of a running game service (default: TABLETOP_SERVICE_TARGET, "
                         "else a local stack is started and stopped)")
-    parser.add_argument("--seed", type=int, help="seed of the deal, where the game type offers one")
     parser.add_argument("--name", default="You", help="your display name")
     parser.add_argument("--options", default=None, help="game options as a JSON object, e.g. '{\"advanced\": true}'")
     parser.add_argument("--hint-strength", default="normal", choices=("easy", "normal", "hard"),
@@ -172,10 +171,7 @@ def play_main(argv: list[str]) -> int:
             humans = [i for i, s in enumerate(seats) if s.kind == pb.SEAT_KIND_HUMAN]
             if len(humans) != 1:
                 return fail("--seats needs exactly one human seat (you)")
-            seeded, note = seed_options(game_type, args.seed)
-            if note:
-                say(note)
-            game = client.create_game(args.game, seats, options={**seeded, **options} or None, start=True)
+            game = client.create_game(args.game, seats, options=options or None, start=True)
             say(f"Game {game.game_id}: {game_type.title}. You are seat {humans[0]}.",
                 f"Others may watch it with: tabletop watch {game.game_id} --target {target}")
             table = Table(game.player(humans[0]), style, args.hint_strength)

@@ -101,7 +101,8 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             else None
         )
         seats = [SeatRequest(SEAT_KINDS.get(s.kind, ""), s.name, s.strength) for s in request.seats]
-        return await self.sessions.create(request.game_type, options, seats, request.start)
+        seed = request.seed if request.HasField("seed") else None
+        return await self.sessions.create(request.game_type, options, seats, request.start, seed)
 
     @unary
     async def JoinGame(self, request: pb.JoinGameRequest, context) -> pb.JoinGameResponse:

@@ -148,7 +148,7 @@ class Sessions:
     # --- lobby ---
 
     async def create(self, game_type: str, options: str | dict[str, Any] | None, seats: list[SeatRequest],
-                     start: bool) -> pb.CreateGameResponse:
+                     start: bool, seed: int | None = None) -> pb.CreateGameResponse:
         game = validation.engine(game_type)
         resolved = validation.resolve_options(game, validation.parse_options(options))
         info = game.info
@@ -177,6 +177,10 @@ class Sessions:
                 records.append(SeatRecord("open", name or f"Seat {i + 1}"))
             else:
                 raise errors.invalid("INVALID_SEAT", f"seat {i} needs a kind: HUMAN, AI or OPEN")
+        if seed is not None and any(r.kind != "ai" for r in records):
+            raise errors.invalid(
+                "SEED_NOT_ALLOWED", "a fixed seed is accepted only when every seat is AI (it would reveal hidden cards)"
+            )
         creator_token = auth.new_token()
         join_secret = secrets.token_urlsafe(12)
         options_json = json.dumps(resolved, sort_keys=True, separators=(",", ":"))
@@ -188,6 +192,7 @@ class Sessions:
                     "type": game_type, "status": "waiting", "options": options_json, "seats": seats_json(records),
                     "creator_hash": auth.token_hash(creator_token), "join_hash": auth.token_hash(join_secret),
                     "created_ms": str(now_ms()),
+                    **({"seed": str(seed)} if seed is not None else {}),
                 },
                 {"kind": "created", "seats": public_seats(tuple(records)), "at": str(now_ms())},
             )
@@ -271,7 +276,8 @@ class Sessions:
                 for i, s in enumerate(record.seats)
             )
             # The seed stays server-side: it lives only inside the engine state, which no client ever sees.
-            state = game.new_game(len(seats), json.loads(record.options), secrets.randbits(63))
+            seed = record.seed if record.seed is not None else secrets.randbits(63)
+            state = game.new_game(len(seats), json.loads(record.options), seed)
             raw = game.dump_state(state).decode()
             finished = game.is_over(state)
             result = await self.store.commit(

@@ -65,6 +65,7 @@ class GameRecord:
     join_hash: str
     state: bytes | None
     created_ms: int
+    seed: int | None = None  # a creator-chosen seed (all-AI games only); never shown to a client
 
     @classmethod
     def from_hash(cls, game_id: str, doc: dict[bytes, bytes]) -> GameRecord:
@@ -82,6 +83,7 @@ class GameRecord:
             join_hash=text("join_hash"),
             state=unpack_state(doc.get(b"state")) or None,
             created_ms=int(text("created_ms") or 0),
+            seed=int(text("seed")) if text("seed") else None,
         )
 
 

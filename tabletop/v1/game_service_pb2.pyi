@@ -100,18 +100,20 @@ class SeatSpec(_message.Message):
     def __init__(self, kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., strength: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("game_type", "options_json", "options_struct", "seats", "start")
+    __slots__ = ("game_type", "options_json", "options_struct", "seats", "start", "seed")
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_STRUCT_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     START_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
     game_type: str
     options_json: str
     options_struct: _struct_pb2.Struct
     seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
     start: bool
-    def __init__(self, game_type: _Optional[str] = ..., options_json: _Optional[str] = ..., options_struct: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., start: _Optional[bool] = ...) -> None: ...
+    seed: int
+    def __init__(self, game_type: _Optional[str] = ..., options_json: _Optional[str] = ..., options_struct: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., start: _Optional[bool] = ..., seed: _Optional[int] = ...) -> None: ...
 
 class SeatToken(_message.Message):
     __slots__ = ("seat", "token")

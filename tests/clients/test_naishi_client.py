@@ -100,7 +100,7 @@ def test_the_score_so_far_is_the_scorepad():
 
 
 def test_demo_naishi_seed_7_json_self_contained():
-    # No --target: the demo starts its own stack and stops it. Naishi has no seed option: --seed is noted.
+    # No --target: the demo starts its own stack and stops it; --seed fixes the deal of this all-AI game.
     done = run("demo", "naishi", "--seed", "7", "--json")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
