@@ -279,7 +279,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--redis-url", help="the target's Redis, for the memory figure (default: the one started)")
     parser.add_argument("--clients", type=_levels, default=[16, 32], help="concurrency levels (default 16,32)")
     parser.add_argument("--games", type=int, default=64, help="games in play at once (default 64)")
-    parser.add_argument("--seconds", type=float, default=10.0, help="length of each measured phase (default 10)")
+    parser.add_argument("--seconds", type=float, default=10.0,
+                        help="seconds of game load per level, and as many of Echo, in 1 s slices (default 10)")
     parser.add_argument("--finished", type=int, default=5, help="games played to the end for the memory figure")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--fsync", choices=("everysec", "always"), default="everysec",
