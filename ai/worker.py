@@ -25,6 +25,7 @@ from grpc_reflection.v1alpha import reflection
 from ai.worker_config import WorkerConfig
 from ai.worker_jobs import JobConsumer
 from ai.worker_service import AIServicer
+from tabletop import redis_client
 from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc
 
 SERVICE_NAME = ai_service_pb2.DESCRIPTOR.services_by_name["AIService"].full_name
@@ -64,7 +65,8 @@ def start_ai_service(config: WorkerConfig) -> tuple[grpc.Server, int, health.Hea
     return server, port, checker
 
 
-def _watch_readiness(client: redis.Redis, checker: health.HealthServicer, stopping: threading.Event) -> None:
+def _watch_readiness(client: redis.Redis | redis.cluster.RedisCluster, checker: health.HealthServicer,
+                     stopping: threading.Event) -> None:
     """AIService is SERVING while Redis answers; everything turns NOT_SERVING as soon as a stop is asked."""
     while not stopping.is_set():
         try:
@@ -116,7 +118,8 @@ def main(argv: list[str]) -> int:
         server, port, checker = start_ai_service(config)
     log.info("AI worker started", consumer=config.consumer, streams=config.streams(), ai_port=port,
              metrics_port=config.metrics_port, service_target=config.service_target)
-    client = redis.Redis.from_url(config.redis_url, decode_responses=True, health_check_interval=30)
+    client = redis_client.connect(config.redis_url, cluster=config.redis_cluster, decode_responses=True,
+                                  health_check_interval=30)
     channel = grpc.insecure_channel(config.service_target)
     if checker is not None:
         threading.Thread(target=_watch_readiness, args=(client, checker, stopping), daemon=True).start()

@@ -8,17 +8,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ai.ismcts import PRESETS, Budget, parse_budget
+from tabletop import job_shards, redis_client
 
 
 @dataclass(frozen=True)
 class WorkerConfig:
     redis_url: str = "redis://127.0.0.1:6379/0"
+    redis_cluster: bool = False  # TABLETOP_REDIS_CLUSTER: a cluster-aware client; the URL names any node
     service_target: str = "127.0.0.1:50051"
     ai_service_token: str = ""
     grpc_host: str = "127.0.0.1"
     grpc_port: int = 50061  # 0: a free port; -1: no AIService
     metrics_port: int = 9101  # 0: no metrics server
-    job_shards: int = 1
+    job_shards: int = job_shards.DEFAULT_SHARDS  # must equal the game service's
     consumer: str = ""  # this worker's name in the consumer group; unique per process
     group: str = "ai-workers"
     claim_idle_seconds: float = 30.0  # a job pending this long with a silent worker is reclaimed
@@ -38,6 +40,7 @@ class WorkerConfig:
         d = cls()
         return cls(
             redis_url=get("REDIS_URL", d.redis_url),
+            redis_cluster=redis_client.cluster_flag(env),
             service_target=get("SERVICE_TARGET", d.service_target),
             ai_service_token=get("AI_SERVICE_TOKEN", d.ai_service_token),
             grpc_host=get("AI_GRPC_HOST", d.grpc_host),
@@ -53,12 +56,12 @@ class WorkerConfig:
         )
 
     def streams(self) -> list[str]:
-        """The job streams, `ai:jobs:{N}` (the braces are a Redis Cluster hash tag)."""
-        return [f"ai:jobs:{{{n}}}" for n in range(self.job_shards)]
+        """The job streams, `ai:jobs:{jB}` for the shards B (the braces are a Redis Cluster hash tag)."""
+        return [job_shards.job_stream(b) for b in range(self.job_shards)]
 
 
 def dead_letter_stream(job_stream: str) -> str:
-    """`ai:dead:{N}` beside `ai:jobs:{N}`: same hash tag, same Cluster slot."""
+    """`ai:dead:{jB}` beside `ai:jobs:{jB}`: same hash tag, same Cluster slot."""
     return job_stream.replace("ai:jobs:", "ai:dead:", 1)
 
 

@@ -1,10 +1,12 @@
-"""The AI job consumer: reads `ai:jobs:{N}` in a consumer group and plays each job's seat over gRPC.
+"""The AI job consumer: reads the job shards `ai:jobs:{jB}` in a consumer group and plays each job's seat over gRPC.
 
 A job (fields game_id, game_type, seat, version, job_id) asks for one move of one AI seat at one version. The
 worker fetches the seat's view with the AI service credential, searches, and submits the move with
 `expected_version` = the job's version and `request_id` = the job id, so a job done twice moves once. A job
 whose version has moved on is dropped. A job left pending by a worker that died is reclaimed with XAUTOCLAIM
-once idle for `claim_idle_seconds`; a job delivered `max_attempts` times goes to `ai:dead:{N}` with its error.
+once idle for `claim_idle_seconds`; a job delivered `max_attempts` times goes to `ai:dead:{jB}` with its error.
+On a single Redis one blocking read covers every shard. On Redis Cluster a read may name the streams of one slot
+only, so the shards are read in turn: a sweep that does not wait, then a short wait on the next shard.
 """
 
 from __future__ import annotations
@@ -30,18 +32,21 @@ from tabletop.v1 import game_service_pb2_grpc
 log = structlog.get_logger("tabletop.ai")
 
 READ_BLOCK_MS = 1000  # how long a read waits for a job; also how soon a stop request is noticed
+SHARD_BLOCK_MS = 100  # on Cluster: the wait on one shard after an empty sweep (bounds the latency of the others)
 RPC_TIMEOUT = 10.0
 TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0)
 
 
 class JobConsumer:
-    def __init__(self, config: WorkerConfig, client: redis.Redis, channel: grpc.Channel, stopping: threading.Event):
+    def __init__(self, config: WorkerConfig, client: redis.Redis | redis.cluster.RedisCluster, channel: grpc.Channel,
+                 stopping: threading.Event):
         self.config = config
         self.redis = client
         self.stub = game_service_pb2_grpc.GameServiceStub(channel)
         self.stopping = stopping
         self.streams = config.streams()
+        self._turn = 0  # on Cluster: the shard the next sweep starts at
 
     # --- the loop ---------------------------------------------------------------------------------------------
     def run(self) -> None:
@@ -53,11 +58,7 @@ class JobConsumer:
                 if time.monotonic() >= next_claim:
                     self.reclaim()
                     next_claim = time.monotonic() + max(0.5, self.config.claim_idle_seconds / 2)
-                entries = self.redis.xreadgroup(
-                    self.config.group, self.config.consumer, {s: ">" for s in self.streams},
-                    count=1, block=READ_BLOCK_MS,
-                )
-                for stream, messages in entries or ():
+                for stream, messages in self.read() or ():
                     for entry_id, fields in messages:
                         self.handle(stream, entry_id, fields)
             except redis.exceptions.ConnectionError as exc:
@@ -67,6 +68,23 @@ class JobConsumer:
                 if "NOGROUP" not in str(exc):
                     raise
                 self.ensure_groups()  # the stream was deleted (e.g. a flushed Redis): recreate the group
+
+    def read(self) -> list | None:
+        """New jobs for this consumer: one, or none after a short wait (several on a single Redis only if several
+        shards have one at the same instant)."""
+        group, consumer = self.config.group, self.config.consumer
+        if not self.config.redis_cluster:
+            return self.redis.xreadgroup(group, consumer, {s: ">" for s in self.streams}, count=1, block=READ_BLOCK_MS)
+        # One job at a time, so that idle workers side by side share the work; a round robin start keeps it fair.
+        count = len(self.streams)
+        for step in range(count):
+            stream = self.streams[(self._turn + step) % count]
+            entries = self.redis.xreadgroup(group, consumer, {stream: ">"}, count=1)
+            if entries:
+                self._turn = (self._turn + step + 1) % count
+                return entries
+        self._turn = (self._turn + 1) % count
+        return self.redis.xreadgroup(group, consumer, {self.streams[self._turn]: ">"}, count=1, block=SHARD_BLOCK_MS)
 
     def ensure_groups(self) -> None:
         for stream in self.streams:

@@ -4,8 +4,10 @@
 -- KEYS[1] game hash            game:{id}
 -- KEYS[2] event stream         game:{id}:events   (entry id = "<version>-1")
 -- KEYS[3] request answer       game:{id}:req:<seat>:<request id>  (ignored when ARGV[4] is empty)
--- KEYS[4] active-games zset    tabletop:games_active:<type>  (member = game id, score = expiry in ms)
--- KEYS[5] AI job stream        ai:jobs:{N}
+-- KEYS[4] active-games zset    tabletop:games_active:{jB}:<type>  (member = game id, score = expiry in ms)
+-- KEYS[5] AI job stream        ai:jobs:{jB}
+-- B is the game's job shard: the game id is minted to hash to the slot of `jB`, so all five keys share one
+-- Redis Cluster slot (service/store.py mint_game_id).
 -- ARGV[1] expected version (the version the change was computed from)
 -- ARGV[2] JSON object of hash fields to set
 -- ARGV[3] JSON object of event fields

@@ -6,6 +6,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from tabletop import job_shards, redis_client
+
 
 class ConfigError(ValueError):
     """An environment variable holds a value of the wrong type."""
@@ -14,6 +16,7 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class Config:
     redis_url: str = "redis://127.0.0.1:6379/0"
+    redis_cluster: bool = False  # TABLETOP_REDIS_CLUSTER: a cluster-aware client; the URL names any node
     grpc_host: str = "127.0.0.1"
     grpc_port: int = 50051
     metrics_port: int = 9100  # 0: no metrics HTTP server
@@ -23,7 +26,7 @@ class Config:
     log_level: str = "info"
     ai_target: str = "127.0.0.1:50061"
     ai_service_token: str = ""
-    ai_job_shards: int = 1
+    ai_job_shards: int = job_shards.DEFAULT_SHARDS
     shutdown_grace_seconds: float = 20.0
     max_message_bytes: int = 1 << 20
     suggest_timeout_seconds: float = 10.0
@@ -42,8 +45,13 @@ class Config:
                 raise ConfigError(f"TABLETOP_{name}={raw!r} is not a valid {type(default).__name__}") from None
 
         d = cls()
+        try:
+            redis_cluster = redis_client.cluster_flag(env)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
         return cls(
             redis_url=get("REDIS_URL", d.redis_url),
+            redis_cluster=redis_cluster,
             grpc_host=get("GRPC_HOST", d.grpc_host),
             grpc_port=get("GRPC_PORT", d.grpc_port),
             metrics_port=get("METRICS_PORT", d.metrics_port),

@@ -72,6 +72,7 @@ async def start_server(config: Config) -> RunningServer:
     """Build and start the server on `config.grpc_host:grpc_port` (port 0: a free one, see `.port`)."""
     store = GameStore.from_url(
         config.redis_url,
+        cluster=config.redis_cluster,
         retention_seconds=config.retention_seconds,
         abandoned_seconds=config.abandoned_seconds,
         request_id_seconds=config.request_id_seconds,

@@ -185,16 +185,17 @@ class Sessions:
         join_secret = secrets.token_urlsafe(12)
         options_json = json.dumps(resolved, sort_keys=True, separators=(",", ":"))
         for _ in range(COMMIT_ATTEMPTS):
-            game_id = secrets.token_urlsafe(9)
+            game_id, shard = self.store.new_game_id()
             result = await self.store.commit(
                 game_id, game_type, 0,
                 {
                     "type": game_type, "status": "waiting", "options": options_json, "seats": seats_json(records),
                     "creator_hash": auth.token_hash(creator_token), "join_hash": auth.token_hash(join_secret),
-                    "created_ms": str(now_ms()),
+                    "created_ms": str(now_ms()), "shard": str(shard),
                     **({"seed": str(seed)} if seed is not None else {}),
                 },
                 {"kind": "created", "seats": public_seats(tuple(records)), "at": str(now_ms())},
+                shard=shard,
             )
             if result.outcome == "OK":
                 break
@@ -243,6 +244,7 @@ class Sessions:
                 game_id, record.game_type, record.version,
                 {"seats": seats_json(seats)},
                 {"kind": "joined", "seat": str(chosen), "seats": public_seats(tuple(seats)), "at": str(now_ms())},
+                shard=record.shard,
             )
             if result.outcome == "OK":
                 bind(seat=chosen)
@@ -286,7 +288,7 @@ class Sessions:
                 {"kind": "started", "state": raw, "seats": public_seats(seats), "at": str(now_ms()),
                  "over": "1" if finished else "0"},
                 finished=finished, playing=True,
-                jobs=self.jobs(record, game, state, record.version + 1, seats),
+                jobs=self.jobs(record, game, state, record.version + 1, seats), shard=record.shard,
             )
             if result.outcome == "OK":
                 return
@@ -324,7 +326,7 @@ class Sessions:
                 game_id, record.game_type, record.version, change.fields, change.event,
                 finished=change.finished, playing=True,
                 request=(seat, request_id, ANSWER_REF + str(response.version).encode()) if request_id else None,
-                jobs=change.jobs,
+                jobs=change.jobs, shard=record.shard,
             )
             if result.outcome == "OK":
                 self._remember((game_id, result.version, hash(change.fields["state"].encode())), change.state)

@@ -2,25 +2,29 @@
 
 Every key of a game carries the hash tag `{game_id}`. Every write is one Lua script (commit.lua) that
 compare-and-sets on the game's version, so no change is lost or applied twice, whichever replica runs it.
-Note for Redis Cluster: that script also appends to the shared AI job stream and the active-games set, which
-live in other slots; it runs as is on a single Redis (with replicas / Sentinel).
+The script also enqueues AI jobs on the game's job shard and tracks the shard's active games: a game's id is
+minted so that it hashes to its shard's Redis Cluster slot (tabletop/job_shards.py), so every key the script
+touches is in one slot and it runs on Redis Cluster as on a single Redis.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import secrets
 import time
 import zlib
+from binascii import crc_hqx
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, TypeVar
 
-import redis.asyncio as aioredis
 import redis.exceptions
 
 from service import errors, metrics
+from tabletop import redis_client
+from tabletop.job_shards import job_stream, shard_slot, shard_tag
 
 T = TypeVar("T")
 
@@ -66,6 +70,7 @@ class GameRecord:
     state: bytes | None
     created_ms: int
     seed: int | None = None  # a creator-chosen seed (all-AI games only); never shown to a client
+    shard: int = 0  # the AI job shard, fixed at creation (a game stored before shards were minted: 0)
 
     @classmethod
     def from_hash(cls, game_id: str, doc: dict[bytes, bytes]) -> GameRecord:
@@ -84,6 +89,7 @@ class GameRecord:
             state=unpack_state(doc.get(b"state")) or None,
             created_ms=int(text("created_ms") or 0),
             seed=int(text("seed")) if text("seed") else None,
+            shard=int(text("shard") or 0),
         )
 
 
@@ -119,13 +125,33 @@ def request_key(game_id: str, seat: int, request_id: str) -> str:
     return f"game:{{{game_id}}}:req:{seat}:{request_id}"
 
 
-def active_key(game_type: str) -> str:
-    return f"tabletop:games_active:{game_type}"
+def active_key(shard: int, game_type: str) -> str:
+    """The started, unfinished games of a type on one shard (in the shard's slot, so commit.lua may touch it)."""
+    return f"tabletop:games_active:{{{shard_tag(shard)}}}:{game_type}"
 
 
-def job_stream(game_id: str, shards: int) -> str:
-    """The AI job stream of a game: `ai:jobs:{N}`, N = crc32(game id) mod the number of shards."""
-    return f"ai:jobs:{{{zlib.crc32(game_id.encode()) % shards}}}"
+ID_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+SLOT_MASK = 0x3FFF  # a Redis Cluster slot is CRC16(hash tag) mod 16384
+# Two-character id endings by the slot bits of their CRC16: 4096 endings cover about a quarter of the slots.
+_ENDINGS: dict[int, list[bytes]] = {}
+for _a in ID_ALPHABET:
+    for _b in ID_ALPHABET:
+        _ENDINGS.setdefault(crc_hqx(bytes((_a, _b)), 0) & SLOT_MASK, []).append(bytes((_a, _b)))
+
+
+def mint_game_id(shard: int) -> str:
+    """A fresh random game id (72 random bits + 2 characters) whose keys hash to the slot of `shard`.
+
+    Drawing whole ids until one lands in the slot takes 16384/N draws (3 ms of CPU for N = 16); instead the last
+    two characters are computed: CRC16 with a zero start is linear, so crc(prefix + ending) =
+    crc(prefix + "\\0\\0") ^ crc(ending), and the ending whose CRC supplies the missing bits is looked up. About one
+    prefix in four has such an ending; the others are drawn again."""
+    target = shard_slot(shard)
+    while True:
+        prefix = secrets.token_urlsafe(9).encode()
+        endings = _ENDINGS.get((crc_hqx(prefix + b"\0\0", 0) ^ target) & SLOT_MASK)
+        if endings:
+            return (prefix + secrets.choice(endings)).decode()
 
 
 def pack_state(state: str) -> str:
@@ -149,7 +175,7 @@ def event_from_entry(entry_id: bytes, raw: dict[bytes, bytes]) -> Event:
 
 
 class GameStore:
-    def __init__(self, client: aioredis.Redis, *, retention_seconds: int, abandoned_seconds: int,
+    def __init__(self, client: Any, *, retention_seconds: int, abandoned_seconds: int,
                  request_id_seconds: int, job_shards: int):
         self.redis = client
         self.retention_seconds = retention_seconds
@@ -159,17 +185,20 @@ class GameStore:
         self._commit = client.register_script(resources.files("service").joinpath("commit.lua").read_text())
 
     @classmethod
-    def from_url(cls, url: str, **kwargs: int) -> GameStore:
+    def from_url(cls, url: str, *, cluster: bool = False, **kwargs: int) -> GameStore:
         # A blocking pool: past 512 connections a request waits (up to 5 s) for one instead of failing; watchers
         # hold theirs for at most WATCH_BLOCK_MS at a time.
-        pool = aioredis.BlockingConnectionPool.from_url(
-            url, max_connections=512, timeout=5, socket_timeout=5, socket_connect_timeout=2, health_check_interval=10
-        )
-        return cls(aioredis.Redis(connection_pool=pool), **kwargs)
+        client = redis_client.connect_async(url, cluster=cluster, max_connections=512, socket_timeout=5,
+                                            socket_connect_timeout=2, health_check_interval=10)
+        return cls(client, **kwargs)
 
     async def close(self) -> None:
-        await self.redis.aclose()
-        await self.redis.connection_pool.disconnect()
+        await redis_client.close_async(self.redis)
+
+    def new_game_id(self) -> tuple[str, int]:
+        """A fresh game id on a random job shard, and that shard."""
+        shard = secrets.randbelow(self.job_shards)
+        return mint_game_id(shard), shard
 
     async def _timed(self, op: str, call: Callable[[], Awaitable[T]]) -> T:
         """Run one Redis call, timing it; an unreachable Redis becomes UNAVAILABLE (REDIS_UNAVAILABLE)."""
@@ -237,16 +266,18 @@ class GameStore:
         playing: bool = False,
         request: tuple[int, str, bytes] | None = None,
         jobs: list[dict[str, str]] = (),
+        shard: int = 0,
     ) -> CommitResult:
-        """Apply one change if the game is still at `expected_version` (see commit.lua)."""
+        """Apply one change if the game is still at `expected_version` (see commit.lua); `shard` is the game's
+        job shard (GameRecord.shard), whose slot its id hashes to."""
         ttl = self.retention_seconds if finished else self.abandoned_seconds
         seat, request_id, answer = request if request else (0, "", b"")
         keys = [
             game_key(game_id),
             events_key(game_id),
             request_key(game_id, seat, request_id) if request else game_key(game_id),
-            active_key(game_type),
-            job_stream(game_id, self.job_shards),
+            active_key(shard, game_type),
+            job_stream(shard),
         ]
         args = [
             expected_version,
@@ -267,14 +298,15 @@ class GameStore:
         return CommitResult(outcome, version=int(value))
 
     async def active_games(self, game_type: str) -> int:
-        """Games of a type started, not finished and not expired (the set is shared by every replica)."""
-        key = active_key(game_type)
+        """Games of a type started, not finished and not expired, summed over the shards (the sets are shared by
+        every replica)."""
         now = now_ms()
 
         async def call():
-            pipe = self.redis.pipeline(transaction=False)
-            pipe.zremrangebyscore(key, "-inf", now)
-            pipe.zcard(key)
+            pipe = self.redis.pipeline(transaction=False)  # on Cluster: split by node, one command per key
+            for shard in range(self.job_shards):
+                pipe.zremrangebyscore(active_key(shard, game_type), "-inf", now)
+                pipe.zcard(active_key(shard, game_type))
             return await pipe.execute()
 
-        return int((await self._timed("active_games", call))[1])
+        return sum(int(n) for n in (await self._timed("active_games", call))[1::2])

@@ -24,15 +24,15 @@ from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc, game_service_pb2_gr
 from tabletop.v1 import game_service_pb2 as pb
 
 TOKEN = "worker-test-token-" + os.urandom(6).hex()
-JOBS = "ai:jobs:{0}"
-DEAD = "ai:dead:{0}"
+JOBS = "ai:jobs:{j0}"  # the only shard: these tests run with TABLETOP_AI_JOB_SHARDS=1
+DEAD = "ai:dead:{j0}"
 GAME_TIMEOUT = 240
 
 
 def _env(redis_url: str, **extra: str) -> dict[str, str]:
     env = dict(os.environ)
     env.update(TABLETOP_REDIS_URL=redis_url, TABLETOP_AI_SERVICE_TOKEN=TOKEN, TABLETOP_LOG_LEVEL="warning",
-               TABLETOP_SHUTDOWN_GRACE_SECONDS="2")
+               TABLETOP_SHUTDOWN_GRACE_SECONDS="2", TABLETOP_AI_JOB_SHARDS="1")
     env.update(extra)
     return env
 

@@ -11,8 +11,10 @@ import grpc
 import redis
 
 from games import registry
-from service.store import active_key, events_key, game_key, job_stream, request_key
+from service.store import active_key as shard_active_key
+from service.store import events_key, game_key, request_key
 from tabletop import wire
+from tabletop.job_shards import job_stream
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.service.conftest import AI, AI_TOKEN, HUMAN, Api, ServerThread, service_config
@@ -127,7 +129,7 @@ def test_spectators_watch_without_a_token(api):
 def _jobs(redis_url: str, game_id: str) -> list[dict[str, str]]:
     client = redis.Redis.from_url(redis_url, decode_responses=True)
     try:
-        entries = client.xrange(job_stream(game_id, 1))
+        entries = client.xrange(job_stream(int(client.hget(game_key(game_id), "shard"))))
     finally:
         client.close()
     return [fields for _, fields in entries if fields["game_id"] == game_id]
@@ -193,20 +195,24 @@ def test_two_replicas_share_every_game_through_redis(api, redis_url, toy_game):
 
 def test_games_expire_and_leave_the_active_set(api, redis_url):
     client = redis.Redis.from_url(redis_url, decode_responses=True)
+
+    def active_key(game_id: str, game_type: str) -> str:  # the active set of the game's shard
+        return shard_active_key(int(client.hget(game_key(game_id), "shard")), game_type)
+
     try:
         waiting = api.create("toy", [HUMAN, HUMAN]).game_id
         assert 604000 < client.ttl(game_key(waiting)) <= 604800  # TABLETOP_ABANDONED_SECONDS
-        assert client.zscore(active_key("toy"), waiting) is None  # active = started and not finished
+        assert client.zscore(active_key(waiting, "toy"), waiting) is None  # active = started and not finished
         game_id, tokens = _toy(api)
         assert 604000 < client.ttl(game_key(game_id)) <= 604800
-        assert client.zscore(active_key("toy"), game_id) is not None
+        assert client.zscore(active_key(game_id, "toy"), game_id) is not None
         _play(api, game_id, tokens, random.Random(2), moves=1)
         api.move(game_id, tokens[1], api.state(game_id, tokens[1]).legal_moves[0].id, request_id="x")
         assert 0 < client.ttl(request_key(game_id, 1, "x")) <= 86400  # TABLETOP_REQUEST_ID_SECONDS
         _play(api, game_id, tokens, random.Random(2))
         assert 86000 < client.ttl(game_key(game_id)) <= 86400  # TABLETOP_RETENTION_SECONDS once finished
         assert 86000 < client.ttl(events_key(game_id)) <= 86400
-        assert client.zscore(active_key("toy"), game_id) is None
+        assert client.zscore(active_key(game_id, "toy"), game_id) is None
     finally:
         client.close()
 
