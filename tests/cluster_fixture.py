@@ -1,0 +1,95 @@
+"""A real Redis Cluster of three masters for the tests: three `redis-server --cluster-enabled yes` processes on
+free ports of 127.0.0.1 in a temporary directory, joined by `redis-cli --cluster create`."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from tabletop.embedded_redis import find_redis_server, free_port
+
+
+class LocalCluster:
+    def __init__(self, masters: int = 3):
+        self.dir = Path(tempfile.mkdtemp(prefix="tabletop-cluster-"))
+        self.ports = [free_port() for _ in range(masters)]
+        self.procs: list[subprocess.Popen] = []
+
+    @property
+    def url(self) -> str:
+        """Any one node: the cluster-aware client learns the others from it."""
+        return f"redis://127.0.0.1:{self.ports[0]}/0"
+
+    def start(self, timeout: float = 20.0) -> LocalCluster:
+        try:
+            for port in self.ports:
+                node_dir = self.dir / str(port)
+                node_dir.mkdir()
+                self.procs.append(subprocess.Popen(
+                    [find_redis_server(), "--bind", "127.0.0.1", "--port", str(port),
+                     "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                     "--cluster-port", str(free_port()),  # the bus port: port + 10000 need not be free
+                     "--dir", str(node_dir), "--save", "", "--appendonly", "no", "--daemonize", "no",
+                     "--logfile", str(node_dir / "redis.log")],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                ))
+            deadline = time.monotonic() + timeout
+            for port in self.ports:
+                while self._cli(port, "ping") != "PONG":
+                    self._check(deadline, f"node {port} does not answer")
+            subprocess.run(
+                [self._cli_binary(), "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
+                 "--cluster-replicas", "0", "--cluster-yes"],
+                check=True, capture_output=True, timeout=timeout,
+            )
+            for port in self.ports:
+                while "cluster_state:ok" not in self._cli(port, "cluster", "info"):
+                    self._check(deadline, f"node {port} did not reach cluster_state:ok")
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def master_of_slot(self, slot: int) -> int:
+        """The port of the master that owns `slot`."""
+        for line in self._cli(self.ports[0], "cluster", "nodes").splitlines():
+            fields = line.split()
+            if "master" not in fields[2]:
+                continue
+            for span in fields[8:]:
+                low, _, high = span.partition("-")
+                if low.isdigit() and int(low) <= slot <= int(high or low):
+                    return int(fields[1].split(":")[1].split("@")[0])
+        raise LookupError(f"no master owns slot {slot}")
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def _check(self, deadline: float, what: str) -> None:
+        if any(p.poll() is not None for p in self.procs):
+            logs = "".join(f.read_text(errors="replace")[-1000:] for f in self.dir.glob("*/redis.log"))
+            raise RuntimeError(f"a cluster node exited: {logs}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(what)
+        time.sleep(0.05)
+
+    @staticmethod
+    def _cli_binary() -> str:
+        return shutil.which("redis-cli") or str(Path(find_redis_server()).with_name("redis-cli"))
+
+    def _cli(self, port: int, *args: str) -> str:
+        done = subprocess.run([self._cli_binary(), "-h", "127.0.0.1", "-p", str(port), *args],
+                              capture_output=True, text=True, timeout=10)
+        return done.stdout.strip()
