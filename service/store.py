@@ -187,7 +187,7 @@ class GameStore:
     @classmethod
     def from_url(cls, url: str, *, cluster: bool = False, **kwargs: int) -> GameStore:
         # A blocking pool: past 512 connections a request waits (up to 5 s) for one instead of failing; watchers
-        # hold theirs for at most WATCH_BLOCK_MS at a time.
+        # hold theirs for at most WATCH_BLOCK_MS at a time. (On Cluster: 512 per node, and past them it fails.)
         client = redis_client.connect_async(url, cluster=cluster, max_connections=512, socket_timeout=5,
                                             socket_connect_timeout=2, health_check_interval=10)
         return cls(client, **kwargs)
@@ -205,8 +205,9 @@ class GameStore:
         started = time.perf_counter()
         try:
             return await call()
-        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
-                redis.exceptions.BusyLoadingError, OSError) as exc:
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, redis.exceptions.BusyLoadingError,
+                redis.exceptions.ClusterError, redis.exceptions.TryAgainError, redis.exceptions.RedisClusterException,
+                OSError) as exc:  # the cluster ones: no reachable node, a slot without master, a failover
             raise errors.redis_unavailable(type(exc).__name__) from None
         finally:
             metrics.REDIS_DURATION.labels(op).observe(time.perf_counter() - started)
