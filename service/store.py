@@ -149,6 +149,8 @@ def mint_game_id(shard: int) -> str:
     target = shard_slot(shard)
     while True:
         prefix = secrets.token_urlsafe(9).encode()
+        if prefix.startswith(b"-"):  # `tabletop watch -3vG...` would read the id as an option
+            continue
         endings = _ENDINGS.get((crc_hqx(prefix + b"\0\0", 0) ^ target) & SLOT_MASK)
         if endings:
             return (prefix + secrets.choice(endings)).decode()
