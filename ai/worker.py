@@ -71,7 +71,7 @@ def _watch_readiness(client: redis.Redis | redis.cluster.RedisCluster, checker: 
     while not stopping.is_set():
         try:
             ready = bool(client.ping())
-        except redis.exceptions.RedisError:
+        except (redis.exceptions.RedisError, *redis_client.UNAVAILABLE):
             ready = False
         status = health_pb2.HealthCheckResponse.SERVING if ready else health_pb2.HealthCheckResponse.NOT_SERVING
         checker.set(SERVICE_NAME, status)

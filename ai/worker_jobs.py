@@ -25,7 +25,7 @@ from ai.worker_config import WorkerConfig, dead_letter_stream
 from ai.worker_metrics import JOBS, QUEUE_LAG_SECONDS, RECLAIMED
 from ai.worker_service import think
 from games import registry
-from tabletop import wire
+from tabletop import redis_client, wire
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 
@@ -61,7 +61,7 @@ class JobConsumer:
                 for stream, messages in self.read() or ():
                     for entry_id, fields in messages:
                         self.handle(stream, entry_id, fields)
-            except redis.exceptions.ConnectionError as exc:
+            except redis_client.UNAVAILABLE as exc:
                 log.warning("redis unavailable", error=str(exc))
                 self.stopping.wait(1.0)
             except redis.exceptions.ResponseError as exc:

@@ -207,9 +207,7 @@ class GameStore:
         started = time.perf_counter()
         try:
             return await call()
-        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, redis.exceptions.BusyLoadingError,
-                redis.exceptions.ClusterError, redis.exceptions.TryAgainError, redis.exceptions.RedisClusterException,
-                OSError) as exc:  # the cluster ones: no reachable node, a slot without master, a failover
+        except (*redis_client.UNAVAILABLE, OSError) as exc:
             raise errors.redis_unavailable(type(exc).__name__) from None
         finally:
             metrics.REDIS_DURATION.labels(op).observe(time.perf_counter() - started)

@@ -14,6 +14,12 @@ import redis.asyncio as aioredis
 import redis.asyncio.cluster
 import redis.cluster
 
+# Redis cannot answer now (down, unreachable, loading; on Cluster also: no reachable node, a slot without a master,
+# a failover under way); worth a retry later, unlike a bad command.
+UNAVAILABLE = (
+    redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, redis.exceptions.ClusterError,
+    redis.exceptions.TryAgainError, redis.exceptions.RedisClusterException,
+)
 TRUE = ("1", "true", "yes", "on")
 FALSE = ("", "0", "false", "no", "off")
 
