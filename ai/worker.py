@@ -119,7 +119,7 @@ def main(argv: list[str]) -> int:
     log.info("AI worker started", consumer=config.consumer, streams=config.streams(), ai_port=port,
              metrics_port=config.metrics_port, service_target=config.service_target)
     client = redis_client.connect(config.redis_url, cluster=config.redis_cluster, decode_responses=True,
-                                  health_check_interval=30)
+                                  health_check_interval=30, socket_connect_timeout=2, socket_timeout=5)
     channel = grpc.insecure_channel(config.service_target)
     if checker is not None:
         threading.Thread(target=_watch_readiness, args=(client, checker, stopping), daemon=True).start()

@@ -76,15 +76,26 @@ class JobConsumer:
         if not self.config.redis_cluster:
             return self.redis.xreadgroup(group, consumer, {s: ">" for s in self.streams}, count=1, block=READ_BLOCK_MS)
         # One job at a time, so that idle workers side by side share the work; a round robin start keeps it fair.
+        # A shard whose master is down (until its failover) is passed over: the other shards' games go on.
         count = len(self.streams)
+        answered: list[str] = []
+        failure: Exception | None = None
         for step in range(count):
             stream = self.streams[(self._turn + step) % count]
-            entries = self.redis.xreadgroup(group, consumer, {stream: ">"}, count=1)
+            try:
+                entries = self.redis.xreadgroup(group, consumer, {stream: ">"}, count=1)
+            except redis_client.UNAVAILABLE as exc:
+                failure = exc
+                continue
             if entries:
                 self._turn = (self._turn + step + 1) % count
                 return entries
+            answered.append(stream)
+        if not answered:
+            raise failure
         self._turn = (self._turn + 1) % count
-        return self.redis.xreadgroup(group, consumer, {self.streams[self._turn]: ">"}, count=1, block=SHARD_BLOCK_MS)
+        wait_on = min(answered, key=lambda s: (self.streams.index(s) - self._turn) % count)
+        return self.redis.xreadgroup(group, consumer, {wait_on: ">"}, count=1, block=SHARD_BLOCK_MS)
 
     def ensure_groups(self) -> None:
         for stream in self.streams:
@@ -101,9 +112,13 @@ class JobConsumer:
         for stream in self.streams:
             start = "0-0"
             while not self.stopping.is_set():
-                reply = self.redis.xautoclaim(
-                    stream, self.config.group, self.config.consumer, idle_ms, start_id=start, count=10
-                )
+                try:
+                    reply = self.redis.xautoclaim(
+                        stream, self.config.group, self.config.consumer, idle_ms, start_id=start, count=10
+                    )
+                except redis_client.UNAVAILABLE as exc:  # on Cluster: this shard's master is down; do the others
+                    log.warning("job shard unavailable", stream=stream, error=str(exc))
+                    break
                 start, claimed = reply[0], reply[1]
                 for entry_id, fields in claimed:
                     if fields is None:  # deleted from the stream meanwhile (trimmed)

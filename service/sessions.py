@@ -184,19 +184,25 @@ class Sessions:
         creator_token = auth.new_token()
         join_secret = secrets.token_urlsafe(12)
         options_json = json.dumps(resolved, sort_keys=True, separators=(",", ":"))
-        for _ in range(COMMIT_ATTEMPTS):
+        for attempt in range(COMMIT_ATTEMPTS):
             game_id, shard = self.store.new_game_id()
-            result = await self.store.commit(
-                game_id, game_type, 0,
-                {
-                    "type": game_type, "status": "waiting", "options": options_json, "seats": seats_json(records),
-                    "creator_hash": auth.token_hash(creator_token), "join_hash": auth.token_hash(join_secret),
-                    "created_ms": str(now_ms()), "shard": str(shard),
-                    **({"seed": str(seed)} if seed is not None else {}),
-                },
-                {"kind": "created", "seats": public_seats(tuple(records)), "at": str(now_ms())},
-                shard=shard,
-            )
+            try:
+                result = await self.store.commit(
+                    game_id, game_type, 0,
+                    {
+                        "type": game_type, "status": "waiting", "options": options_json, "seats": seats_json(records),
+                        "creator_hash": auth.token_hash(creator_token), "join_hash": auth.token_hash(join_secret),
+                        "created_ms": str(now_ms()), "shard": str(shard),
+                        **({"seed": str(seed)} if seed is not None else {}),
+                    },
+                    {"kind": "created", "seats": public_seats(tuple(records)), "at": str(now_ms())},
+                    shard=shard,
+                )
+            except errors.ServiceError as exc:
+                # On Cluster one master may be down (until its failover): a new game can go to another shard.
+                if exc.reason != "REDIS_UNAVAILABLE" or not self.config.redis_cluster or attempt == COMMIT_ATTEMPTS - 1:
+                    raise
+                continue
             if result.outcome == "OK":
                 break
         else:  # pragma: no cover - 72 random bits colliding eight times

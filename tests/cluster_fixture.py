@@ -1,5 +1,5 @@
-"""A real Redis Cluster of three masters for the tests: three `redis-server --cluster-enabled yes` processes on
-free ports of 127.0.0.1 in a temporary directory, joined by `redis-cli --cluster create`."""
+"""A real Redis Cluster for the tests: `redis-server --cluster-enabled yes` processes (three masters, and a replica
+each if asked) on free ports of 127.0.0.1 in a temporary directory, joined by `redis-cli --cluster create`."""
 
 from __future__ import annotations
 
@@ -13,9 +13,12 @@ from tabletop.embedded_redis import find_redis_server, free_port
 
 
 class LocalCluster:
-    def __init__(self, masters: int = 3):
+    def __init__(self, masters: int = 3, replicas: int = 0, options: tuple[str, ...] = ()):
+        """`options`: more redis-server arguments for every node, e.g. ("--cluster-node-timeout", "1000")."""
         self.dir = Path(tempfile.mkdtemp(prefix="tabletop-cluster-"))
-        self.ports = [free_port() for _ in range(masters)]
+        self.ports = [free_port() for _ in range(masters * (1 + replicas))]
+        self.replicas = replicas
+        self.options = options
         self.procs: list[subprocess.Popen] = []
 
     @property
@@ -33,7 +36,7 @@ class LocalCluster:
                      "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
                      "--cluster-port", str(free_port()),  # the bus port: port + 10000 need not be free
                      "--dir", str(node_dir), "--save", "", "--appendonly", "no", "--daemonize", "no",
-                     "--logfile", str(node_dir / "redis.log")],
+                     "--logfile", str(node_dir / "redis.log"), *self.options],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
                 ))
             deadline = time.monotonic() + timeout
@@ -42,12 +45,16 @@ class LocalCluster:
                     self._check(deadline, f"node {port} does not answer")
             subprocess.run(
                 [self._cli_binary(), "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
-                 "--cluster-replicas", "0", "--cluster-yes"],
+                 "--cluster-replicas", str(self.replicas), "--cluster-yes"],
                 check=True, capture_output=True, timeout=timeout,
             )
             for port in self.ports:
                 while "cluster_state:ok" not in self._cli(port, "cluster", "info"):
                     self._check(deadline, f"node {port} did not reach cluster_state:ok")
+                # A replica that has not synced once cannot take over: wait for its link to the master.
+                while "role:slave" in (info := self._cli(port, "info", "replication")) and \
+                        "master_link_status:up" not in info:
+                    self._check(deadline, f"replica {port} did not sync with its master")
         except BaseException:
             self.stop()
             raise
@@ -55,15 +62,21 @@ class LocalCluster:
 
     def master_of_slot(self, slot: int) -> int:
         """The port of the master that owns `slot`."""
-        for line in self._cli(self.ports[0], "cluster", "nodes").splitlines():
+        alive = next(port for port, proc in zip(self.ports, self.procs, strict=True) if proc.poll() is None)
+        for line in self._cli(alive, "cluster", "nodes").splitlines():
             fields = line.split()
-            if "master" not in fields[2]:
+            if "master" not in fields[2] or "fail" in fields[2]:
                 continue
             for span in fields[8:]:
                 low, _, high = span.partition("-")
                 if low.isdigit() and int(low) <= slot <= int(high or low):
                     return int(fields[1].split(":")[1].split("@")[0])
         raise LookupError(f"no master owns slot {slot}")
+
+    def kill(self, port: int) -> None:
+        """SIGKILL one node, as a crashed host."""
+        self.procs[self.ports.index(port)].kill()
+        self.procs[self.ports.index(port)].wait()
 
     def stop(self) -> None:
         for proc in self.procs:

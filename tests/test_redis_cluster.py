@@ -272,3 +272,71 @@ def test_the_worker_reclaims_and_dead_letters_per_shard_on_a_cluster(cluster):
             client.xgroup_destroy(job_stream(b), "dlq-test")
         client.close()
         nowhere.close()
+
+
+def test_a_master_fails_over_and_play_goes_on(tmp_path):
+    """Three masters with a replica each; the master that the Redis URL names dies. Until its replica takes over,
+    calls on its games fail with UNAVAILABLE (never INTERNAL) and the other games go on; then its games play again,
+    new games are created and the worker finishes them, and watchers follow them."""
+    local = LocalCluster(3, replicas=1, options=("--cluster-node-timeout", "1000")).start()
+    port = free_port()
+    service = _spawn(["serve"], _env(local, TABLETOP_GRPC_PORT=str(port), TABLETOP_METRICS_PORT="0"),
+                     tmp_path / "service.log")
+    procs = [service]
+    try:
+        _wait_serving(f"127.0.0.1:{port}", service, "game service")
+        ai_port = free_port()
+        worker = _spawn(["ai-worker"], _env(local, TABLETOP_SERVICE_TARGET=f"127.0.0.1:{port}",
+                                            TABLETOP_AI_GRPC_PORT=str(ai_port), TABLETOP_AI_METRICS_PORT="0",
+                                            TABLETOP_AI_CLAIM_IDLE_SECONDS="2"), tmp_path / "worker.log")
+        procs.append(worker)
+        _wait_serving(f"127.0.0.1:{ai_port}", worker, "AI worker")
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = game_service_pb2_grpc.GameServiceStub(channel)
+            down = local.ports[0]  # the node in TABLETOP_REDIS_URL, a master
+            games = {}
+            for _ in range(80):  # a four-human game on the master that will die, and one elsewhere
+                created = stub.CreateGame(pb.CreateGameRequest(game_type="hinode", seats=[HUMAN] * 4, start=True),
+                                          timeout=10)
+                games.setdefault(local.master_of_slot(key_slot(created.game_id.encode())) == down, created)
+                if len(games) == 2:
+                    break
+            time.sleep(0.5)  # replication is asynchronous: let the replicas catch up before the crash
+            local.kill(down)
+
+            codes = set()
+            deadline = time.monotonic() + 30
+            while True:  # the moved game plays again once a replica has taken over
+                try:
+                    _move(stub, games[True])
+                    break
+                except grpc.RpcError as error:
+                    codes.add(error.code())
+                assert time.monotonic() < deadline, f"no failover: {codes}"
+                time.sleep(0.2)
+            assert codes <= {grpc.StatusCode.UNAVAILABLE}, codes
+            assert local.master_of_slot(key_slot(games[True].game_id.encode())) != down
+            _move(stub, games[False])
+
+            for _ in range(2):  # new all-AI games, played to the end by the worker, followed by a watcher
+                created = stub.CreateGame(pb.CreateGameRequest(game_type="hinode", seats=[EASY_AI] * 4, start=True),
+                                          timeout=30)
+                watched = [r.event.version for r in stub.WatchGame(pb.WatchGameRequest(game_id=created.game_id),
+                                                                   timeout=60)]
+                final = stub.GetState(pb.GetStateRequest(game_id=created.game_id), timeout=10).state
+                assert final.status == pb.GAME_STATUS_FINISHED
+                assert watched == list(range(1, final.version + 1))
+    finally:
+        for proc in procs:
+            _stop(proc)
+        local.stop()
+    assert all(p.returncode == 0 for p in procs), [(p.args, p.returncode) for p in procs]
+
+
+def _move(stub, game: pb.CreateGameResponse) -> int:
+    """One move by the seat to act (the first legal move); the new version."""
+    state = stub.GetState(pb.GetStateRequest(game_id=game.game_id), timeout=10).state
+    token = next(t.token for t in game.seat_tokens if t.seat == min(state.to_act))
+    mine = stub.GetState(pb.GetStateRequest(game_id=game.game_id), metadata=_auth(token), timeout=10).state
+    return stub.MakeMove(pb.MakeMoveRequest(game_id=game.game_id, move_id=mine.legal_moves[0].id,
+                                            expected_version=mine.version), metadata=_auth(token), timeout=10).version
