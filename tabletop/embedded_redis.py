@@ -51,7 +51,7 @@ class EmbeddedRedis:
         appendfsync: str = "always",
     ):
         self._owned_dir = directory is None
-        self.dir = Path(directory) if directory else Path(tempfile.mkdtemp(prefix="tabletop-redis-"))
+        self.dir = Path(directory).resolve() if directory else Path(tempfile.mkdtemp(prefix="tabletop-redis-"))
         self.dir.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
         self.appendonly = appendonly

@@ -51,11 +51,12 @@ class LocalStack:
         grpc_port: int | None = None,
         with_worker: bool = True,
         quiet: bool = True,
+        ai_port: int | None = None,
     ):
         self.redis_url = redis_url
         self.data_dir = Path(data_dir) if data_dir else None
         self.grpc_port = grpc_port or free_port()
-        self.ai_port = free_port()
+        self.ai_port = ai_port or free_port()
         self.with_worker = with_worker and importlib.util.find_spec("ai.worker") is not None
         self.quiet = quiet
         self.redis: EmbeddedRedis | None = None
@@ -129,6 +130,18 @@ class LocalStack:
         self.stop()
 
 
+def _port_or_free(port: int) -> int:
+    """`port` if nothing listens on it on 127.0.0.1, else a free one."""
+    import socket
+
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return free_port()
+    return port
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tabletop run", description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=int(os.environ.get("TABLETOP_GRPC_PORT", "50051")))
@@ -136,7 +149,11 @@ def main(argv: list[str]) -> int:
                         help="where the embedded Redis keeps its append-only file (default: var/redis)")
     parser.add_argument("--no-worker", action="store_true", help="do not start the AI worker")
     args = parser.parse_args(argv)
+    # The documented default ports (docs/config.md) where they are free, so `make run` is predictable.
+    os.environ.setdefault("TABLETOP_METRICS_PORT", str(_port_or_free(9100)))
+    os.environ.setdefault("TABLETOP_AI_METRICS_PORT", str(_port_or_free(9101)))
     stack = LocalStack(
+        ai_port=_port_or_free(int(os.environ.get("TABLETOP_AI_GRPC_PORT", "50061"))),
         redis_url=os.environ.get("TABLETOP_REDIS_URL") or None,
         data_dir=args.data_dir,
         grpc_port=args.port,

@@ -1,0 +1,56 @@
+"""`tabletop run` (what `make run` starts): Redis, the game service and the AI worker come up as separate
+processes, answer, and stop cleanly on Ctrl-C, leaving the embedded Redis's data on disk."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from tabletop.embedded_redis import free_port
+from tabletop.v1 import game_service_pb2 as pb
+from tabletop.v1 import game_service_pb2_grpc
+
+
+def test_tabletop_run_starts_the_stack_and_stops_on_ctrl_c(tmp_path):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TABLETOP_")}
+    env["TABLETOP_METRICS_PORT"] = str(free_port())
+    env["TABLETOP_AI_METRICS_PORT"] = str(free_port())
+    env["TABLETOP_AI_GRPC_PORT"] = str(free_port())
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tabletop.cli", "run", "--port", str(port), "--data-dir", str(tmp_path / "redis")],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+    )
+    try:
+        lines: list[str] = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+            if line.startswith("Stop with Ctrl-C"):
+                break
+        text = "".join(lines)
+        assert "Tabletop is running." in text, text
+        assert f"game service   127.0.0.1:{port}" in text
+        assert re.search(r"AI worker\s+127\.0\.0\.1:\d+", text), text
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            health = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=5)
+            assert health.status == health_pb2.HealthCheckResponse.SERVING
+            types = game_service_pb2_grpc.GameServiceStub(channel).ListGameTypes(pb.ListGameTypesRequest(), timeout=5)
+            assert {"hinode", "naishi"} <= {t.name for t in types.game_types}
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 0
+        assert (tmp_path / "redis" / "redis.log").exists()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
