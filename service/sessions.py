@@ -379,10 +379,11 @@ class Sessions:
             raise validation.engine_error(exc) from None
         version = record.version + 1
         finished = game.is_over(new_state)
+        # The move is stored by its id (ids of legal moves are stable: replay finds it with move_by_id); the label
+        # stays because GetState shows the mover's own recent moves without replaying the game.
         event = {
-            "kind": "move", "seat": str(seat), "move": game.dump_move(engine_move).decode(),
-            "move_id": engine_move.id, "move_label": engine_move.label, "at": str(now_ms()),
-            "over": "1" if finished else "0",
+            "kind": "move", "seat": str(seat), "move_id": engine_move.id, "move_label": engine_move.label,
+            "at": str(now_ms()), "over": "1" if finished else "0",
         }
         status = "finished" if finished else "in_progress"
         events = [*table.events[-(RECENT_EVENTS - 1):], Event(version, event)]

@@ -28,7 +28,7 @@ from tabletop.job_shards import job_stream, shard_slot, shard_tag
 
 T = TypeVar("T")
 
-EVENT_FIELDS = ("kind", "seat", "move", "move_id", "move_label", "state", "seats", "at", "over")
+EVENT_FIELDS = ("kind", "seat", "move_id", "move_label", "state", "seats", "at", "over")
 PACKED = "z1:"  # prefix of a stored engine state that pack_state deflated
 
 

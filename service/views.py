@@ -97,6 +97,10 @@ class Replay:
         if kind == "started":
             self.state = self.game.load_state(event.get("state"))
         elif kind == "move":
-            self.state = self.game.apply(self.state, int(event.get("seat")), self.game.load_move(event.get("move")))
+            seat = int(event.get("seat"))
+            if event.get("move"):  # stored before moves were kept by id alone: the move's codec JSON
+                self.state = self.game.apply(self.state, seat, self.game.load_move(event.get("move")))
+            else:
+                self.state = self.game.apply_id(self.state, seat, event.get("move_id"))
         if self.state is not None:
             self.status = "finished" if self.game.is_over(self.state) else "in_progress"

@@ -7,7 +7,7 @@ import random
 import redis
 
 from games import registry
-from service.store import GameRecord, event_from_entry, events_key, game_key
+from service.store import Event, GameRecord, event_from_entry, events_key, game_key
 from service.views import Replay
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
@@ -82,6 +82,29 @@ def test_the_event_stream_replays_to_the_stored_state(api, redis_url, toy_game):
     assert rebuilt.state == toy_game.load_state(record.state)
     assert rebuilt.status == record.status == "finished"
     assert record.version == events[-1].version
+
+
+def test_a_stream_stored_with_whole_moves_still_replays(api, redis_url, toy_game):
+    """Move events used to carry the move's codec JSON ("move") rather than only its id: such games still replay."""
+    created = api.create("toy", [HUMAN, HUMAN], start=True)
+    tokens = {t.seat: t.token for t in created.seat_tokens}
+    play_out(api, created.game_id, tokens, random.Random(4))
+    client = redis.Redis.from_url(redis_url)
+    try:
+        events = [event_from_entry(i, f) for i, f in client.xrange(events_key(created.game_id))]
+    finally:
+        client.close()
+    by_id, old_format = Replay(toy_game), Replay(toy_game)
+    for event in events:
+        if event.get("kind") == "move":
+            move = toy_game.move_by_id(by_id.state, int(event.get("seat")), event.get("move_id"))
+            old = {k: v for k, v in event.fields.items() if k != "move_id"}
+            event_then = Event(event.version, {**old, "move": toy_game.dump_move(move).decode()})
+        else:
+            event_then = event
+        by_id.step(event)
+        old_format.step(event_then)
+    assert old_format.state == by_id.state == toy_game.load_state(stored(redis_url, created.game_id).state)
 
 
 def test_game_types_are_listed_with_their_options(api):
