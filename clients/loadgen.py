@@ -181,12 +181,14 @@ def memory_per_game(redis_url: str, game_ids: list[str]) -> list[dict[str, int]]
         figures = []
         for game_id in game_ids:
             hash_key, events_key = f"game:{{{game_id}}}", f"game:{{{game_id}}}:events"
-            answers = list(client.scan_iter(match=f"game:{{{game_id}}}:req:*", count=1000))
+            # a game's request-id answers: one hash (an older service kept one key per request id)
+            answers_key = f"game:{{{game_id}}}:requests"
+            legacy = list(client.scan_iter(match=f"game:{{{game_id}}}:req:*", count=1000))
             figures.append({
                 "hash": client.memory_usage(hash_key, samples=0) or 0,
                 "events": client.memory_usage(events_key, samples=0) or 0,
-                "answers": sum(client.memory_usage(k, samples=0) or 0 for k in answers),
-                "answer_keys": len(answers),
+                "answers": sum(client.memory_usage(k, samples=0) or 0 for k in [answers_key, *legacy]),
+                "answer_count": client.hlen(answers_key) + len(legacy),
                 "event_count": client.xlen(events_key),
             })
         return figures
@@ -260,7 +262,7 @@ async def run(target: str, levels: list[int], games: int, seconds: float, finish
                   f"mean {statistics.fmean(totals):.0f}, max {max(totals)}; "
                   f"of which hash {mean['hash']:.0f}, event stream {mean['events']:.0f} "
                   f"({mean['event_count']:.0f} events), request-id answers {mean['answers']:.0f} "
-                  f"({mean['answer_keys']:.0f} keys)")
+                  f"({mean['answer_count']:.0f} answers)")
         elif finished:
             print("redis bytes per finished game: not measured (give --redis-url with --target)")
     return 0

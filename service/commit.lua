@@ -1,18 +1,20 @@
 -- Commit one change to a game, atomically: compare-and-set on the version, write the new fields, bump the
 -- version, append the event, store the request id's answer, enqueue AI jobs, set expiries, track activity.
+-- A game's three keys (hash, events, request answers) always get the same expiry: they live and go together.
 --
 -- KEYS[1] game hash            game:{id}
 -- KEYS[2] event stream         game:{id}:events   (entry id = "<version>-1")
--- KEYS[3] request answer       game:{id}:req:<seat>:<request id>  (ignored when ARGV[4] is empty)
+-- KEYS[3] request answers      game:{id}:requests  (hash: "<seat>:<request id>" -> answer)
 -- KEYS[4] active-games zset    tabletop:games_active:{jB}:<type>  (member = game id, score = expiry in ms)
 -- KEYS[5] AI job stream        ai:jobs:{jB}
 -- B is the game's job shard: the game id is minted to hash to the slot of `jB`, so all five keys share one
 -- Redis Cluster slot (service/store.py mint_game_id).
 -- ARGV[1] expected version (the version the change was computed from)
 -- ARGV[2] JSON object of hash fields to set
--- ARGV[3] JSON object of event fields
--- ARGV[4] request answer ("" = no request id)
--- ARGV[5] request answer TTL, seconds
+-- ARGV[3] JSON array of the event's fields and values, alternating (one order for every event of a kind, so that
+--         Redis stores the field names once per stream node)
+-- ARGV[4] request answer's field "<seat>:<request id>" ("" = no request id)
+-- ARGV[5] request answer
 -- ARGV[6] TTL of the game's keys, seconds
 -- ARGV[7] "playing" (keep in the active set until ARGV[8] ms), "finished" (remove from it) or "waiting" (neither)
 -- ARGV[8] expiry in ms since the epoch, for the active set
@@ -21,7 +23,7 @@
 -- Returns {"OK", new version} | {"CONFLICT", current version} | {"DUPLICATE", first answer}
 
 if ARGV[4] ~= "" then
-  local first = redis.call("GET", KEYS[3])
+  local first = redis.call("HGET", KEYS[3], ARGV[4])
   if first then
     return {"DUPLICATE", first}
   end
@@ -40,20 +42,16 @@ for name, value in pairs(cjson.decode(ARGV[2])) do
 end
 redis.call("HSET", KEYS[1], unpack(fields))
 
-local event = {}
-for name, value in pairs(cjson.decode(ARGV[3])) do
-  event[#event + 1] = name
-  event[#event + 1] = value
-end
-redis.call("XADD", KEYS[2], tostring(version) .. "-1", unpack(event))
+redis.call("XADD", KEYS[2], tostring(version) .. "-1", unpack(cjson.decode(ARGV[3])))
 
 local ttl = tonumber(ARGV[6])
 redis.call("EXPIRE", KEYS[1], ttl)
 redis.call("EXPIRE", KEYS[2], ttl)
 
 if ARGV[4] ~= "" then
-  redis.call("SET", KEYS[3], ARGV[4], "EX", math.min(tonumber(ARGV[5]), ttl))
+  redis.call("HSET", KEYS[3], ARGV[4], ARGV[5])
 end
+redis.call("EXPIRE", KEYS[3], ttl)  -- no-op while the game has no request answers
 
 if ARGV[7] == "finished" then
   redis.call("ZREM", KEYS[4], ARGV[9])

@@ -22,7 +22,6 @@ class Config:
     metrics_port: int = 9100  # 0: no metrics HTTP server
     retention_seconds: int = 86400
     abandoned_seconds: int = 604800
-    request_id_seconds: int = 86400
     log_level: str = "info"
     ai_target: str = "127.0.0.1:50061"
     ai_service_token: str = ""
@@ -57,7 +56,6 @@ class Config:
             metrics_port=get("METRICS_PORT", d.metrics_port),
             retention_seconds=get("RETENTION_SECONDS", d.retention_seconds),
             abandoned_seconds=get("ABANDONED_SECONDS", d.abandoned_seconds),
-            request_id_seconds=get("REQUEST_ID_SECONDS", d.request_id_seconds),
             log_level=get("LOG_LEVEL", d.log_level),
             ai_target=get("AI_TARGET", d.ai_target),
             ai_service_token=get("AI_SERVICE_TOKEN", d.ai_service_token),

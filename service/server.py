@@ -75,7 +75,6 @@ async def start_server(config: Config) -> RunningServer:
         cluster=config.redis_cluster,
         retention_seconds=config.retention_seconds,
         abandoned_seconds=config.abandoned_seconds,
-        request_id_seconds=config.request_id_seconds,
         job_shards=config.ai_job_shards,
     )
     sessions = Sessions(store, config)

@@ -121,7 +121,17 @@ def events_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:events"
 
 
-def request_key(game_id: str, seat: int, request_id: str) -> str:
+def requests_key(game_id: str) -> str:
+    """The game's request-id answers: one hash, field request_field(seat, request id), kept as long as the game."""
+    return f"game:{{{game_id}}}:requests"
+
+
+def request_field(seat: int, request_id: str) -> str:
+    return f"{seat}:{request_id}"
+
+
+def legacy_request_key(game_id: str, seat: int, request_id: str) -> str:
+    """Where an older build kept one request id's answer, as a key of its own (expiring within a day)."""
     return f"game:{{{game_id}}}:req:{seat}:{request_id}"
 
 
@@ -177,12 +187,10 @@ def event_from_entry(entry_id: bytes, raw: dict[bytes, bytes]) -> Event:
 
 
 class GameStore:
-    def __init__(self, client: Any, *, retention_seconds: int, abandoned_seconds: int,
-                 request_id_seconds: int, job_shards: int):
+    def __init__(self, client: Any, *, retention_seconds: int, abandoned_seconds: int, job_shards: int):
         self.redis = client
         self.retention_seconds = retention_seconds
         self.abandoned_seconds = abandoned_seconds
-        self.request_id_seconds = request_id_seconds
         self.job_shards = job_shards
         self._commit = client.register_script(resources.files("service").joinpath("commit.lua").read_text())
 
@@ -236,7 +244,15 @@ class GameStore:
 
     async def request_answer(self, game_id: str, seat: int, request_id: str) -> bytes | None:
         """The stored answer to a seat's request id, if that request went through."""
-        return await self._timed("request_answer", lambda: self.redis.get(request_key(game_id, seat, request_id)))
+
+        async def call():
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hget(requests_key(game_id), request_field(seat, request_id))
+            pipe.get(legacy_request_key(game_id, seat, request_id))
+            return await pipe.execute()
+
+        answer, legacy = await self._timed("request_answer", call)
+        return answer or legacy
 
     async def events(self, game_id: str, after_version: int = 0) -> list[Event]:
         """Every event after `after_version`, oldest first."""
@@ -276,16 +292,17 @@ class GameStore:
         keys = [
             game_key(game_id),
             events_key(game_id),
-            request_key(game_id, seat, request_id) if request else game_key(game_id),
+            requests_key(game_id),
             active_key(shard, game_type),
             job_stream(shard),
         ]
         args = [
             expected_version,
             json.dumps({**fields, "state": pack_state(fields["state"])} if "state" in fields else fields),
-            json.dumps({**event, "state": pack_state(event["state"])} if "state" in event else event),
+            json.dumps([x for name, value in event.items()
+                        for x in (name, pack_state(value) if name == "state" else value)]),
+            request_field(seat, request_id) if request else "",
             answer,
-            self.request_id_seconds,
             ttl,
             "finished" if finished else "playing" if playing else "waiting",
             now_ms() + ttl * 1000,

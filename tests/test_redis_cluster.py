@@ -23,7 +23,7 @@ from redis.crc import key_slot
 
 from ai.worker_config import WorkerConfig, dead_letter_stream
 from ai.worker_jobs import JobConsumer
-from service.store import GameStore, active_key, events_key, game_key, mint_game_id, request_key
+from service.store import GameStore, active_key, events_key, game_key, mint_game_id, requests_key
 from service.validation import GAME_ID
 from tabletop import redis_client
 from tabletop.embedded_redis import free_port
@@ -41,8 +41,7 @@ EASY_AI = pb.SeatSpec(kind=pb.SEAT_KIND_AI, strength="easy")
 
 def test_every_key_a_commit_touches_hashes_to_the_slot_of_the_game_s_shard():
     """What keeps commit.lua single-slot: the keys the store hands it, for every shard."""
-    store = GameStore(redis.asyncio.Redis(), retention_seconds=60, abandoned_seconds=60, request_id_seconds=60,
-                      job_shards=DEFAULT_SHARDS)
+    store = GameStore(redis.asyncio.Redis(), retention_seconds=60, abandoned_seconds=60, job_shards=DEFAULT_SHARDS)
     seen: list[list[str]] = []
 
     async def record(keys, args):
@@ -56,7 +55,7 @@ def test_every_key_a_commit_touches_hashes_to_the_slot_of_the_game_s_shard():
         asyncio.run(store.commit(game_id, "hinode", 1, {"status": "in_progress"}, {"kind": "move"},
                                  playing=True, request=(0, "r-1", b"v:2"), jobs=[job], shard=shard))
         keys = seen[-1]
-        assert set(keys) >= {game_key(game_id), events_key(game_id), request_key(game_id, 0, "r-1"),
+        assert set(keys) >= {game_key(game_id), events_key(game_id), requests_key(game_id),
                              active_key(shard, "hinode"), job_stream(shard)}
         assert {key_slot(k.encode()) for k in keys} == {shard_slot(shard)}
         assert key_slot(dead_letter_stream(job_stream(shard)).encode()) == shard_slot(shard)
@@ -232,7 +231,7 @@ def test_games_land_on_every_master_and_racing_moves_give_exactly_one_ok(stub, c
 def test_the_active_games_gauge_sums_every_shard(stack, cluster):
     async def count() -> int:
         store = GameStore.from_url(cluster.url, cluster=True, retention_seconds=60, abandoned_seconds=60,
-                                   request_id_seconds=60, job_shards=DEFAULT_SHARDS)
+                                   job_shards=DEFAULT_SHARDS)
         try:
             return await store.active_games("hinode")
         finally:

@@ -12,7 +12,7 @@ import redis
 
 from games import registry
 from service.store import active_key as shard_active_key
-from service.store import events_key, game_key, request_key
+from service.store import events_key, game_key, requests_key
 from tabletop import wire
 from tabletop.job_shards import job_stream
 from tabletop.v1 import game_service_pb2 as pb
@@ -208,10 +208,12 @@ def test_games_expire_and_leave_the_active_set(api, redis_url):
         assert client.zscore(active_key(game_id, "toy"), game_id) is not None
         _play(api, game_id, tokens, random.Random(2), moves=1)
         api.move(game_id, tokens[1], api.state(game_id, tokens[1]).legal_moves[0].id, request_id="x")
-        assert 0 < client.ttl(request_key(game_id, 1, "x")) <= 86400  # TABLETOP_REQUEST_ID_SECONDS
+        assert client.hexists(requests_key(game_id), "1:x")  # request ids are remembered as long as the game
+        assert 604000 < client.ttl(requests_key(game_id)) <= 604800
         _play(api, game_id, tokens, random.Random(2))
         assert 86000 < client.ttl(game_key(game_id)) <= 86400  # TABLETOP_RETENTION_SECONDS once finished
         assert 86000 < client.ttl(events_key(game_id)) <= 86400
+        assert 86000 < client.ttl(requests_key(game_id)) <= 86400
         assert client.zscore(active_key(game_id, "toy"), game_id) is None
     finally:
         client.close()

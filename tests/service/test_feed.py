@@ -11,7 +11,7 @@ from service.store import GameStore
 def test_watchers_get_every_event_after_their_version(redis_db_url):
     async def scenario():
         store = GameStore.from_url(redis_db_url, retention_seconds=60, abandoned_seconds=60,
-                                   request_id_seconds=60, job_shards=1)
+                                   job_shards=1)
 
         async def commit(version: int) -> None:
             result = await store.commit("feedgame", "toy", version, {"status": "waiting"}, {"kind": "created"})
