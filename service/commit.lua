@@ -20,6 +20,8 @@
 -- ARGV[8] expiry in ms since the epoch, for the active set
 -- ARGV[9] game id
 -- ARGV[10] JSON array of AI jobs (objects of fields)
+-- ARGV[11] the engine state for the hash's "state" field, zlib bytes ("" = unchanged; binary, so not in ARGV[2])
+-- ARGV[12] the engine state the event carries, zlib bytes ("" = none)
 -- Returns {"OK", new version} | {"CONFLICT", current version} | {"DUPLICATE", first answer}
 
 if ARGV[4] ~= "" then
@@ -40,9 +42,18 @@ for name, value in pairs(cjson.decode(ARGV[2])) do
   fields[#fields + 1] = name
   fields[#fields + 1] = value
 end
+if ARGV[11] ~= "" then
+  fields[#fields + 1] = "state"
+  fields[#fields + 1] = ARGV[11]
+end
 redis.call("HSET", KEYS[1], unpack(fields))
 
-redis.call("XADD", KEYS[2], tostring(version) .. "-1", unpack(cjson.decode(ARGV[3])))
+local event = cjson.decode(ARGV[3])
+if ARGV[12] ~= "" then
+  event[#event + 1] = "state"
+  event[#event + 1] = ARGV[12]
+end
+redis.call("XADD", KEYS[2], tostring(version) .. "-1", unpack(event))
 
 local ttl = tonumber(ARGV[6])
 redis.call("EXPIRE", KEYS[1], ttl)

@@ -28,7 +28,7 @@ from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
 
 RECENT_EVENTS = 10
-ANSWER_REF = b"v:"  # a stored request-id answer "v:<version>": the answer is rebuilt from the events
+LEGACY_ANSWER_REF = b"v:"  # an older build's stored answer "v:<version>" (now just "<version>")
 COMMIT_ATTEMPTS = 8
 WATCH_BLOCK_MS = 1000
 WATCH_IDLE_CHECK_MS = 30_000
@@ -331,7 +331,7 @@ class Sessions:
             result = await self.store.commit(
                 game_id, record.game_type, record.version, change.fields, change.event,
                 finished=change.finished, playing=True,
-                request=(seat, request_id, ANSWER_REF + str(response.version).encode()) if request_id else None,
+                request=(seat, request_id, str(response.version).encode()) if request_id else None,
                 jobs=change.jobs, shard=record.shard,
             )
             if result.outcome == "OK":
@@ -350,9 +350,12 @@ class Sessions:
     async def _first_answer(self, game_id: str, seat: int, stored: bytes) -> pb.MakeMoveResponse:
         """The first answer to a request id, rebuilt from the events up to the version its move made: only that
         version is stored, since a whole answer per move would be most of a game's memory in Redis."""
-        if not stored.startswith(ANSWER_REF):  # a whole answer, stored by an older build
+        if stored.isdigit():
+            version = int(stored)
+        elif stored.startswith(LEGACY_ANSWER_REF):
+            version = int(stored[len(LEGACY_ANSWER_REF):])
+        else:  # a whole answer (its first byte is a protobuf tag, never a digit), stored by an older build
             return pb.MakeMoveResponse.FromString(stored)
-        version = int(stored[len(ANSWER_REF):])
         table = await self.load(game_id)
         events = [e for e in await self.store.events(game_id) if e.version <= version]
         rebuilt = Replay(table.game)

@@ -29,7 +29,8 @@ from tabletop.job_shards import job_stream, shard_slot, shard_tag
 T = TypeVar("T")
 
 EVENT_FIELDS = ("kind", "seat", "move_id", "move_label", "state", "seats", "at", "over")
-PACKED = "z1:"  # prefix of a stored engine state that pack_state deflated
+LEGACY_PACKED = b"z1:"  # prefix of a state stored by an older build: base64 of its deflated JSON
+ZLIB_HEADER = b"\x78"  # first byte of a zlib stream (deflate, 32 KB window); an engine state's JSON starts with "{"
 
 
 @dataclass(frozen=True)
@@ -166,23 +167,24 @@ def mint_game_id(shard: int) -> str:
             return (prefix + secrets.choice(endings)).decode()
 
 
-def pack_state(state: str) -> str:
-    """An engine state as stored: its JSON deflated (a finished game's state shrinks ~9x), in base64 because the
-    commit script gets it inside a JSON document; marked with PACKED so that plain JSON stays readable."""
-    return PACKED + base64.b64encode(zlib.compress(state.encode(), 6)).decode()
+def pack_state(state: str) -> bytes:
+    """An engine state as stored: its JSON deflated (a finished game's state shrinks ~9x), as raw zlib bytes (the
+    commit script gets them as an argument of their own, and the store's Redis client reads bytes)."""
+    return zlib.compress(state.encode(), 6)
 
 
 def unpack_state(raw: bytes | None) -> bytes | None:
-    if raw and raw.startswith(PACKED.encode()):
-        return zlib.decompress(base64.b64decode(raw[len(PACKED):]))
+    """A stored state's JSON, whichever way it was stored: zlib bytes, an older build's `z1:` base64, or plain."""
+    if raw and raw.startswith(ZLIB_HEADER):
+        return zlib.decompress(raw)
+    if raw and raw.startswith(LEGACY_PACKED):
+        return zlib.decompress(base64.b64decode(raw[len(LEGACY_PACKED):]))
     return raw
 
 
 def event_from_entry(entry_id: bytes, raw: dict[bytes, bytes]) -> Event:
     """An event as XRANGE gives it (a stored state unpacked)."""
-    fields = {k.decode(): v.decode() for k, v in raw.items()}
-    if "state" in fields:
-        fields["state"] = unpack_state(raw[b"state"]).decode()
+    fields = {k.decode(): (unpack_state(v) if k == b"state" else v).decode() for k, v in raw.items()}
     return Event(int(entry_id.split(b"-")[0]), fields)
 
 
@@ -298,9 +300,8 @@ class GameStore:
         ]
         args = [
             expected_version,
-            json.dumps({**fields, "state": pack_state(fields["state"])} if "state" in fields else fields),
-            json.dumps([x for name, value in event.items()
-                        for x in (name, pack_state(value) if name == "state" else value)]),
+            json.dumps({name: value for name, value in fields.items() if name != "state"}),
+            json.dumps([x for name, value in event.items() if name != "state" for x in (name, value)]),
             request_field(seat, request_id) if request else "",
             answer,
             ttl,
@@ -308,6 +309,8 @@ class GameStore:
             now_ms() + ttl * 1000,
             game_id,
             json.dumps(list(jobs)),
+            pack_state(fields["state"]) if "state" in fields else b"",
+            pack_state(event["state"]) if "state" in event else b"",
         ]
         outcome, value = await self._timed("commit", lambda: self._commit(keys=keys, args=args))
         outcome = outcome.decode()

@@ -53,7 +53,7 @@ def test_every_key_a_commit_touches_hashes_to_the_slot_of_the_game_s_shard():
         game_id = mint_game_id(shard)
         job = {"game_id": game_id, "seat": "1", "version": "2", "job_id": f"{game_id}:2:1"}
         asyncio.run(store.commit(game_id, "hinode", 1, {"status": "in_progress"}, {"kind": "move"},
-                                 playing=True, request=(0, "r-1", b"v:2"), jobs=[job], shard=shard))
+                                 playing=True, request=(0, "r-1", b"2"), jobs=[job], shard=shard))
         keys = seen[-1]
         assert set(keys) >= {game_key(game_id), events_key(game_id), requests_key(game_id),
                              active_key(shard, "hinode"), job_stream(shard)}

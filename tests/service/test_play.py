@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import base64
 import random
+import zlib
 
 import redis
 
 from games import registry
-from service.store import Event, GameRecord, event_from_entry, events_key, game_key
+from service.store import Event, GameRecord, event_from_entry, events_key, game_key, pack_state, unpack_state
 from service.views import Replay
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
@@ -105,6 +107,13 @@ def test_a_stream_stored_with_whole_moves_still_replays(api, redis_url, toy_game
         by_id.step(event)
         old_format.step(event_then)
     assert old_format.state == by_id.state == toy_game.load_state(stored(redis_url, created.game_id).state)
+
+
+def test_a_state_stored_by_an_older_build_still_reads():
+    """States are stored as zlib bytes; older builds stored plain JSON, then `z1:` + base64 of zlib."""
+    state = b'{"codec":1,"state":{"seed":7}}'
+    for stored_then in (state, b"z1:" + base64.b64encode(zlib.compress(state)), pack_state(state.decode())):
+        assert unpack_state(stored_then) == state
 
 
 def test_game_types_are_listed_with_their_options(api):

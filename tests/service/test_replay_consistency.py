@@ -25,7 +25,7 @@ import redis
 
 from games import registry
 from service.errors import error_info
-from service.store import events_key, game_key, requests_key, unpack_state
+from service.store import event_from_entry, events_key, game_key, requests_key, unpack_state
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
@@ -166,12 +166,12 @@ def test_racing_requests_leave_every_game_equal_to_the_replay_of_its_events(serv
     for game_id, seat, answer, request_id in ledger.acknowledged:
         answers.setdefault(game_id, {}).setdefault(answer.version, []).append((seat, answer, request_id))
 
-    client = redis.Redis.from_url(redis_db_url, decode_responses=True)
+    client = redis.Redis.from_url(redis_db_url)  # bytes: stored states are zlib bytes
     try:
         finished = 0
         for game in every_game:
-            record = client.hgetall(game_key(game.game_id))
-            entries = client.xrange(events_key(game.game_id))
+            record = {k.decode(): v for k, v in client.hgetall(game_key(game.game_id)).items()}
+            entries = [(i.decode(), event_from_entry(i, f).fields) for i, f in client.xrange(events_key(game.game_id))]
             engine = registry.get(game.game_type)
             versions = [int(entry_id.split("-")[0]) for entry_id, _ in entries]
             assert versions == list(range(1, int(record["version"]) + 1))
@@ -179,7 +179,7 @@ def test_racing_requests_leave_every_game_equal_to_the_replay_of_its_events(serv
             assert kinds[:2] == ["created", "started"] and set(kinds[2:]) <= {"move"}
 
             # The setup is new_game from the seed, which lives only server-side, inside the stored state.
-            setup = engine.load_state(unpack_state(entries[1][1]["state"].encode()))
+            setup = engine.load_state(entries[1][1]["state"])
             assert setup == engine.new_game(len(game.tokens), json.loads(record["options"]), setup.seed)
 
             # The stream's moves (stored by id), applied to the setup, give exactly the stored state.
@@ -189,8 +189,8 @@ def test_racing_requests_leave_every_game_equal_to_the_replay_of_its_events(serv
                 assert played.label == fields["move_label"]
                 state = engine.apply(state, int(fields["seat"]), played)
                 states[version] = state
-            assert state == engine.load_state(unpack_state(record["state"].encode()))
-            assert record["status"] == ("finished" if engine.is_over(state) else "in_progress")
+            assert state == engine.load_state(unpack_state(record["state"]))
+            assert record["status"].decode() == ("finished" if engine.is_over(state) else "in_progress")
             finished += engine.is_over(state)
 
             # The moves in the stream are exactly the moves answered OK: each once, with the answer's version and
