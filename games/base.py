@@ -14,6 +14,8 @@ Contract (checked by tests/conformance for every registered game):
 - `sample(view, rng)` returns a full state consistent with the view (a determinization): it gets the view,
   never the state, so a searcher built on it cannot peek.
 - `score(state)` gives every seat's total with its breakdown by the rulebook's categories, and the ranking.
+- `move_is_public(state, seat, move)` (state before the move) says whether every other seat and spectator may
+  learn the move itself (its id and label), not only its effect on their views; the default is False (hidden).
 """
 
 from __future__ import annotations
@@ -176,6 +178,11 @@ class Game(ABC, Generic[S, V]):
     @abstractmethod
     def num_seats(self, state: S) -> int:
         """How many seats (players that a person or an AI controls) the game has."""
+
+    # --- optional, with a safe default ------------------------------------------------------------------------
+    def move_is_public(self, state: S, seat: int, move: Move) -> bool:
+        """Whether others may learn `seat`'s legal `move` in `state` (before it) by id and label; hidden by default."""
+        return False
 
     # --- derived, shared by every game ----------------------------------------------------------------------
     def is_over(self, state: S) -> bool:

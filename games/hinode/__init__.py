@@ -11,7 +11,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Game, GameInfo, InvalidOptions, OptionSpec, Score, chance
+from games.base import Game, GameInfo, InvalidOptions, Move, OptionSpec, Score, chance
 from games.hinode import rules, scoring
 from games.hinode import view as views
 from games.hinode.data import vp_table
@@ -78,6 +78,11 @@ class Hinode(Game[State, View]):
 
     def view(self, state: State, seat: int | None) -> View:
         return views.view(state, seat)
+
+    def move_is_public(self, state: State, seat: int, move: Move) -> bool:
+        # Tribe and Area choices, the card played (with its resource or skill) and the resource taken are all
+        # done face up at the table.
+        return True
 
     def sample(self, view: View, rng: random.Random) -> State:
         return views.sample(view, rng)

@@ -8,7 +8,7 @@ from typing import Any
 
 from games.base import Game, GameInfo, IllegalMove, Move, Score, SeatScore, chance
 from games.naishi.cards import DEVELOPMENT_DECK, LINE_MOUNTAINS, MOUNTAIN, PILE_SIZE, PILES
-from games.naishi.moves import MOVE_TYPES, SPACES
+from games.naishi.moves import MOVE_TYPES, SPACES, Give
 from games.naishi.rules import apply_move, legal_moves
 from games.naishi.scoring import score_territory
 from games.naishi.state import HandKnowledge, State, View
@@ -85,6 +85,10 @@ class Naishi(Game[State, View]):
 
     def view(self, state: State, seat: int | None) -> View:
         return view(state, seat)
+
+    def move_is_public(self, state: State, seat: int, move: Move) -> bool:
+        # The gift is the setup's secret choice; every turn action is done in plain sight (and logged).
+        return not isinstance(move, Give)
 
     def sample(self, view: View, rng: random.Random) -> State:
         return sample(view, rng)

@@ -3,7 +3,8 @@
 Each game is played from many seeds over every seat count and boolean option set (`Game.variants`). Along the
 way, every few steps, the suite checks: determinism from the seed, codec round trips, illegal moves rejected
 with a reason and no change, `view(sample(view(s, p)), p) == view(s, p)`, that the legal moves and the seats to
-act agree between a state and its samples, that samples vary the hidden part, and that scores add up.
+act agree between a state and its samples, that samples vary the hidden part, that `move_is_public` is a repeatable
+bool that the mover's samples agree on, and that scores add up.
 """
 
 from __future__ import annotations
@@ -130,6 +131,10 @@ def _check_position(game: Game, state, seat: int, move: Move, rng: random.Random
     assert len(ids) == len(set(ids)), f"duplicate move ids: {ids}"
     assert all(m.label for m in moves)
     assert game.move_by_id(state, seat, move.id) == move
+    # Whether others may see a move is a plain, repeatable answer for every legal move.
+    public = [game.move_is_public(state, seat, m) for m in moves]
+    assert all(type(p) is bool for p in public), public
+    assert [game.move_is_public(state, seat, m) for m in moves] == public
     # Illegal moves are rejected with a reason and change nothing (states are immutable values).
     before = game.dump_state(state)
     with pytest.raises(IllegalMove) as err:
@@ -156,6 +161,9 @@ def _check_position(game: Game, state, seat: int, move: Move, rng: random.Random
                 assert [m.id for m in game.legal_moves(sample, observer)] == [
                     m.id for m in game.legal_moves(state, observer)
                 ]
+            if observer == seat:
+                # The mover decides what it shows from what it knows: not from cards hidden from it.
+                assert [game.move_is_public(sample, seat, m) for m in game.legal_moves(sample, seat)] == public
             # A determinization is a real state: the game goes on from it.
             acting = sorted(game.to_act(sample))
             if acting:

@@ -147,3 +147,17 @@ def test_a_decoded_move_is_as_good_as_the_listed_one():
         copy = GAME.load_move(GAME.dump_move(move))
         assert copy == move and copy is not move
         assert GAME.apply(state, seat, copy) == GAME.apply(state, seat, move)
+
+
+@pytest.mark.parametrize("advanced", [False, True])
+def test_every_move_is_made_in_plain_sight(advanced):
+    """ "each player chooses one tribe they like", then Areas are chosen, cards played with a resource or a skill
+    and resources taken, all at the open table: no Hinode move is secret, so every move is public."""
+    rng = random.Random(5)
+    for seed, players in enumerate((2, 3, 4)):
+        state = GAME.new_game(players, {"advanced": advanced}, seed)
+        while not GAME.is_over(state):
+            (seat,) = GAME.to_act(state)
+            moves = GAME.legal_moves(state, seat)
+            assert all(GAME.move_is_public(state, seat, m) for m in moves)
+            state = GAME.apply(state, seat, rng.choice(moves))

@@ -47,6 +47,23 @@ def test_the_gift_stays_secret_until_both_are_in():
     assert GAME.to_act(gave_first) == frozenset({1})
 
 
+def test_only_the_gift_is_a_secret_move():
+    """"Each player keeps one Development card ... and gives the other to their opponent" in secret; every action
+    of a turn (develop, Emissary, Decree, recall, declare) is done in plain sight, so others may see the move."""
+    rng = random.Random(3)
+    kinds = Counter()
+    for seed in range(4):
+        state = GAME.new_game(2, {}, seed)
+        while not GAME.is_over(state):
+            seat = min(GAME.to_act(state))
+            moves = GAME.legal_moves(state, seat)
+            for move in moves:
+                assert GAME.move_is_public(state, seat, move) == (not isinstance(move, Give)), move.label
+                kinds[type(move).__name__] += 1
+            state = GAME.apply(state, seat, rng.choice(moves))
+    assert kinds["Give"] and kinds["Develop"] and kinds["Switch"]
+
+
 def test_gifts_are_revealed_and_each_hand_shuffled():
     """"Each player adds 3 mountain cards to their Hand ... Each player now shuffles the 5 cards in their Hand.\""""
     orders = set()
