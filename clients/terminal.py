@@ -27,7 +27,8 @@ def _game_type(client: Client, name: str) -> pb.GameType:
 
 
 def event_lines(update: pb.WatchGameResponse, before: pb.GameState | None) -> list[str]:
-    """An event in words: who did what (the mover's own label for one's own moves), then its visible effects."""
+    """An event in words: one's own move by its label, then its visible effects; another's move by its effects,
+    or by its label (when public) when nothing shows."""
     event, state = update.event, update.state
     who = render.seat_name(state, event.seat) if event.HasField("seat") else ""
     kind = pb.GameEvent.Kind.Name(event.kind).removeprefix("KIND_").lower()
@@ -41,7 +42,7 @@ def event_lines(update: pb.WatchGameResponse, before: pb.GameState | None) -> li
         head = f"{who} joined"
     else:
         head = f"the game was {kind}"
-    mine = event.seat if event.move_label else None
+    mine = event.seat if event.move_label and state.HasField("your_seat") and event.seat == state.your_seat else None
     effects = render.describe_changes(before, state, skip_seat=mine)
     lines = [head] + effects if mine is not None else effects or [head]
     return [f"  v{event.version} {line}" for line in lines]

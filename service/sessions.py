@@ -380,13 +380,16 @@ class Sessions:
             new_state = game.apply(state, seat, engine_move)
         except GameError as exc:
             raise validation.engine_error(exc) from None
+        public = game.move_is_public(state, seat, engine_move)
         version = record.version + 1
         finished = game.is_over(new_state)
         # The move is stored by its id (ids of legal moves are stable: replay finds it with move_by_id); the label
-        # stays because GetState shows the mover's own recent moves without replaying the game.
+        # stays because GetState shows recent moves without replaying the game. `pub` (the engine's
+        # move_is_public) says whether seats other than the mover may see them; always present, so every move
+        # event has the same fields.
         event = {
             "kind": "move", "seat": str(seat), "move_id": engine_move.id, "move_label": engine_move.label,
-            "at": str(now_ms()), "over": "1" if finished else "0",
+            "pub": "1" if public else "0", "at": str(now_ms()), "over": "1" if finished else "0",
         }
         status = "finished" if finished else "in_progress"
         events = [*table.events[-(RECENT_EVENTS - 1):], Event(version, event)]

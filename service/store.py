@@ -28,7 +28,7 @@ from tabletop.job_shards import job_stream, shard_slot, shard_tag
 
 T = TypeVar("T")
 
-EVENT_FIELDS = ("kind", "seat", "move_id", "move_label", "state", "seats", "at", "over")
+EVENT_FIELDS = ("kind", "seat", "move_id", "move_label", "pub", "state", "seats", "at", "over")
 LEGACY_PACKED = b"z1:"  # prefix of a state stored by an older build: base64 of its deflated JSON
 ZLIB_HEADER = b"\x78"  # first byte of a zlib stream (deflate, 32 KB window); an engine state's JSON starts with "{"
 

@@ -32,14 +32,16 @@ def public_seats(seats: tuple[SeatRecord, ...]) -> str:
 
 
 def event_to_proto(event: Event, viewer: int | None) -> pb.GameEvent:
+    """The event as `viewer` may see it: a move's id and label go to the mover, and to everyone when the engine
+    called the move public (`pub`; events stored before the flag existed stay hidden)."""
     seat = int(event.get("seat")) if event.get("seat") else None
-    own = seat is not None and seat == viewer and event.get("kind") == "move"
+    shown = event.get("kind") == "move" and seat is not None and (seat == viewer or event.get("pub") == "1")
     return pb.GameEvent(
         version=event.version,
         kind=EVENT_KINDS.get(event.get("kind"), pb.GameEvent.KIND_UNSPECIFIED),
         seat=seat,
-        move_id=event.get("move_id") if own else "",
-        move_label=event.get("move_label") if own else "",
+        move_id=event.get("move_id") if shown else "",
+        move_label=event.get("move_label") if shown else "",
         time_unix_ms=int(event.get("at") or 0),
         game_over=event.get("over") == "1",
     )

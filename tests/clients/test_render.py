@@ -80,3 +80,26 @@ def test_the_renderers_codes_agree_with_the_engines_data_tables():
         data.card_name(card).replace("hero", "Hero") for card in range(data.BATTLE_CARDS + 1)]
     assert len(hinode_render.TRIBES) == len(data.TRIBE_TITLES)
     assert naishi_render.NAMES == NAMES
+
+
+def test_an_event_tells_your_move_by_its_label_and_anothers_by_what_it_changed():
+    """Another seat's public move is told by its effects on your view; its label stands in when nothing shows."""
+    from clients.terminal import event_lines
+
+    game = registry.get("hinode")
+    before = game.new_game(4, {}, 3)
+    seat = min(game.to_act(before))
+    move = game.legal_moves(before, seat)[0]
+    after = game.apply(before, seat, move)
+    event = pb.GameEvent(version=3, kind=pb.GameEvent.KIND_MOVE, seat=seat, move_id=move.id, move_label=move.label)
+    for viewer in (seat, (seat + 1) % 4, None):
+        update = pb.WatchGameResponse(event=event, state=game_state("hinode", game, after, viewer, 4, 3))
+        told = event_lines(update, game_state("hinode", game, before, viewer, 4, 2))
+        if viewer == seat:
+            assert told == [f"  v3 You: {move.label}"]
+        else:
+            assert len(told) == 1 and told[0].startswith(f"  v3 Player{seat} chose the tribe "), told
+    unseen = game_state("naishi", registry.get("naishi"), registry.get("naishi").new_game(2, {}, 1), None, 2, 3)
+    quiet = pb.WatchGameResponse(event=pb.GameEvent(version=3, kind=pb.GameEvent.KIND_MOVE, seat=1,
+                                                    move_id="end_turn", move_label="End your turn"), state=unseen)
+    assert event_lines(quiet, unseen) == ["  v3 Player1: End your turn"]

@@ -113,6 +113,10 @@ def test_two_humans_play_a_whole_naishi_game(api, redis_url):
         else:
             answer = api.move(game_id, tokens[seat], move.id, expected_version=mine.version, request_id=f"n{step}")
         assert answer.version == mine.version + 1
+        # Only the gift is secret: the other seat sees each turn's move itself ("Develop: ...", ...).
+        event = api.state(game_id, tokens[1 - seat]).recent_events[-1]
+        assert (event.version, event.seat, event.move_id, event.move_label) == (answer.version, seat, move.id,
+                                                                                move.label)
         if step == 20:
             _check_score(api.stub.GetScore(pb.GetScoreRequest(game_id=game_id), metadata=api.auth(tokens[seat])))
     else:

@@ -187,6 +187,7 @@ def test_racing_requests_leave_every_game_equal_to_the_replay_of_its_events(serv
             for version, (_, fields) in zip(versions[2:], entries[2:], strict=True):
                 played = engine.move_by_id(state, int(fields["seat"]), fields["move_id"])
                 assert played.label == fields["move_label"]
+                assert fields["pub"] == ("1" if engine.move_is_public(state, int(fields["seat"]), played) else "0")
                 state = engine.apply(state, int(fields["seat"]), played)
                 states[version] = state
             assert state == engine.load_state(unpack_state(record["state"]))

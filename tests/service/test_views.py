@@ -7,7 +7,8 @@ import random
 import pytest
 
 from games import registry
-from service.views import visible_score
+from service.store import Event
+from service.views import event_to_proto, visible_score
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tests.service.conftest import HUMAN
@@ -39,6 +40,43 @@ def test_hinode_seats_see_their_own_hand_and_spectators_none(api, redis_url):
             if other != seat and state.hands[other]:
                 others_hand = pb.GameView(hinode={"hand": state.hands[other]}).hinode.SerializeToString()
                 assert others_hand not in serialized
+
+
+def test_every_hinode_move_is_shown_to_the_other_seats_and_spectators(api):
+    """Every Hinode move is made at the open table (move_is_public): other seats and spectators see its id and
+    label in recent_events and in WatchGame, not only "seat N moved"."""
+    created = api.create("hinode", [HUMAN] * 4, start=True)
+    tokens = {t.seat: t.token for t in created.seat_tokens}
+    rng = random.Random(4)
+    played = {}  # version -> (seat, id, label)
+    for _ in range(12):  # tribes, an Area, then cards played
+        seat = api.state(created.game_id).to_act[0]
+        move = rng.choice(list(api.state(created.game_id, tokens[seat]).legal_moves))
+        answer = api.move(created.game_id, tokens[seat], move.id)
+        played[answer.version] = (seat, move.id, move.label)
+        observer = (seat + 1) % 4
+        for state in (api.state(created.game_id, tokens[observer]), api.state(created.game_id)):
+            event = state.recent_events[-1]
+            assert event.version == answer.version
+            assert (event.seat, event.move_id, event.move_label) == played[event.version]
+    for token in (tokens[0], None):
+        request = pb.WatchGameRequest(game_id=created.game_id, from_version=min(played) - 1)
+        watched = api.stub.WatchGame(request, metadata=api.auth(token), timeout=10)
+        updates = [next(watched) for _ in played]
+        watched.cancel()
+        assert {u.event.version: (u.event.seat, u.event.move_id, u.event.move_label) for u in updates} == played
+    assert any(move_id.startswith("play:") for _, move_id, _ in played.values())
+
+
+def test_a_move_event_stored_without_the_public_flag_stays_the_movers_own():
+    """Events stored before `pub` existed may be secret moves: only the mover sees their id and label."""
+    fields = {"kind": "move", "seat": "1", "move_id": "card:3", "move_label": "Commit 3", "at": "5", "over": "0"}
+    for pub, others_see in ((None, False), ("0", False), ("1", True)):
+        event = Event(7, fields if pub is None else {**fields, "pub": pub})
+        assert event_to_proto(event, 1).move_label == "Commit 3"
+        for viewer in (0, None):
+            shown = event_to_proto(event, viewer)
+            assert (shown.move_id, shown.move_label) == (("card:3", "Commit 3") if others_see else ("", ""))
 
 
 def test_a_secret_commitment_stays_hidden_from_the_other_seats(api, toy_game):
