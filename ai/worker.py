@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import logging
 import signal
 import sys
 import threading
@@ -25,7 +24,7 @@ from grpc_reflection.v1alpha import reflection
 from ai.worker_config import WorkerConfig
 from ai.worker_jobs import JobConsumer
 from ai.worker_service import AIServicer
-from tabletop import redis_client
+from tabletop import logconfig, redis_client
 from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc
 
 SERVICE_NAME = ai_service_pb2.DESCRIPTOR.services_by_name["AIService"].full_name
@@ -34,19 +33,8 @@ READINESS_INTERVAL = 2.0
 
 
 def configure_logs(level: str) -> None:
-    """structlog JSON lines on stderr, with the job's fields bound per job; never a token."""
-    structlog.configure(
-        processors=[
-            structlog.contextvars.merge_contextvars,
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
-            structlog.processors.format_exc_info,
-            structlog.processors.JSONRenderer(),
-        ],
-        wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelNamesMapping().get(level.upper(), 20)),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
-        cache_logger_on_first_use=True,
-    )
+    """JSON log lines on stderr, with the job's fields bound per job; never a token."""
+    logconfig.configure(level)
 
 
 def start_ai_service(config: WorkerConfig) -> tuple[grpc.Server, int, health.HealthServicer]:

@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-import logging
-import sys
-
 import structlog
+
+from tabletop import logconfig
 
 log = structlog.get_logger("tabletop.service")
 
 
 def configure(level: str = "info") -> None:
-    structlog.configure(
-        processors=[
-            structlog.contextvars.merge_contextvars,
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
-            structlog.processors.format_exc_info,
-            structlog.processors.JSONRenderer(),
-        ],
-        wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelNamesMapping().get(level.upper(), 20)),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
-        cache_logger_on_first_use=True,
-    )
+    logconfig.configure(level)
 
 
 def bind(**fields: object) -> None:
