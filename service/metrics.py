@@ -42,8 +42,10 @@ class MetricsInterceptor(aio.ServerInterceptor):
 
     async def intercept_service(self, continuation, handler_call_details):
         handler = await continuation(handler_call_details)
-        if handler is None:
-            return None
+        if handler is None or handler_call_details.method.startswith("/grpc."):
+            # Health probes and reflection are infrastructure, not API traffic: a kubelet probing every few
+            # seconds would otherwise fill the RPC metrics and logs.
+            return handler
         method = method_name(handler_call_details.method)
         parse = handler.request_deserializer
         if handler.unary_unary:

@@ -487,7 +487,10 @@ class Sessions:
             strength=validation.strength(strength), iterations=iterations, time_budget_seconds=time_budget_seconds,
         )
         if self._ai_channel is None:
-            self._ai_channel = grpc.aio.insecure_channel(self.config.ai_target)
+            # round_robin spreads suggestions over every worker a DNS name resolves to (a headless Service).
+            self._ai_channel = grpc.aio.insecure_channel(
+                self.config.ai_target, options=[("grpc.lb_policy_name", "round_robin")]
+            )
         stub = ai_service_pb2_grpc.AIServiceStub(self._ai_channel)
         timeout = max(self.config.suggest_timeout_seconds, time_budget_seconds + 5)
         try:

@@ -90,6 +90,8 @@ def test_serve_answers_health_reflection_and_metrics_then_stops_on_sigterm(serve
         'tabletop_redis_duration_seconds_count{op="commit"}',
     ):
         assert needle in text, needle
+    # Health probes (asked above, many times while starting) and reflection are not API traffic.
+    assert 'method="Check"' not in text and "ServerReflectionInfo" not in text
 
     watch = stub.WatchGame(pb.WatchGameRequest(game_id=created.game_id))
     next(watch)  # an open stream in flight while the server shuts down
