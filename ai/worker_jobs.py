@@ -133,10 +133,13 @@ class JobConsumer:
     # --- one job ----------------------------------------------------------------------------------------------
     def handle(self, stream: str, entry_id: str, fields: dict[str, str]) -> str:
         """Play one job and acknowledge it, or leave it pending for a retry, or dead-letter it."""
-        structlog.contextvars.clear_contextvars()
-        structlog.contextvars.bind_contextvars(
+        # The job's fields go on every log line of the job, and only of the job.
+        with structlog.contextvars.bound_contextvars(
             job_id=fields.get("job_id"), game_id=fields.get("game_id"), seat=fields.get("seat")
-        )
+        ):
+            return self._handle(stream, entry_id, fields)
+
+    def _handle(self, stream: str, entry_id: str, fields: dict[str, str]) -> str:
         QUEUE_LAG_SECONDS.set(max(0.0, time.time() - int(entry_id.split("-")[0]) / 1000))
         deliveries = self._deliveries(stream, entry_id)
         if deliveries > self.config.max_attempts:
