@@ -11,6 +11,7 @@ only, so the shards are read in turn: a sweep that does not wait, then a short w
 
 from __future__ import annotations
 
+import hashlib
 import random
 import threading
 import time
@@ -181,7 +182,10 @@ class JobConsumer:
         view = wire.view_from_proto(game, state.view)
         strength = next((s.strength for s in state.seats if s.seat == seat), "") or "normal"
         budget = self.config.budgets.get(strength, self.config.budgets["normal"])
-        result = think(game, view, seat, budget, random.Random(job.get("job_id", "")))
+        # Seeded by what the seat sees: the same position gets the same move, so a game dealt from a fixed seed
+        # (CreateGame.seed, all-AI games) plays out the same every time.
+        rng = random.Random(hashlib.sha256(game.dump_view(view)).digest())
+        result = think(game, view, seat, budget, rng)
         if result.move.id not in {m.id for m in state.legal_moves}:
             raise RuntimeError(f"the search chose {result.move.id!r}, which the service does not list as legal")
         log.info("move chosen", move_id=result.move.id, iterations=result.iterations,

@@ -49,6 +49,19 @@ def test_demo_json_against_a_running_service(stack, game_type):
     assert_finished_game(json.loads(done.stdout), game_type)
 
 
+def test_the_same_seed_replays_the_same_demo(stack):
+    # The deal comes from the seed and every AI move from the position it sees, so the whole game repeats.
+    summaries = []
+    for seed in ("7", "7", "8"):
+        done = run("demo", "naishi", "--seed", seed, "--json", "--target", stack.target)
+        assert done.returncode == 0, done.stderr
+        summary = json.loads(done.stdout)
+        summary.pop("game_id")
+        summaries.append(summary)
+    assert summaries[0] == summaries[1]
+    assert summaries[0] != summaries[2]
+
+
 def test_demo_prints_each_move_then_watch_replays_the_game(stack):
     done = run("demo", "naishi", "--target", stack.target)
     assert done.returncode == 0, done.stderr
