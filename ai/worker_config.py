@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from ai.ismcts import PRESETS, Budget, parse_budget
 from tabletop import job_shards, redis_client
+from tabletop.settings import env_reader
 
 
 @dataclass(frozen=True)
@@ -33,10 +34,7 @@ class WorkerConfig:
     def from_env(cls, env: Mapping[str, str] | None = None) -> WorkerConfig:
         env = os.environ if env is None else env
 
-        def get(name: str, default):
-            raw = env.get(f"TABLETOP_{name}")
-            return type(default)(raw) if raw not in (None, "") else default
-
+        get = env_reader(env)
         d = cls()
         return cls(
             redis_url=get("REDIS_URL", d.redis_url),

@@ -7,10 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tabletop import job_shards, redis_client
+from tabletop.settings import ConfigError, env_reader
 
-
-class ConfigError(ValueError):
-    """An environment variable holds a value of the wrong type."""
+__all__ = ["Config", "ConfigError"]
 
 
 @dataclass(frozen=True)
@@ -34,15 +33,7 @@ class Config:
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
         env = os.environ if env is None else env
 
-        def get(name: str, default):
-            raw = env.get(f"TABLETOP_{name}")
-            if raw in (None, ""):
-                return default
-            try:
-                return type(default)(raw)
-            except ValueError:
-                raise ConfigError(f"TABLETOP_{name}={raw!r} is not a valid {type(default).__name__}") from None
-
+        get = env_reader(env)
         d = cls()
         try:
             redis_cluster = redis_client.cluster_flag(env)
