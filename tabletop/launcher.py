@@ -20,8 +20,8 @@ from pathlib import Path
 from tabletop.embedded_redis import EmbeddedRedis, free_port
 
 
-def _wait_serving(target: str, proc: subprocess.Popen, name: str, timeout: float = 30.0) -> None:
-    """Wait until the gRPC health service at `target` answers SERVING (or the process dies)."""
+def wait_serving(target: str, proc: subprocess.Popen, name: str, timeout: float = 30.0, service: str = "") -> None:
+    """Wait until the gRPC health service at `target` answers SERVING for `service` (or the process dies)."""
     import grpc
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
@@ -32,7 +32,7 @@ def _wait_serving(target: str, proc: subprocess.Popen, name: str, timeout: float
             if proc.poll() is not None:
                 raise RuntimeError(f"{name} exited with code {proc.returncode} before it was ready")
             try:
-                reply = stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=1)
+                reply = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=1)
                 if reply.status == health_pb2.HealthCheckResponse.SERVING:
                     return
             except grpc.RpcError:
@@ -97,10 +97,10 @@ class LocalStack:
                 self.redis_url = self.redis.url
             env = self.env()
             service = self._spawn("game service", ["serve"], env)
-            _wait_serving(self.target, service, "game service")
+            wait_serving(self.target, service, "game service")
             if self.with_worker:
                 worker = self._spawn("AI worker", ["ai-worker"], env)
-                _wait_serving(env["TABLETOP_AI_TARGET"], worker, "AI worker")
+                wait_serving(env["TABLETOP_AI_TARGET"], worker, "AI worker")
             self.metrics = (env["TABLETOP_METRICS_PORT"], env["TABLETOP_AI_METRICS_PORT"])
             return self
         except BaseException:

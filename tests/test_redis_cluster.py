@@ -28,7 +28,7 @@ from service.validation import GAME_ID
 from tabletop import redis_client
 from tabletop.embedded_redis import free_port
 from tabletop.job_shards import DEFAULT_SHARDS, job_stream, shard_slot
-from tabletop.launcher import _wait_serving
+from tabletop.launcher import wait_serving
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.ai.test_worker import _metric, _spawn, _stop
@@ -103,7 +103,7 @@ def stack(cluster, tmp_path_factory):
                      logs / "service.log")
     procs = [service]
     try:
-        _wait_serving(f"127.0.0.1:{port}", service, "game service")
+        wait_serving(f"127.0.0.1:{port}", service, "game service")
         _wait_ready(f"127.0.0.1:{port}", "tabletop.v1.GameService")
         for name in ("w1", "w2"):
             ai_port = free_port()
@@ -113,7 +113,7 @@ def stack(cluster, tmp_path_factory):
                                                 TABLETOP_AI_METRICS_PORT=str(metrics_ports[-1]),
                                                 TABLETOP_AI_CONSUMER=name), logs / f"{name}.log")
             procs.append(worker)
-            _wait_serving(f"127.0.0.1:{ai_port}", worker, f"AI worker {name}")
+            wait_serving(f"127.0.0.1:{ai_port}", worker, f"AI worker {name}")
             _wait_ready(f"127.0.0.1:{ai_port}", "tabletop.v1.AIService")
         yield Stack(f"127.0.0.1:{port}", metrics_ports)
     finally:
@@ -283,13 +283,13 @@ def test_a_master_fails_over_and_play_goes_on(tmp_path):
                      tmp_path / "service.log")
     procs = [service]
     try:
-        _wait_serving(f"127.0.0.1:{port}", service, "game service")
+        wait_serving(f"127.0.0.1:{port}", service, "game service")
         ai_port = free_port()
         worker = _spawn(["ai-worker"], _env(local, TABLETOP_SERVICE_TARGET=f"127.0.0.1:{port}",
                                             TABLETOP_AI_GRPC_PORT=str(ai_port), TABLETOP_AI_METRICS_PORT="0",
                                             TABLETOP_AI_CLAIM_IDLE_SECONDS="2"), tmp_path / "worker.log")
         procs.append(worker)
-        _wait_serving(f"127.0.0.1:{ai_port}", worker, "AI worker")
+        wait_serving(f"127.0.0.1:{ai_port}", worker, "AI worker")
         with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
             stub = game_service_pb2_grpc.GameServiceStub(channel)
             down = local.ports[0]  # the node in TABLETOP_REDIS_URL, a master

@@ -19,7 +19,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from games import registry
 from tabletop import wire
 from tabletop.embedded_redis import free_port
-from tabletop.launcher import _wait_serving
+from tabletop.launcher import wait_serving
 from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc, game_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
 
@@ -59,7 +59,7 @@ def _service(redis_url: str, tmp_path, ai_target: str = "127.0.0.1:1"):
     env = _env(redis_url, TABLETOP_GRPC_PORT=str(port), TABLETOP_METRICS_PORT="0", TABLETOP_AI_TARGET=ai_target)
     proc = _spawn(["serve"], env, tmp_path / "service.log")
     try:
-        _wait_serving(f"127.0.0.1:{port}", proc, "game service")
+        wait_serving(f"127.0.0.1:{port}", proc, "game service")
         yield f"127.0.0.1:{port}"
     finally:
         _stop(proc)
@@ -71,7 +71,7 @@ def _worker(redis_url: str, target: str, tmp_path, name: str, ai_port: int | Non
     env = _env(redis_url, TABLETOP_SERVICE_TARGET=target, TABLETOP_AI_GRPC_PORT=str(ai_port),
                TABLETOP_AI_METRICS_PORT=str(metrics_port), TABLETOP_AI_CONSUMER=name, **extra)
     proc = _spawn(["ai-worker"], env, tmp_path / f"{name}.log")
-    _wait_serving(f"127.0.0.1:{ai_port}", proc, f"AI worker {name}")
+    wait_serving(f"127.0.0.1:{ai_port}", proc, f"AI worker {name}")
     return proc, metrics_port
 
 

@@ -7,14 +7,11 @@ import os
 import secrets
 import subprocess
 import sys
-import time
 
-import grpc
 import pytest
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tabletop.embedded_redis import free_port
-from tabletop.launcher import LocalStack
+from tabletop.launcher import LocalStack, wait_serving
 
 FAST_BUDGETS = "easy=25,normal=50,hard=100"
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -45,22 +42,6 @@ def stack(tmp_path_factory):
         yield running
 
 
-def wait_serving(target: str, proc: subprocess.Popen, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    with grpc.insecure_channel(target) as channel:
-        stub = health_pb2_grpc.HealthStub(channel)
-        while time.monotonic() < deadline:
-            assert proc.poll() is None, f"the process exited with {proc.returncode}"
-            try:
-                if stub.Check(health_pb2.HealthCheckRequest(service="tabletop.v1.GameService"),
-                              timeout=1).status == health_pb2.HealthCheckResponse.SERVING:
-                    return
-            except grpc.RpcError:
-                pass
-            time.sleep(0.05)
-    raise TimeoutError(f"{target} not serving within {timeout}s")
-
-
 class ServiceProcess:
     """`tabletop serve` on a fixed port over a given Redis, that a test can kill and start again."""
 
@@ -79,7 +60,7 @@ class ServiceProcess:
     def start(self) -> ServiceProcess:
         self.proc = subprocess.Popen(tabletop("serve"), env=self.env, cwd=REPO, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL, start_new_session=True)
-        wait_serving(self.target, self.proc)
+        wait_serving(self.target, self.proc, "game service", service="tabletop.v1.GameService")
         return self
 
     def kill(self) -> None:
