@@ -11,9 +11,10 @@ from games import registry
 
 
 def playout(game, num_seats: int, options: dict, seed: int, rng: random.Random) -> int:
-    """Play one game with uniformly random moves; return how many moves it took."""
+    """Play one game with uniformly random moves as the search does (legal moves, then the unchecked
+    `transition`); return how many moves it took."""
     state = game.new_game(num_seats, options, seed)
-    to_act, legal_moves, apply = game.to_act, game.legal_moves, game.apply
+    to_act, legal_moves, apply = game.to_act, game.legal_moves, game.transition
     moves = 0
     while True:
         acting = to_act(state)

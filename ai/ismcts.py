@@ -219,7 +219,7 @@ def _iterate(root: Node, game: Game, state: Any, observer: int, rng: random.Rand
     """One iteration on one determinization: select and expand, play out, back up."""
     to_act = game.to_act
     legal_moves = game.legal_moves
-    apply = game.apply
+    apply = game.transition  # the unchecked fast path: every move applied here was listed by legal_moves
     c = config.exploration
     path: list[tuple[Node, int]] = []  # (edge node, seat whose reward it keeps)
     matched: list[tuple[Node, int, list[Node], float]] = []  # simultaneous picks: (edge, seat, siblings, prob)
@@ -348,7 +348,7 @@ def _match_regret(
 def _playout(game: Game, state: Any, rng: random.Random, config: SearchConfig) -> list[float]:
     to_act = game.to_act
     legal_moves = game.legal_moves
-    apply = game.apply
+    apply = game.transition  # the unchecked fast path: every move applied here was listed by legal_moves
     policy = config.playout_policy
     depth = config.playout_depth
     random_ = rng.random

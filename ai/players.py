@@ -1,7 +1,7 @@
 """Baseline players for the arena and tests: the Player protocol, a uniform random player and greedy ones.
 
-A player sees only its view and its legal moves. `make_player` knows "random" and "greedy" (per game, from
-ai.greedy.GREEDY); the arena builds "ismcts:<strength>" players itself.
+A player sees only its view and its legal moves. `make_player` knows "random" and the baselines each game's
+descriptor names ("greedy"); the arena builds "ismcts:<strength>" players itself.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from games import registry
 from games.base import Game, Move
 
 
@@ -30,13 +31,13 @@ class RandomPlayer:
 
 
 def make_player(spec: str, game_name: str) -> Player:
-    """The player a spec names: "random" or "greedy"; raise ValueError for anything else."""
+    """The player a spec names: "random" or one of the game's baselines; raise ValueError for anything else."""
     if spec == "random":
         return RandomPlayer()
-    if spec == "greedy":
-        from ai.greedy import GREEDY
-
-        if game_name not in GREEDY:
-            raise ValueError(f"no greedy player for {game_name!r} (known: {', '.join(sorted(GREEDY))})")
-        return GREEDY[game_name]()
-    raise ValueError(f"unknown player spec {spec!r} (known here: random, greedy)")
+    try:
+        baselines = registry.descriptor(game_name).baselines
+    except registry.UnknownGame:
+        raise ValueError(f"unknown game {game_name!r}") from None
+    if spec in baselines:
+        return registry.resolve(baselines[spec])()
+    raise ValueError(f"unknown player spec {spec!r} for {game_name} (known here: {', '.join(['random', *baselines])})")

@@ -1,40 +1,110 @@
-"""The registry of game types: name -> engine. Games are imported on first use."""
+"""The registry of game types: one descriptor per game, registered by the game's own package.
+
+A game is a plugin. Its package calls `register(GameDescriptor(...))` once, naming its engine and, by
+"module:attribute" references that are imported only by the layer that needs them, its public wire mapping
+(service and AI worker), its terminal renderer (clients) and its baseline players (arena, tests). The rules
+engine stays free of protobuf, terminals and search: importing the registry imports engines only.
+
+The built-in games are the packages in `BUILTIN`; a game from elsewhere registers itself with `register` when
+its module is imported (the service and the worker import the modules named by `TABLETOP_GAME_MODULES`).
+"""
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass, field
+from typing import Any
 
 from games.base import Game
 
-# name -> "module:attribute" of the engine object. Add a line here to host a new game.
-_ENGINES: dict[str, str] = {
-    "hinode": "games.hinode:GAME",
-    "naishi": "games.naishi:GAME",
-}
-
-_loaded: dict[str, Game] = {}
+# The built-in games: a package per game, each calling `register` on import. Add one line to host a new game.
+BUILTIN: tuple[str, ...] = (
+    "games.hinode",
+    "games.naishi",
+)
 
 
 class UnknownGame(KeyError):
     """No game type of that name is registered."""
 
 
+@dataclass(frozen=True)
+class GameDescriptor:
+    """Everything the service, the worker, the clients and the tests need to know of one game.
+
+    wire: "module:attr" of the game's `tabletop.wire.GameWire` (its public proto messages and their mapping).
+    renderer: "module:attr" of a function (GameState message, view message, style) -> lines of text.
+    baselines: player name -> "module:attr" of a player class (see ai.players.Player), e.g. {"greedy": ...}.
+    rules_doc: the rules as implemented, relative to the repository root.
+    """
+
+    engine: Game
+    wire: str | None = None
+    renderer: str | None = None
+    baselines: dict[str, str] = field(default_factory=dict)
+    rules_doc: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.engine.info.name
+
+
+_games: dict[str, GameDescriptor] = {}
+_builtins_loaded = False
+
+
+def register(descriptor: GameDescriptor) -> GameDescriptor:
+    """Host a game type. Registering the same descriptor twice is harmless; another game of a taken name is not."""
+    name = descriptor.name
+    known = _games.get(name)
+    if known is not None and known != descriptor:
+        raise ValueError(f"a different game is already registered as {name!r}")
+    _games[name] = descriptor
+    return descriptor
+
+
+def unregister(name: str) -> None:
+    """Stop hosting a game type (for tests that register a game of their own)."""
+    _games.pop(name, None)
+
+
+def _load_builtins() -> None:
+    global _builtins_loaded
+    if not _builtins_loaded:
+        for module in BUILTIN:
+            importlib.import_module(module)
+        _builtins_loaded = True
+
+
+def load_modules(modules: tuple[str, ...] | list[str]) -> None:
+    """Import game packages from elsewhere; each registers itself."""
+    for module in modules:
+        importlib.import_module(module)
+
+
 def names() -> tuple[str, ...]:
-    return tuple(sorted(_ENGINES))
+    _load_builtins()
+    return tuple(sorted(_games))
+
+
+def descriptor(name: str) -> GameDescriptor:
+    _load_builtins()
+    try:
+        return _games[name]
+    except KeyError:
+        raise UnknownGame(name) from None
 
 
 def get(name: str) -> Game:
-    try:
-        return _loaded[name]
-    except KeyError:
-        pass
-    if name not in _ENGINES:
-        raise UnknownGame(name)
-    module, attr = _ENGINES[name].split(":")
-    game = getattr(importlib.import_module(module), attr)
-    _loaded[name] = game
-    return game
+    """The engine of a game type."""
+    return descriptor(name).engine
 
 
 def all_games() -> list[Game]:
     return [get(n) for n in names()]
+
+
+def resolve(reference: str) -> Any:
+    """The object a "module:attr" reference of a descriptor names."""
+    module, _, attr = reference.partition(":")
+    return getattr(importlib.import_module(module), attr)

@@ -1,94 +1,19 @@
 """Top of the Hinode Town (日の出横丁ニャンばーわん): a trick-taking fight over the Areas of a floating town.
 
-1-4 seats; proxies fill the table to four. Rules: docs/rules/hinode.md. The package splits into data (cards and
-the assumed VP table), state (plain data and moves), rules (setup, legal moves, apply), view (views, samples)
-and scoring.
+1-4 seats; proxies fill the table to four. Rules: docs/rules/hinode.md. The engine splits into data (cards and
+the assumed VP table), state, moves, rules (setup, legal moves, transition), views (views, samples), scoring and
+engine (the Game object); wire, render and greedy adapt it to the API, the terminal and the arena.
 """
 
-from __future__ import annotations
+from games.hinode.engine import GAME, Hinode
+from games.registry import GameDescriptor, register
 
-import random
-from collections.abc import Mapping
-from typing import Any
+DESCRIPTOR = register(GameDescriptor(
+    engine=GAME,
+    wire="games.hinode.wire:WIRE",
+    renderer="games.hinode.render:render",
+    baselines={"greedy": "games.hinode.greedy:HinodeGreedy"},
+    rules_doc="docs/rules/hinode.md",
+))
 
-from games.base import Game, GameInfo, InvalidOptions, Move, OptionSpec, Score, chance
-from games.hinode import rules, scoring
-from games.hinode import view as views
-from games.hinode.data import vp_table
-from games.hinode.state import MOVE_TYPES, State, View
-
-_ACTING = tuple(frozenset({p}) for p in range(4))
-_NOBODY: frozenset[int] = frozenset()
-START_CHOICES = ("random", "seat0", "seat1", "seat2", "seat3")
-
-
-class Hinode(Game[State, View]):
-    info = GameInfo(
-        name="hinode",
-        title="Top of the Hinode Town",
-        min_seats=1,
-        max_seats=4,
-        options=(
-            OptionSpec(
-                "start_player",
-                "choice",
-                "random",
-                "who starts: random (from the seed) or the creator's choice of seat",
-                choices=START_CHOICES,
-            ),
-            OptionSpec("advanced", "bool", False, "advanced rules: the four tribe skills"),
-            OptionSpec(
-                "nawabari_vp",
-                "json",
-                None,
-                'override the assumed Nawabari VP: {"red-4": [-3, 1], "white": [10, 5], ...} '
-                "(cards red-1..4, blue-1..4, yellow-1..4, white; values [1st, 2nd])",
-            ),
-        ),
-        description="Win the Areas of Hinode town in 9 tricks; proxies fill the table to four players.",
-    )
-    state_type = State
-    view_type = View
-    move_types = MOVE_TYPES
-
-    def new_game(self, num_seats: int, options: Mapping[str, Any], seed: int) -> State:
-        opts = self.resolve_setup(num_seats, options)
-        try:
-            vp = vp_table(opts["nawabari_vp"])
-        except ValueError as exc:
-            raise InvalidOptions(str(exc)) from exc
-        if opts["start_player"] == "random":
-            start = chance(seed, "start").randrange(num_seats)
-        else:
-            start = int(opts["start_player"][4:])
-            if start >= num_seats:
-                raise InvalidOptions(f"start_player {opts['start_player']} is not a seat of a {num_seats}-seat game")
-        return rules.new_game(num_seats, opts["advanced"], vp, start, seed)
-
-    def num_seats(self, state: State) -> int:
-        return state.num_players
-
-    def to_act(self, state: State) -> frozenset[int]:
-        return _NOBODY if state.actor is None else _ACTING[state.actor]
-
-    # Bound straight to the rules, without a wrapper call: these two are the hot path of every playout.
-    # rules.apply rejects a seat that is not to act (out of range included) with NotYourTurn / GameOver.
-    legal_moves = staticmethod(rules.legal_moves)
-    apply = staticmethod(rules.apply)
-
-    def view(self, state: State, seat: int | None) -> View:
-        return views.view(state, seat)
-
-    def move_is_public(self, state: State, seat: int, move: Move) -> bool:
-        # Tribe and Area choices, the card played (with its resource or skill) and the resource taken are all
-        # done face up at the table.
-        return True
-
-    def sample(self, view: View, rng: random.Random) -> State:
-        return views.sample(view, rng)
-
-    def score(self, state: State) -> Score:
-        return scoring.score(state)
-
-
-GAME = Hinode()
+__all__ = ["DESCRIPTOR", "GAME", "Hinode"]

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
-
-from games.base import GameOver, IllegalMove, NotYourTurn, chance
+from games.base import chance, evolve
 from games.hinode.data import (
     ADJACENT,
     ADJACENT_MASK,
@@ -58,7 +56,6 @@ _DECLARED_VARIANTS = tuple(
 _NO_TARGET = (None, None, None)
 _SKILL_MOVES: dict[tuple, PlayCard] = {}  # interned on first use; at most a few thousand
 _TAKE = tuple(tuple(TakeResource(c, p) for p in range(PLAYERS)) for c in range(3))
-_FIELD_NAMES = frozenset(f.name for f in fields(State))
 
 
 def new_game(num_players: int, advanced: bool, vp: tuple[int, ...], start: int, seed: int) -> State:
@@ -108,27 +105,10 @@ def new_game(num_players: int, advanced: bool, vp: tuple[int, ...], start: int, 
     )
 
 
-def evolve(state: State, **changes) -> State:
-    """A copy of `state` with some fields changed: dataclasses.replace without the cost of a frozen __init__."""
-    assert _FIELD_NAMES.issuperset(changes), f"State has no field(s) {sorted(set(changes) - _FIELD_NAMES)}"
-    new = object.__new__(State)
-    values = new.__dict__
-    values.update(state.__dict__)
-    values.update(changes)
-    return new
-
-
 # --- legal moves ---------------------------------------------------------------------------------------------
 
-_cache: tuple[State | None, tuple] = (None, ())
-
-
 def legal_moves(state: State, seat: int) -> tuple:
-    """Every legal move of `seat` (empty if it is not to act); the last answer is cached."""
-    global _cache
-    cached_state, cached_moves = _cache
-    if cached_state is state:
-        return cached_moves if state.actor == seat else ()
+    """Every legal move of `seat` (empty if it is not to act)."""
     if state.actor != seat or seat is None:
         return ()
     phase = state.phase
@@ -145,7 +125,6 @@ def legal_moves(state: State, seat: int) -> tuple:
         moves = tuple(_TRIBE_MOVES[t] for t in range(4) if t not in state.tribes)
     else:
         moves = ()
-    _cache = (state, moves)
     return moves
 
 
@@ -205,19 +184,8 @@ def _skill_moves(state: State, seat: int, hand: tuple[int, ...]) -> list[PlayCar
 # --- apply -----------------------------------------------------------------------------------------------------
 
 
-def apply(state: State, seat: int, move) -> State:
-    """The state after `seat` makes `move` and every proxy after it has played; raise IllegalMove."""
-    if state.actor != seat:
-        if state.actor is None:
-            raise GameOver("the game is over")
-        raise NotYourTurn(f"seat {seat} is not to act (waiting for seat {state.actor})")
-    moves = legal_moves(state, seat)
-    for legal in moves:
-        if legal is move:
-            break
-    else:
-        if move not in moves:  # an equal move built elsewhere (decoded, or from another process) is fine
-            raise IllegalMove(_why_illegal(state, move))
+def transition(state: State, seat: int, move) -> State:
+    """The state after `seat` makes its legal `move` and every proxy after it has played."""
     phase = state.phase
     if phase == PLAY:
         return _play(state, seat, move)
@@ -230,7 +198,7 @@ def apply(state: State, seat: int, move) -> State:
     return _choose_tribe(state, seat, move.tribe)
 
 
-def _why_illegal(state: State, move) -> str:
+def why_illegal(state: State, move) -> str:
     expected = {TRIBE: ChooseTribe, AREA: ChooseArea, PLAY: PlayCard, PICK: TakeResource}.get(state.phase)
     if expected is None or not isinstance(move, expected):
         return f"now is the {state.phase} phase; {getattr(move, 'label', move)!r} is not a move of it"

@@ -1,4 +1,4 @@
-"""Hinode's plain data: the moves, a played card, the full state and a seat's view.
+"""Hinode's plain data: a played card, the full state and a seat's view.
 
 Positions 0..3 sit clockwise; real seats are 0..num_players-1 and proxies fill the rest. Colours, tribes and
 cards are the ints of games.hinode.data.
@@ -8,105 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.base import Move
-from games.hinode.data import (
-    COLOURS,
-    HERO,
-    TRIBE_TITLES,
-    TRIBES,
-    card_name,
-    card_title,
-)
-
-
-@dataclass(frozen=True, slots=True)
-class ChooseTribe(Move):
-    tribe: int
-
-    @property
-    def id(self) -> str:
-        return f"tribe:{TRIBES[self.tribe]}"
-
-    @property
-    def label(self) -> str:
-        return f"Choose the tribe {TRIBE_TITLES[self.tribe]}"
-
-
-@dataclass(frozen=True, slots=True)
-class ChooseArea(Move):
-    area: int  # grid position 0..11, row by row
-
-    @property
-    def id(self) -> str:
-        return f"area:{self.area}"
-
-    @property
-    def label(self) -> str:
-        row, col = divmod(self.area, 4)
-        return f"Fight on the Area at row {row + 1}, column {col + 1}"
-
-
-@dataclass(frozen=True, slots=True)
-class PlayCard(Move):
-    """Play a battle card or the Hero, with at most one resource or one skill (and its targets)."""
-
-    card: int  # 0..38 battle card, 39 Hero
-    resource: int | None = None  # RED or BLUE spent on the card
-    skill: int | None = None  # the tribe whose skill is used (always the player's own)
-    pay: int | None = None  # the colour of the identical resources paid for the skill
-    target_area: int | None = None  # Blue SAMURAI: where the extra marker goes
-    target_seat: int | None = None  # Charmont: whom to rob
-    target_colour: int | None = None  # Charmont: which resource
-    declare: int | None = None  # the start player's Hero on the white Area: the colour he declares
-
-    @property
-    def id(self) -> str:
-        text = "play:" + card_name(self.card)
-        if self.declare is not None:
-            text += "@" + COLOURS[self.declare]
-        if self.resource is not None:
-            text += "+" + COLOURS[self.resource]
-        if self.skill is not None:
-            text += f"+{TRIBES[self.skill]}/{COLOURS[self.pay]}"
-            if self.target_area is not None:
-                text += f">a{self.target_area}"
-            if self.target_seat is not None:
-                text += f">s{self.target_seat}:{COLOURS[self.target_colour]}"
-        return text
-
-    @property
-    def label(self) -> str:
-        text = "Play " + card_title(self.card)
-        if self.declare is not None:
-            text += f", declaring the Hinode Tower {COLOURS[self.declare]}"
-        if self.resource is not None:
-            text += f" with a {COLOURS[self.resource]} resource"
-        if self.skill is not None:
-            text += f" with the {TRIBE_TITLES[self.skill]} skill (paying {COLOURS[self.pay]})"
-            if self.target_area is not None:
-                text += f" marking Area {self.target_area}"
-            if self.target_seat is not None:
-                text += f" robbing seat {self.target_seat} of a {COLOURS[self.target_colour]} resource"
-        return text
-
-
-@dataclass(frozen=True, slots=True)
-class TakeResource(Move):
-    """The 4th-place pick: one resource from the Battlefield, for oneself or (choosing for a proxy) for it."""
-
-    colour: int
-    receiver: int  # position that gets the resource
-
-    @property
-    def id(self) -> str:
-        return f"take:{COLOURS[self.colour]}"
-
-    @property
-    def label(self) -> str:
-        return f"Take a {COLOURS[self.colour]} resource (for position {self.receiver})"
-
-
-MOVE_TYPES = (ChooseTribe, ChooseArea, PlayCard, TakeResource)
+from games.hinode.data import HERO
+from games.hinode.moves import MOVE_TYPES, ChooseArea, ChooseTribe, PlayCard, TakeResource
 
 
 @dataclass(frozen=True, slots=True)

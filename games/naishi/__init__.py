@@ -1,5 +1,14 @@
 """Naishi (2 players): see docs/rules/naishi.md for the rules as implemented."""
 
 from games.naishi.engine import GAME, Naishi
+from games.registry import GameDescriptor, register
 
-__all__ = ["GAME", "Naishi"]
+DESCRIPTOR = register(GameDescriptor(
+    engine=GAME,
+    wire="games.naishi.wire:WIRE",
+    renderer="games.naishi.render:render",
+    baselines={"greedy": "games.naishi.greedy:NaishiGreedy"},
+    rules_doc="docs/rules/naishi.md",
+))
+
+__all__ = ["DESCRIPTOR", "GAME", "Naishi"]

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from games.base import Game, GameInfo, IllegalMove, Move, Score, SeatScore, chance
-from games.naishi.cards import DEVELOPMENT_DECK, LINE_MOUNTAINS, MOUNTAIN, PILE_SIZE, PILES
+from games.base import Game, GameInfo, Move, Score, SeatScore, chance
+from games.naishi.data import DEVELOPMENT_DECK, LINE_MOUNTAINS, MOUNTAIN, PILE_SIZE, PILES
 from games.naishi.moves import MOVE_TYPES, SPACES, Give
-from games.naishi.rules import apply_move, legal_moves
+from games.naishi.rules import transition, legal_moves
 from games.naishi.scoring import score_territory
 from games.naishi.state import HandKnowledge, State, View
 from games.naishi.views import sample, view
@@ -29,7 +29,6 @@ class Naishi(Game[State, View]):
     state_type = State
     view_type = View
     move_types = MOVE_TYPES
-    _last_moves: tuple[State | None, int, tuple[Move, ...]] = (None, -1, ())
 
     def new_game(self, num_seats: int, options: Mapping[str, Any], seed: int) -> State:
         self.resolve_setup(num_seats, options)
@@ -54,7 +53,6 @@ class Naishi(Game[State, View]):
             discard=(),
             court=(None,) * len(SPACES),
             knowledge=(HandKnowledge(),) * 4,
-            log=(),
         )
 
     def num_seats(self, state: State) -> int:
@@ -67,27 +65,14 @@ class Naishi(Game[State, View]):
             return frozenset((state.turn,))
         return frozenset()
 
-    def legal_moves(self, state: State, seat: int) -> Sequence[Move]:
-        moves = legal_moves(state, seat)
-        # Searchers list the moves and then apply one to the same state: remember the last list so `apply` need
-        # not build it again. A tuple swapped in one assignment, so concurrent callers see a whole entry.
-        self._last_moves = (state, seat, tuple(moves))
-        return moves
-
-    def apply(self, state: State, seat: int, move: Move) -> State:
-        self.check_can_act(state, seat)
-        last_state, last_seat, last_moves = self._last_moves
-        legal = last_moves if last_state is state and last_seat == seat else legal_moves(state, seat)
-        if move not in legal:
-            label = move.label if isinstance(move, MOVE_TYPES) else type(move).__name__
-            raise IllegalMove(f"{label} is not a legal move for seat {seat} now")
-        return apply_move(state, seat, move)
+    legal_moves = staticmethod(legal_moves)
+    transition = staticmethod(transition)
 
     def view(self, state: State, seat: int | None) -> View:
         return view(state, seat)
 
     def move_is_public(self, state: State, seat: int, move: Move) -> bool:
-        # The gift is the setup's secret choice; every turn action is done in plain sight (and logged).
+        # The gift is the setup's secret choice; every turn action is done in plain sight .
         return not isinstance(move, Give)
 
     def sample(self, view: View, rng: random.Random) -> State:

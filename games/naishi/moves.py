@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.base import Move
-from games.naishi.cards import NAMES, SLUGS
+from games.naishi.data import NAMES, SLUGS
 
 ROW_NAMES = {"hand": "Hand", "line": "Line"}
 SWITCH_KINDS = {"river": "River", "line": "Line", "hand": "Hand", "column": "Hand and Line"}

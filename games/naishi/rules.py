@@ -8,12 +8,11 @@ is left to decide (developed and the additional action done, or none possible).
 
 from __future__ import annotations
 
-from games.base import Move, chance
-from games.naishi.cards import HAND_MOUNTAINS, MOUNTAIN, NAMES, PILES
+from games.base import Move, chance, evolve
+from games.naishi.data import HAND_MOUNTAINS, MOUNTAIN, PILES
 from games.naishi.moves import (
     DECREE_SPACE,
     DISCARD_SPACES,
-    SPACES,
     SWITCH_SPACES,
     DeclareEnd,
     Decree,
@@ -27,7 +26,6 @@ from games.naishi.moves import (
 from games.naishi.state import (
     State,
     decreed_hands,
-    evolve,
     initial_knowledge,
     knowledge_index,
     revealed_replacement,
@@ -37,10 +35,6 @@ from games.naishi.state import (
 EMISSARIES = 2
 POSITIONS = range(PILES)
 PAIRS = tuple((a, b) for a in POSITIONS for b in POSITIONS if a < b)
-
-
-def _who(seat: int) -> str:
-    return f"Seat {seat}"
 
 
 # --- legal moves ---------------------------------------------------------------------------------------------
@@ -127,7 +121,7 @@ def recall_moves(state: State, seat: int) -> list[Move]:
 # --- effects -------------------------------------------------------------------------------------------------
 
 
-def apply_move(state: State, seat: int, move: Move) -> State:
+def transition(state: State, seat: int, move: Move) -> State:
     """Apply a move already checked to be legal."""
     if isinstance(move, Give):
         return _give(state, seat, move.card)
@@ -145,11 +139,9 @@ def apply_move(state: State, seat: int, move: Move) -> State:
         return end_turn(_decree(state, seat, move))
     if isinstance(move, Recall):
         court = tuple(None if s in move.spaces else owner for s, owner in enumerate(state.court))
-        names = " and ".join(SPACES[s] for s in move.spaces)
-        return end_turn(evolve(state, court=court, log=state.log + (f"{_who(seat)} recalls from {names}",)))
+        return end_turn(evolve(state, court=court))
     if isinstance(move, DeclareEnd):
-        log = state.log + (f"{_who(seat)} declares the end of the game",)
-        return end_turn(evolve(state, final_turn=1 - seat, declared_by=seat, log=log))
+        return end_turn(evolve(state, final_turn=1 - seat, declared_by=seat))
     if isinstance(move, EndTurn):
         return end_turn(state)
     raise AssertionError(f"unhandled move {move!r}")
@@ -157,9 +149,8 @@ def apply_move(state: State, seat: int, move: Move) -> State:
 
 def _give(state: State, seat: int, card: int) -> State:
     gifts = tuple(card if s == seat else g for s, g in enumerate(state.gifts))
-    log = state.log + (f"{_who(seat)} has chosen the card to give",)
     if any(g is None for g in gifts):
-        return evolve(state, gifts=gifts, log=log)
+        return evolve(state, gifts=gifts)
     hands = []
     for s in (0, 1):
         kept = list(state.offers[s])
@@ -167,7 +158,6 @@ def _give(state: State, seat: int, card: int) -> State:
         hand = [MOUNTAIN] * HAND_MOUNTAINS + kept + [gifts[1 - s]]
         chance(state.seed, "shuffle", s).shuffle(hand)
         hands.append(tuple(hand))
-    log += ("The gifts are revealed to their receivers and each Hand is shuffled",)
     return evolve(
         state,
         phase="turn",
@@ -176,7 +166,6 @@ def _give(state: State, seat: int, card: int) -> State:
         offers=((), ()),
         hands=tuple(hands),
         knowledge=initial_knowledge(gifts),
-        log=log,
     )
 
 
@@ -209,11 +198,7 @@ def _develop(state: State, seat: int, move: Develop) -> State:
     else:
         old = state.lines[seat][move.pos]
         state = evolve(state, lines=_set_seat(state.lines, seat, _set(state.lines[seat], move.pos, taken)))
-    entry = (
-        f"{_who(seat)} develops: discards {NAMES[old]} from {move.row.title()} position {move.pos + 1}"
-        f" and takes {NAMES[taken]} from the River"
-    )
-    return evolve(state, piles=piles, discard=state.discard + (old,), developed=True, log=state.log + (entry,))
+    return evolve(state, piles=piles, discard=state.discard + (old,), developed=True)
 
 
 def _place_emissary(state: State, seat: int, spaces: tuple[int, ...]) -> State:
@@ -228,13 +213,11 @@ def _switch(state: State, seat: int, move: Switch) -> State:
         pa, pb = state.piles[a], state.piles[b]
         piles = list(state.piles)
         piles[a], piles[b] = (pb[0],) + pa[1:], (pa[0],) + pb[1:]
-        entry = f"{_who(seat)} switches River cards {a + 1} ({NAMES[pa[0]]}) and {b + 1} ({NAMES[pb[0]]})"
-        return evolve(state, piles=tuple(piles), log=state.log + (entry,))
+        return evolve(state, piles=tuple(piles))
     if move.kind == "line":
         line = list(state.lines[seat])
         line[a], line[b] = line[b], line[a]
-        entry = f"{_who(seat)} switches Line cards {a + 1} and {b + 1}"
-        return evolve(state, lines=_set_seat(state.lines, seat, tuple(line)), log=state.log + (entry,))
+        return evolve(state, lines=_set_seat(state.lines, seat, tuple(line)))
     if move.kind == "hand":
         hand = list(state.hands[seat])
         hand[a], hand[b] = hand[b], hand[a]
@@ -242,25 +225,18 @@ def _switch(state: State, seat: int, move: Switch) -> State:
         for observer in (1 - seat, None):
             i = knowledge_index(observer, seat)
             knowledge[i] = switched(knowledge[i], a, b)
-        entry = f"{_who(seat)} switches Hand cards {a + 1} and {b + 1}"
         return evolve(
             state,
             hands=_set_seat(state.hands, seat, tuple(hand)),
             knowledge=tuple(knowledge),
-            log=state.log + (entry,),
         )
     # column: the Hand card goes face up to the Line, the Line card into the Hand, both in view
     hand_card, line_card = state.hands[seat][a], state.lines[seat][a]
-    entry = (
-        f"{_who(seat)} switches Hand and Line cards in position {a + 1}"
-        f" ({NAMES[hand_card]} to the Line, {NAMES[line_card]} to the Hand)"
-    )
     return evolve(
         state,
         hands=_set_seat(state.hands, seat, _set(state.hands[seat], a, line_card)),
         lines=_set_seat(state.lines, seat, _set(state.lines[seat], a, hand_card)),
         knowledge=_hand_replaced(state, seat, a, hand_card, line_card),
-        log=state.log + (entry,),
     )
 
 
@@ -268,10 +244,7 @@ def _discard_river(state: State, seat: int, move: DiscardRiver) -> State:
     piles = list(state.piles)
     gone = (piles[move.a][0], piles[move.b][0])
     piles[move.a], piles[move.b] = piles[move.a][1:], piles[move.b][1:]
-    entry = (
-        f"{_who(seat)} discards River cards {move.a + 1} ({NAMES[gone[0]]}) and {move.b + 1} ({NAMES[gone[1]]})"
-    )
-    return evolve(state, piles=tuple(piles), discard=state.discard + gone, log=state.log + (entry,))
+    return evolve(state, piles=tuple(piles), discard=state.discard + gone)
 
 
 def _decree(state: State, seat: int, move: Decree) -> State:
@@ -279,12 +252,10 @@ def _decree(state: State, seat: int, move: Decree) -> State:
     if move.row == "line":
         c0, c1 = state.lines[0][p], state.lines[1][p]
         lines = (_set(state.lines[0], p, c1), _set(state.lines[1], p, c0))
-        entry = f"{_who(seat)} imposes the Imperial Decree: Line cards {p + 1} exchanged ({NAMES[c0]} <-> {NAMES[c1]})"
-        return evolve(state, lines=lines, log=state.log + (entry,))
+        return evolve(state, lines=lines)
     c0, c1 = state.hands[0][p], state.hands[1][p]
     hands = (_set(state.hands[0], p, c1), _set(state.hands[1], p, c0))
-    entry = f"{_who(seat)} imposes the Imperial Decree: Hand cards {p + 1} exchanged"
-    return evolve(state, hands=hands, knowledge=decreed_hands(state.knowledge, p, c0, c1), log=state.log + (entry,))
+    return evolve(state, hands=hands, knowledge=decreed_hands(state.knowledge, p, c0, c1))
 
 
 def end_turn(state: State) -> State:
@@ -301,7 +272,5 @@ def end_turn(state: State) -> State:
 
 
 def _game_over(state: State) -> State:
-    return evolve(
-        state, phase="over", developed=False, court_used=False, log=state.log + ("The game is over: final scoring",)
-    )
+    return evolve(state, phase="over", developed=False, court_used=False)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from games.naishi.cards import (
+from games.naishi.data import (
     ADVISOR,
     BANNER,
     COPIABLE,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.naishi.cards import HAND_MOUNTAINS, MOUNTAIN
+from games.naishi.data import HAND_MOUNTAINS, MOUNTAIN
 
 
 @dataclass(frozen=True)
@@ -48,22 +48,6 @@ class State:
     discard: tuple[int, ...]
     court: tuple[int | None, ...]  # the seat whose Emissary is on each space (see moves.SPACES)
     knowledge: tuple[HandKnowledge, ...]  # 4 entries, see SEAT0_OF_HAND1...
-    log: tuple[str, ...]
-
-
-def evolve(state: State, **changes) -> State:
-    """`dataclasses.replace` without its per-field overhead (the AI applies millions of moves).
-
-    The new object is built before anyone can see it, so filling its __dict__ directly keeps it immutable in
-    every way that matters; the field names are checked like `replace` does.
-    """
-    if not _STATE_FIELDS.issuperset(changes):
-        raise TypeError(f"State has no fields {sorted(changes.keys() - _STATE_FIELDS)}")
-    new = object.__new__(State)
-    fields = new.__dict__
-    fields.update(state.__dict__)
-    fields.update(changes)
-    return new
 
 
 @dataclass(frozen=True)
@@ -88,10 +72,8 @@ class View:
     discard: tuple[int, ...]
     court: tuple[int | None, ...]
     knowledge: tuple[HandKnowledge | None, ...]  # the entries of State.knowledge this observer may know
-    log: tuple[str, ...]
 
 
-_STATE_FIELDS = frozenset(State.__dataclass_fields__)
 
 
 def _remove_one(among: tuple[int, ...], card: int) -> tuple[int, ...]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from games.naishi.cards import COPIES, HAND_MOUNTAINS, MOUNTAIN
+from games.naishi.data import COPIES, HAND_MOUNTAINS, MOUNTAIN
 from games.naishi.state import (
     PUBLIC_OF_HAND0,
     PUBLIC_OF_HAND1,
@@ -49,7 +49,6 @@ def view(state: State, seat: int | None) -> View:
         discard=state.discard,
         court=state.court,
         knowledge=knowledge,
-        log=state.log,
     )
 
 
@@ -163,6 +162,5 @@ def _state(v: View, rng, offers, gifts, hands, piles, knowledge) -> State:
         discard=v.discard,
         court=v.court,
         knowledge=knowledge,  # type: ignore[arg-type]
-        log=v.log,
     )
 

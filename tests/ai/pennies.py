@@ -59,8 +59,7 @@ class MatchingPennies(Game[State, View]):
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         return [Pick("heads"), Pick("tails")] if state.picks[seat] is None else []
 
-    def apply(self, state: State, seat: int, move: Move) -> State:
-        self.check_legal(state, seat, move)
+    def transition(self, state: State, seat: int, move: Move) -> State:
         picks = list(state.picks)
         picks[seat] = move.side
         return replace(state, picks=tuple(picks))

@@ -11,7 +11,7 @@ import re
 from clients import render
 from clients.render import Style, naishi
 from games import registry
-from games.naishi.cards import NAMES
+from games.naishi.data import NAMES
 from games.naishi.scoring import CATEGORY_NAMES
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb

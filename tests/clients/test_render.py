@@ -72,7 +72,7 @@ def test_the_renderers_codes_agree_with_the_engines_data_tables():
     from clients.render import hinode as hinode_render
     from clients.render import naishi as naishi_render
     from games.hinode import data
-    from games.naishi.cards import NAMES
+    from games.naishi.data import NAMES
 
     assert [hinode_render.nawabari_colour(card) for card in range(data.NAWABARI_CARDS)] == list(data.NAWABARI_COLOUR)
     assert hinode_render.COLOURS == data.COLOUR_NAMES and hinode_render.HERO == data.HERO

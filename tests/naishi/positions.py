@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from games.naishi import GAME
-from games.naishi.cards import (
+from games.naishi.data import (
     ADVISOR,
     BANNER,
     FORT,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ai.greedy.naishi import NaishiGreedy
+from games.naishi.greedy import NaishiGreedy
 from ai.players import RandomPlayer
 from games.naishi import GAME
 

@@ -84,8 +84,7 @@ class SecretDuel(Game[State, View]):
             return []
         return [Commit(c) for c in state.hands[seat]]
 
-    def apply(self, state: State, seat: int, move: Move) -> State:
-        self.check_legal(state, seat, move)
+    def transition(self, state: State, seat: int, move: Move) -> State:
         assert isinstance(move, Commit)
         hands = list(state.hands)
         hands[seat] = tuple(c for c in hands[seat] if c != move.card)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.naishi.cards import BANNER, FORT, NAISHI, RONIN, SENTINEL, TORII
+from games.naishi.data import BANNER, FORT, NAISHI, RONIN, SENTINEL, TORII
 from games.naishi.moves import DeclareEnd, Decree, Develop, DiscardRiver, EndTurn, Give, Recall, Switch
 from games.naishi.scoring import score_territory
 from games.naishi.state import View, knowledge_index
