@@ -4,6 +4,7 @@ lazily, so `tabletop bench engine` never loads gRPC and `tabletop serve` never l
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 # subcommand -> ("module:function", one-line help). Each function takes the remaining argv and returns an exit code.
@@ -36,6 +37,13 @@ def main(argv: list[str] | None = None) -> int:
     name, rest = argv[0], argv[1:]
     if name not in COMMANDS:
         print(f"tabletop: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
+        return 2
+    from tabletop import settings
+
+    try:
+        settings.load_game_modules(os.environ)
+    except settings.ConfigError as exc:
+        print(f"tabletop {name}: {exc}", file=sys.stderr)
         return 2
     target = COMMANDS[name][0]
     module_name, func_name = target.split(":")

@@ -25,3 +25,21 @@ def env_reader(env: Mapping[str, str]) -> Callable[[str, T], T]:
             raise ConfigError(f"TABLETOP_{name}={raw!r} is not a valid {type(default).__name__}") from None
 
     return get
+
+
+def game_modules(env: Mapping[str, str]) -> tuple[str, ...]:
+    """TABLETOP_GAME_MODULES: comma-separated modules of games hosted beside the built-in ones (each module
+    registers its game with games.registry.register when imported)."""
+    raw = env.get("TABLETOP_GAME_MODULES", "")
+    return tuple(m.strip() for m in raw.split(",") if m.strip())
+
+
+def load_game_modules(env: Mapping[str, str]) -> None:
+    """Import the modules TABLETOP_GAME_MODULES names, so their games are registered; a bad name is a ConfigError."""
+    from games import registry
+
+    for module in game_modules(env):
+        try:
+            registry.load_modules([module])
+        except ImportError as exc:
+            raise ConfigError(f"TABLETOP_GAME_MODULES names {module!r}, which cannot be imported: {exc}") from None
