@@ -22,40 +22,53 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
-from tabletop.v1 import values_pb2 as tabletop_dot_v1_dot_values__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18tabletop/v1/naishi.proto\x12\x0btabletop.v1\x1a\x18tabletop/v1/values.proto\"\x1a\n\nNaishiGive\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\")\n\rNaishiDevelop\x12\x0b\n\x03row\x18\x01 \x01(\t\x12\x0b\n\x03pos\x18\x02 \x01(\x05\"2\n\x0cNaishiSwitch\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\t\n\x01\x61\x18\x02 \x01(\x05\x12\t\n\x01\x62\x18\x03 \x01(\x05\"*\n\x12NaishiDiscardRiver\x12\t\n\x01\x61\x18\x01 \x01(\x05\x12\t\n\x01\x62\x18\x02 \x01(\x05\"(\n\x0cNaishiDecree\x12\x0b\n\x03row\x18\x01 \x01(\t\x12\x0b\n\x03pos\x18\x02 \x01(\x05\"\x1e\n\x0cNaishiRecall\x12\x0e\n\x06spaces\x18\x01 \x03(\x05\"\x12\n\x10NaishiDeclareEnd\"\x0f\n\rNaishiEndTurn\"\x93\x03\n\nNaishiMove\x12\'\n\x04give\x18\x01 \x01(\x0b\x32\x17.tabletop.v1.NaishiGiveH\x00\x12-\n\x07\x64\x65velop\x18\x02 \x01(\x0b\x32\x1a.tabletop.v1.NaishiDevelopH\x00\x12+\n\x06switch\x18\x03 \x01(\x0b\x32\x19.tabletop.v1.NaishiSwitchH\x00\x12\x38\n\rdiscard_river\x18\x04 \x01(\x0b\x32\x1f.tabletop.v1.NaishiDiscardRiverH\x00\x12+\n\x06\x64\x65\x63ree\x18\x05 \x01(\x0b\x32\x19.tabletop.v1.NaishiDecreeH\x00\x12+\n\x06recall\x18\x06 \x01(\x0b\x32\x19.tabletop.v1.NaishiRecallH\x00\x12\x34\n\x0b\x64\x65\x63lare_end\x18\x07 \x01(\x0b\x32\x1d.tabletop.v1.NaishiDeclareEndH\x00\x12.\n\x08\x65nd_turn\x18\x08 \x01(\x0b\x32\x1a.tabletop.v1.NaishiEndTurnH\x00\x42\x06\n\x04kind\"M\n\x13NaishiHandKnowledge\x12\'\n\x05slots\x18\x01 \x03(\x0b\x32\x18.tabletop.v1.OptionalInt\x12\r\n\x05\x61mong\x18\x02 \x03(\x05\"V\n\x14NaishiKnowledgeEntry\x12\x34\n\x05value\x18\x01 \x01(\x0b\x32 .tabletop.v1.NaishiHandKnowledgeH\x00\x88\x01\x01\x42\x08\n\x06_value\"\xe3\x04\n\nNaishiView\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\r\n\x05phase\x18\x02 \x01(\t\x12\r\n\x05\x66irst\x18\x03 \x01(\x05\x12\x0c\n\x04turn\x18\x04 \x01(\x05\x12\x11\n\tdeveloped\x18\x05 \x01(\x08\x12\x12\n\ncourt_used\x18\x06 \x01(\x08\x12\x17\n\nfinal_turn\x18\x07 \x01(\x05H\x01\x88\x01\x01\x12\x18\n\x0b\x64\x65\x63lared_by\x18\x08 \x01(\x05H\x02\x88\x01\x01\x12\r\n\x05offer\x18\t \x03(\x05\x12\x14\n\x0cgifts_chosen\x18\n \x03(\x08\x12\x17\n\ngift_given\x18\x0b \x01(\x05H\x03\x88\x01\x01\x12\x1a\n\rgift_received\x18\x0c \x01(\x05H\x04\x88\x01\x01\x12\x0c\n\x04hand\x18\r \x03(\x05\x12,\n\x0erevealed_hands\x18\x0e \x03(\x0b\x32\x14.tabletop.v1.IntList\x12#\n\x05lines\x18\x0f \x03(\x0b\x32\x14.tabletop.v1.IntList\x12\'\n\x05river\x18\x10 \x03(\x0b\x32\x18.tabletop.v1.OptionalInt\x12\x12\n\npile_sizes\x18\x11 \x03(\x05\x12\x0f\n\x07\x64iscard\x18\x12 \x03(\x05\x12\'\n\x05\x63ourt\x18\x13 \x03(\x0b\x32\x18.tabletop.v1.OptionalInt\x12\x34\n\tknowledge\x18\x14 \x03(\x0b\x32!.tabletop.v1.NaishiKnowledgeEntry\x12\x0b\n\x03log\x18\x15 \x03(\tB\x07\n\x05_seatB\r\n\x0b_final_turnB\x0e\n\x0c_declared_byB\r\n\x0b_gift_givenB\x10\n\x0e_gift_received\"\xcb\x01\n\x14NaishiScoreBreakdown\x12\x10\n\x08mountain\x18\x01 \x01(\x03\x12\x0e\n\x06naishi\x18\x02 \x01(\x03\x12\x0f\n\x07\x61\x64visor\x18\x03 \x01(\x03\x12\x0c\n\x04monk\x18\x04 \x01(\x03\x12\x12\n\nrice_field\x18\x05 \x01(\x03\x12\x0e\n\x06\x62\x61nner\x18\x06 \x01(\x03\x12\x10\n\x08horseman\x18\x07 \x01(\x03\x12\x0c\n\x04\x66ort\x18\x08 \x01(\x03\x12\x10\n\x08sentinel\x18\t \x01(\x03\x12\r\n\x05torii\x18\n \x01(\x03\x12\r\n\x05ronin\x18\x0b \x01(\x03\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18tabletop/v1/naishi.proto\x12\x0btabletop.v1\"f\n\x13NaishiHandKnowledge\x12\'\n\x06places\x18\x01 \x03(\x0e\x32\x17.tabletop.v1.NaishiCard\x12&\n\x05\x61mong\x18\x02 \x03(\x0e\x32\x17.tabletop.v1.NaishiCard\"\xfc\x01\n\x0fNaishiTerritory\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12%\n\x04line\x18\x02 \x03(\x0e\x32\x17.tabletop.v1.NaishiCard\x12%\n\x04hand\x18\x03 \x03(\x0e\x32\x17.tabletop.v1.NaishiCard\x12\x13\n\x0bgift_chosen\x18\x04 \x01(\x08\x12;\n\x11known_to_opponent\x18\x05 \x01(\x0b\x32 .tabletop.v1.NaishiHandKnowledge\x12;\n\x11known_to_everyone\x18\x06 \x01(\x0b\x32 .tabletop.v1.NaishiHandKnowledge\"E\n\x0fNaishiRiverPile\x12$\n\x03top\x18\x01 \x01(\x0e\x32\x17.tabletop.v1.NaishiCard\x12\x0c\n\x04size\x18\x02 \x01(\x05\"b\n\x10NaishiCourtSpace\x12*\n\x04kind\x18\x01 \x01(\x0e\x32\x1c.tabletop.v1.NaishiCourtKind\x12\x15\n\x08\x65missary\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x0b\n\t_emissary\"\xab\x04\n\nNaishiView\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\'\n\x05phase\x18\x02 \x01(\x0e\x32\x18.tabletop.v1.NaishiPhase\x12\x14\n\x0c\x66irst_player\x18\x03 \x01(\x05\x12\x0c\n\x04turn\x18\x04 \x01(\x05\x12\x11\n\tdeveloped\x18\x05 \x01(\x08\x12\x12\n\ncourt_used\x18\x06 \x01(\x08\x12\x17\n\nfinal_turn\x18\x07 \x01(\x05H\x01\x88\x01\x01\x12\x18\n\x0b\x64\x65\x63lared_by\x18\x08 \x01(\x05H\x02\x88\x01\x01\x12&\n\x05offer\x18\t \x03(\x0e\x32\x17.tabletop.v1.NaishiCard\x12+\n\ngift_given\x18\n \x01(\x0e\x32\x17.tabletop.v1.NaishiCard\x12.\n\rgift_received\x18\x0b \x01(\x0e\x32\x17.tabletop.v1.NaishiCard\x12\x31\n\x0bterritories\x18\x0c \x03(\x0b\x32\x1c.tabletop.v1.NaishiTerritory\x12+\n\x05river\x18\r \x03(\x0b\x32\x1c.tabletop.v1.NaishiRiverPile\x12(\n\x07\x64iscard\x18\x0e \x03(\x0e\x32\x17.tabletop.v1.NaishiCard\x12,\n\x05\x63ourt\x18\x0f \x03(\x0b\x32\x1d.tabletop.v1.NaishiCourtSpaceB\x07\n\x05_seatB\r\n\x0b_final_turnB\x0e\n\x0c_declared_by\"3\n\nNaishiGive\x12%\n\x04\x63\x61rd\x18\x01 \x01(\x0e\x32\x17.tabletop.v1.NaishiCard\"C\n\rNaishiDevelop\x12#\n\x03row\x18\x01 \x01(\x0e\x32\x16.tabletop.v1.NaishiRow\x12\r\n\x05place\x18\x02 \x01(\x05\"f\n\x0cNaishiSwitch\x12+\n\x04kind\x18\x01 \x01(\x0e\x32\x1d.tabletop.v1.NaishiSwitchKind\x12\x13\n\x0b\x66irst_place\x18\x02 \x01(\x05\x12\x14\n\x0csecond_place\x18\x03 \x01(\x05\"=\n\x12NaishiDiscardRiver\x12\x12\n\nfirst_pile\x18\x01 \x01(\x05\x12\x13\n\x0bsecond_pile\x18\x02 \x01(\x05\"B\n\x0cNaishiDecree\x12#\n\x03row\x18\x01 \x01(\x0e\x32\x16.tabletop.v1.NaishiRow\x12\r\n\x05place\x18\x02 \x01(\x05\"\x1e\n\x0cNaishiRecall\x12\x0e\n\x06spaces\x18\x01 \x03(\x05\"\x12\n\x10NaishiDeclareEnd\"\x0f\n\rNaishiEndTurn\"\x99\x03\n\nNaishiMove\x12\'\n\x04give\x18\x01 \x01(\x0b\x32\x17.tabletop.v1.NaishiGiveH\x00\x12-\n\x07\x64\x65velop\x18\x02 \x01(\x0b\x32\x1a.tabletop.v1.NaishiDevelopH\x00\x12\x31\n\x0cswitch_cards\x18\x03 \x01(\x0b\x32\x19.tabletop.v1.NaishiSwitchH\x00\x12\x38\n\rdiscard_river\x18\x04 \x01(\x0b\x32\x1f.tabletop.v1.NaishiDiscardRiverH\x00\x12+\n\x06\x64\x65\x63ree\x18\x05 \x01(\x0b\x32\x19.tabletop.v1.NaishiDecreeH\x00\x12+\n\x06recall\x18\x06 \x01(\x0b\x32\x19.tabletop.v1.NaishiRecallH\x00\x12\x34\n\x0b\x64\x65\x63lare_end\x18\x07 \x01(\x0b\x32\x1d.tabletop.v1.NaishiDeclareEndH\x00\x12.\n\x08\x65nd_turn\x18\x08 \x01(\x0b\x32\x1a.tabletop.v1.NaishiEndTurnH\x00\x42\x06\n\x04kind\"\xcb\x01\n\x14NaishiScoreBreakdown\x12\x10\n\x08mountain\x18\x01 \x01(\x03\x12\x0e\n\x06naishi\x18\x02 \x01(\x03\x12\x0f\n\x07\x61\x64visor\x18\x03 \x01(\x03\x12\x0c\n\x04monk\x18\x04 \x01(\x03\x12\x12\n\nrice_field\x18\x05 \x01(\x03\x12\x0e\n\x06\x62\x61nner\x18\x06 \x01(\x03\x12\x10\n\x08horseman\x18\x07 \x01(\x03\x12\x0c\n\x04\x66ort\x18\x08 \x01(\x03\x12\x10\n\x08sentinel\x18\t \x01(\x03\x12\r\n\x05torii\x18\n \x01(\x03\x12\r\n\x05ronin\x18\x0b \x01(\x03*\xcd\x02\n\nNaishiCard\x12\x1b\n\x17NAISHI_CARD_UNSPECIFIED\x10\x00\x12\x18\n\x14NAISHI_CARD_MOUNTAIN\x10\x01\x12\x16\n\x12NAISHI_CARD_NAISHI\x10\x02\x12\x17\n\x13NAISHI_CARD_ADVISOR\x10\x03\x12\x18\n\x14NAISHI_CARD_SENTINEL\x10\x04\x12\x14\n\x10NAISHI_CARD_MONK\x10\x05\x12\x18\n\x14NAISHI_CARD_HORSEMAN\x10\x06\x12\x15\n\x11NAISHI_CARD_RONIN\x10\x07\x12\x15\n\x11NAISHI_CARD_NINJA\x10\x08\x12\x14\n\x10NAISHI_CARD_FORT\x10\t\x12\x15\n\x11NAISHI_CARD_TORII\x10\n\x12\x1a\n\x16NAISHI_CARD_RICE_FIELD\x10\x0b\x12\x16\n\x12NAISHI_CARD_BANNER\x10\x0c*p\n\x0bNaishiPhase\x12\x1c\n\x18NAISHI_PHASE_UNSPECIFIED\x10\x00\x12\x15\n\x11NAISHI_PHASE_GIFT\x10\x01\x12\x15\n\x11NAISHI_PHASE_TURN\x10\x02\x12\x15\n\x11NAISHI_PHASE_OVER\x10\x03*Q\n\tNaishiRow\x12\x1a\n\x16NAISHI_ROW_UNSPECIFIED\x10\x00\x12\x13\n\x0fNAISHI_ROW_HAND\x10\x01\x12\x13\n\x0fNAISHI_ROW_LINE\x10\x02*\xad\x01\n\x10NaishiSwitchKind\x12\"\n\x1eNAISHI_SWITCH_KIND_UNSPECIFIED\x10\x00\x12\x1c\n\x18NAISHI_SWITCH_KIND_RIVER\x10\x01\x12\x1b\n\x17NAISHI_SWITCH_KIND_LINE\x10\x02\x12\x1b\n\x17NAISHI_SWITCH_KIND_HAND\x10\x03\x12\x1d\n\x19NAISHI_SWITCH_KIND_COLUMN\x10\x04*\x8f\x01\n\x0fNaishiCourtKind\x12!\n\x1dNAISHI_COURT_KIND_UNSPECIFIED\x10\x00\x12\x1c\n\x18NAISHI_COURT_KIND_SWITCH\x10\x01\x12\x1d\n\x19NAISHI_COURT_KIND_DISCARD\x10\x02\x12\x1c\n\x18NAISHI_COURT_KIND_DECREE\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'tabletop.v1.naishi_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_NAISHIGIVE']._serialized_start=67
-  _globals['_NAISHIGIVE']._serialized_end=93
-  _globals['_NAISHIDEVELOP']._serialized_start=95
-  _globals['_NAISHIDEVELOP']._serialized_end=136
-  _globals['_NAISHISWITCH']._serialized_start=138
-  _globals['_NAISHISWITCH']._serialized_end=188
-  _globals['_NAISHIDISCARDRIVER']._serialized_start=190
-  _globals['_NAISHIDISCARDRIVER']._serialized_end=232
-  _globals['_NAISHIDECREE']._serialized_start=234
-  _globals['_NAISHIDECREE']._serialized_end=274
-  _globals['_NAISHIRECALL']._serialized_start=276
-  _globals['_NAISHIRECALL']._serialized_end=306
-  _globals['_NAISHIDECLAREEND']._serialized_start=308
-  _globals['_NAISHIDECLAREEND']._serialized_end=326
-  _globals['_NAISHIENDTURN']._serialized_start=328
-  _globals['_NAISHIENDTURN']._serialized_end=343
-  _globals['_NAISHIMOVE']._serialized_start=346
-  _globals['_NAISHIMOVE']._serialized_end=749
-  _globals['_NAISHIHANDKNOWLEDGE']._serialized_start=751
-  _globals['_NAISHIHANDKNOWLEDGE']._serialized_end=828
-  _globals['_NAISHIKNOWLEDGEENTRY']._serialized_start=830
-  _globals['_NAISHIKNOWLEDGEENTRY']._serialized_end=916
-  _globals['_NAISHIVIEW']._serialized_start=919
-  _globals['_NAISHIVIEW']._serialized_end=1530
-  _globals['_NAISHISCOREBREAKDOWN']._serialized_start=1533
-  _globals['_NAISHISCOREBREAKDOWN']._serialized_end=1736
+  _globals['_NAISHICARD']._serialized_start=2174
+  _globals['_NAISHICARD']._serialized_end=2507
+  _globals['_NAISHIPHASE']._serialized_start=2509
+  _globals['_NAISHIPHASE']._serialized_end=2621
+  _globals['_NAISHIROW']._serialized_start=2623
+  _globals['_NAISHIROW']._serialized_end=2704
+  _globals['_NAISHISWITCHKIND']._serialized_start=2707
+  _globals['_NAISHISWITCHKIND']._serialized_end=2880
+  _globals['_NAISHICOURTKIND']._serialized_start=2883
+  _globals['_NAISHICOURTKIND']._serialized_end=3026
+  _globals['_NAISHIHANDKNOWLEDGE']._serialized_start=41
+  _globals['_NAISHIHANDKNOWLEDGE']._serialized_end=143
+  _globals['_NAISHITERRITORY']._serialized_start=146
+  _globals['_NAISHITERRITORY']._serialized_end=398
+  _globals['_NAISHIRIVERPILE']._serialized_start=400
+  _globals['_NAISHIRIVERPILE']._serialized_end=469
+  _globals['_NAISHICOURTSPACE']._serialized_start=471
+  _globals['_NAISHICOURTSPACE']._serialized_end=569
+  _globals['_NAISHIVIEW']._serialized_start=572
+  _globals['_NAISHIVIEW']._serialized_end=1127
+  _globals['_NAISHIGIVE']._serialized_start=1129
+  _globals['_NAISHIGIVE']._serialized_end=1180
+  _globals['_NAISHIDEVELOP']._serialized_start=1182
+  _globals['_NAISHIDEVELOP']._serialized_end=1249
+  _globals['_NAISHISWITCH']._serialized_start=1251
+  _globals['_NAISHISWITCH']._serialized_end=1353
+  _globals['_NAISHIDISCARDRIVER']._serialized_start=1355
+  _globals['_NAISHIDISCARDRIVER']._serialized_end=1416
+  _globals['_NAISHIDECREE']._serialized_start=1418
+  _globals['_NAISHIDECREE']._serialized_end=1484
+  _globals['_NAISHIRECALL']._serialized_start=1486
+  _globals['_NAISHIRECALL']._serialized_end=1516
+  _globals['_NAISHIDECLAREEND']._serialized_start=1518
+  _globals['_NAISHIDECLAREEND']._serialized_end=1536
+  _globals['_NAISHIENDTURN']._serialized_start=1538
+  _globals['_NAISHIENDTURN']._serialized_end=1553
+  _globals['_NAISHIMOVE']._serialized_start=1556
+  _globals['_NAISHIMOVE']._serialized_end=1965
+  _globals['_NAISHISCOREBREAKDOWN']._serialized_start=1968
+  _globals['_NAISHISCOREBREAKDOWN']._serialized_end=2171
 # @@protoc_insertion_point(module_scope)
