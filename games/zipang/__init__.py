@@ -1,0 +1,19 @@
+"""Zipang Portable (2-6 players): battles for the Mangoku coins with two cards in hand.
+
+Rules: docs/rules/zipang.md. The engine splits into data (the card types and the one table of assumed values),
+moves, state, rules (setup, legal moves, transition), views (views, samples), scoring and engine (the Game
+object); greedy is the baseline player. The API mapping and the terminal renderer come later.
+"""
+
+from games.registry import GameDescriptor, register
+from games.zipang.engine import GAME, Zipang
+
+DESCRIPTOR = register(GameDescriptor(
+    engine=GAME,
+    wire=None,
+    renderer=None,
+    baselines={"greedy": "games.zipang.greedy:ZipangGreedy"},
+    rules_doc="docs/rules/zipang.md",
+))
+
+__all__ = ["DESCRIPTOR", "GAME", "Zipang"]

@@ -1,0 +1,89 @@
+"""The Zipang engine: options and setup, and the glue between the rules, views and scoring modules."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from games.base import Game, GameInfo, InvalidOptions, Move, OptionSpec, Score, chance
+from games.zipang import rules, scoring, views
+from games.zipang.data import KEYS, MAX_PLAYERS, MIN_PLAYERS, card_table
+from games.zipang.moves import MOVE_TYPES
+from games.zipang.state import State, View
+
+_ACTING = tuple(frozenset({p}) for p in range(MAX_PLAYERS))
+_NOBODY: frozenset[int] = frozenset()
+START_CHOICES = ("random", *(f"seat{p}" for p in range(MAX_PLAYERS)))
+
+
+class Zipang(Game[State, View]):
+    info = GameInfo(
+        name="zipang",
+        title="Zipang Portable",
+        min_seats=MIN_PLAYERS,
+        max_seats=MAX_PLAYERS,
+        options=(
+            OptionSpec(
+                "start_player",
+                "choice",
+                "random",
+                "who starts the first battle: random (from the seed) or the creator's choice of seat",
+                choices=START_CHOICES,
+            ),
+            OptionSpec(
+                "cards",
+                "json",
+                None,
+                'override the assumed card values: {"warlord": {"btl": 7}, "monk": {"copies": 2}, ...} '
+                f"(cards {', '.join(KEYS)}; fields btl, hnr, copies in the full deck; integers 0-20)",
+            ),
+        ),
+        description="Battles of the Sengoku era for 2-6: attack, steal and bluff with two cards in hand; "
+        "the last one standing or the most honourable hand takes the coins in the center. Most coins wins.",
+    )
+    state_type = State
+    view_type = View
+    move_types = MOVE_TYPES
+
+    def new_game(self, num_seats: int, options: Mapping[str, Any], seed: int) -> State:
+        opts = self.resolve_setup(num_seats, options)
+        try:
+            table = card_table(num_seats, opts["cards"])
+        except ValueError as exc:
+            raise InvalidOptions(str(exc)) from exc
+        if opts["start_player"] == "random":
+            start = chance(seed, "start").randrange(num_seats)
+        else:
+            start = int(opts["start_player"][4:])
+            if start >= num_seats:
+                raise InvalidOptions(f"start_player {opts['start_player']} is not a seat of a {num_seats}-seat game")
+        return rules.new_game(num_seats, table, start, seed)
+
+    def num_seats(self, state: State) -> int:
+        return state.num_players
+
+    def to_act(self, state: State) -> frozenset[int]:
+        return _NOBODY if state.actor is None else _ACTING[state.actor]
+
+    # Bound straight to the rules, without a wrapper call: these two are the hot path of every playout.
+    legal_moves = staticmethod(rules.legal_moves)
+    transition = staticmethod(rules.transition)
+
+    def view(self, state: State, seat: int | None) -> View:
+        return views.view(state, seat)
+
+    def move_is_public(self, state: State, seat: int, move: Move) -> bool:
+        # Cards are played and used face up with their targets named, a Monk is shown, a coin is put in the
+        # center, the taken card is used at once: every decision is made in plain sight. (What a shown hand
+        # holds is not part of any move.)
+        return True
+
+    def sample(self, view: View, rng: random.Random) -> State:
+        return views.sample(view, rng)
+
+    def score(self, state: State) -> Score:
+        return scoring.score(state)
+
+
+GAME = Zipang()

@@ -1,0 +1,28 @@
+"""Zipang's score: the Mangoku coins each seat holds (always public), and the ranking by coins."""
+
+from __future__ import annotations
+
+from games.base import Score, SeatScore
+from games.zipang.state import OVER
+
+NOT_UNIFIED = (
+    "the realm is not unified: the seats tied for the most coins share first place "
+    "(the rulebook has them start a new game)"
+)
+TIE = "seats with equal coins share a place"
+
+
+def score(state) -> Score:
+    """Coins per seat; best first, equal coins sharing a place. A tie for first is not broken: the rulebook
+    says the realm is not unified and a new game starts, so the tied seats share first place with a note."""
+    coins = state.coins
+    seats = tuple(SeatScore(p, c, (("coins", c),)) for p, c in enumerate(coins))
+    ranking = tuple(
+        tuple(p for p, c in enumerate(coins) if c == level) for level in sorted(set(coins), reverse=True)
+    )
+    tie_breaks: tuple[str, ...] = ()
+    if len(ranking[0]) > 1:
+        tie_breaks = (NOT_UNIFIED,)
+    elif any(len(group) > 1 for group in ranking):
+        tie_breaks = (TIE,)
+    return Score(seats, ranking, final=state.phase == OVER, tie_breaks=tie_breaks)

@@ -1,0 +1,88 @@
+"""Zipang's plain data: the full state and a seat's view.
+
+Seats 0..n-1 sit clockwise. Cards are type indexes (games.zipang.data); a hand is a sorted tuple. What a seat
+knows of another seat's hand is kept in `known[observer * n + owner]`: cards it has seen there (a blocked
+attack, a Shrine Maiden's look) and that are still there for certain. Every entry is true of the real hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.zipang.moves import MOVE_TYPES, Play, React, Take, Use
+
+# Phases of `State.phase`: whose decision `actor` is, and what it decides.
+PLAY = "play"  # the active seat plays a card from its hand
+REACT = "react"  # a seat an effect is aimed at answers it (Monk, coin block, or let it happen)
+TAKE = "take"  # the active seat, having looked at `victim`'s hand, takes a card from it (or none)
+USE = "use"  # the active seat uses a card from the discard pile (Kabuki) or the card it took (`limbo`)
+OVER = "over"
+
+
+@dataclass(frozen=True)  # no __slots__: games.base.evolve copies the instance dict
+class State:
+    seed: int
+    num_players: int
+    btl: tuple[int, ...]  # per card type (games.zipang.data.card_table)
+    hnr: tuple[int, ...]
+    copies: tuple[int, ...]  # copies in play, after the removal for the player count
+    coins: tuple[int, ...]  # per seat, always public
+    pot: int  # the coin area in the center
+    battle: int  # battles started so far (1 during the first)
+    starter: int  # the seat that started the current battle
+    winners: tuple[int | None, ...]  # per finished battle: who took the coin area (None: a tie for honour)
+    hands: tuple[tuple[int, ...], ...]
+    deck: tuple[int, ...]  # the draw pile, top first (hidden from everyone)
+    facedown: tuple[int, ...]  # the face-down start of the discard pile (hidden from everyone)
+    discard: tuple[int, ...]  # face-up discard pile, oldest first
+    in_battle: tuple[bool, ...]
+    had_turn: tuple[bool, ...]  # has had a turn in this battle (the coin block is only before one's first turn)
+    active: int  # whose turn it is
+    phase: str
+    actor: int | None  # the seat that decides now; None when the game is over
+    effect: int | None  # the card whose effect is being resolved
+    ikki: bool  # ... as an Ikki
+    strength: int  # the attack's BTL (0: not an attack)
+    targets: tuple[int, ...]  # seats the effect still has to reach, in clockwise order from the active seat
+    victim: int | None  # the seat whose hand the Shrine Maiden looked at (TAKE phase)
+    offer: tuple[int, ...]  # card types the active seat may use now (USE phase)
+    limbo: int | None  # the card taken by the Shrine Maiden, about to be used
+    known: tuple[tuple[int, ...], ...]  # n * n: cards observer knows in owner's hand (sorted), see above
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat may know (seat None: a spectator)."""
+
+    seat: int | None
+    num_players: int
+    btl: tuple[int, ...]
+    hnr: tuple[int, ...]
+    copies: tuple[int, ...]
+    coins: tuple[int, ...]
+    pot: int
+    battle: int
+    starter: int
+    winners: tuple[int | None, ...]
+    hand: tuple[int, ...]  # own hand; empty for a spectator
+    hand_sizes: tuple[int, ...]
+    deck_size: int
+    facedown_size: int
+    discard: tuple[int, ...]
+    in_battle: tuple[bool, ...]
+    had_turn: tuple[bool, ...]
+    active: int
+    phase: str
+    actor: int | None
+    effect: int | None
+    ikki: bool
+    strength: int
+    targets: tuple[int, ...]
+    victim: int | None
+    offer: tuple[int, ...]
+    limbo: int | None
+    known: tuple[tuple[int, ...], ...]  # per owner: the cards this seat knows in that hand (own: empty)
+    seen_by: tuple[tuple[int, ...], ...]  # per observer: what that seat knows of this seat's hand
+
+
+__all__ = ["MOVE_TYPES", "OVER", "PLAY", "REACT", "TAKE", "USE", "Play", "React", "State", "Take", "Use", "View"]

@@ -1,0 +1,127 @@
+"""What a seat sees of a Zipang state (`view`), and determinizations consistent with it (`sample`)."""
+
+from __future__ import annotations
+
+import random
+
+from games.zipang.data import TYPES
+from games.zipang.state import State, View
+
+
+def view(state: State, seat: int | None) -> View:
+    """Own hand, the hands shown to this seat (as far as it still knows them), what others know of its own hand,
+    and the public table; never the deck order, the face-down discard or the seed."""
+    n = state.num_players
+    if seat is None:
+        hand: tuple[int, ...] = ()
+        known = seen_by = ((),) * n
+    else:
+        hand = state.hands[seat]
+        known = state.known[seat * n : seat * n + n]
+        seen_by = state.known[seat :: n]
+    return View(
+        seat,
+        n,
+        state.btl,
+        state.hnr,
+        state.copies,
+        state.coins,
+        state.pot,
+        state.battle,
+        state.starter,
+        state.winners,
+        hand,
+        tuple(map(len, state.hands)),
+        len(state.deck),
+        len(state.facedown),
+        state.discard,
+        state.in_battle,
+        state.had_turn,
+        state.active,
+        state.phase,
+        state.actor,
+        state.effect,
+        state.ikki,
+        state.strength,
+        state.targets,
+        state.victim,
+        state.offer,
+        state.limbo,
+        known,
+        seen_by,
+    )
+
+
+def unseen(v: View) -> list[int]:
+    """The cards this seat cannot place: the deck composition minus its hand, the face-up discard, the card
+    about to be used and every card it knows in another hand (sorted)."""
+    counts = list(v.copies)
+    for cards in (v.hand, v.discard, *v.known):
+        for card in cards:
+            counts[card] -= 1
+    if v.limbo is not None:
+        counts[v.limbo] -= 1
+    assert min(counts) >= 0, f"more cards seen than exist: {counts}"
+    return [card for card in range(TYPES) for _ in range(counts[card])]
+
+
+def sample(v: View, rng: random.Random) -> State:
+    """Deal the unseen cards at random into the unknown part of the other hands, the face-down discard and the
+    draw pile. Knowledge: this seat's own, and what it knows others know of its hand; nothing else."""
+    n = v.num_players
+    pool = unseen(v)
+    rng.shuffle(pool)
+    hands = []
+    for p in range(n):
+        if p == v.seat:
+            hands.append(v.hand)
+            continue
+        known = v.known[p]
+        free = v.hand_sizes[p] - len(known)
+        hands.append(tuple(sorted(known + tuple(pool[:free]))))
+        del pool[:free]
+    facedown = tuple(pool[: v.facedown_size])
+    deck = tuple(pool[v.facedown_size :])
+    assert len(deck) == v.deck_size, "the unseen cards must fill the hidden places exactly"
+    if v.seat is None:
+        known_all = ((),) * (n * n)
+    else:
+        rows = []
+        for obs in range(n):
+            for owner in range(n):
+                if obs == v.seat:
+                    rows.append(v.known[owner])
+                elif owner == v.seat:
+                    rows.append(v.seen_by[obs])
+                else:
+                    rows.append(())
+        known_all = tuple(rows)
+    return State(
+        seed=rng.getrandbits(32),
+        num_players=n,
+        btl=v.btl,
+        hnr=v.hnr,
+        copies=v.copies,
+        coins=v.coins,
+        pot=v.pot,
+        battle=v.battle,
+        starter=v.starter,
+        winners=v.winners,
+        hands=tuple(hands),
+        deck=deck,
+        facedown=facedown,
+        discard=v.discard,
+        in_battle=v.in_battle,
+        had_turn=v.had_turn,
+        active=v.active,
+        phase=v.phase,
+        actor=v.actor,
+        effect=v.effect,
+        ikki=v.ikki,
+        strength=v.strength,
+        targets=v.targets,
+        victim=v.victim,
+        offer=v.offer,
+        limbo=v.limbo,
+        known=known_all,
+    )
