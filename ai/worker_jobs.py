@@ -179,7 +179,7 @@ class JobConsumer:
         ):
             return "stale"
         game = registry.get(state.game_type)
-        view = wire.view_from_proto(game, state.view)
+        view = wire.view_from_any(game, state.view)
         strength = next((s.strength for s in state.seats if s.seat == seat), "") or "normal"
         budget = self.config.budgets.get(strength, self.config.budgets["normal"])
         # Seeded by what the seat sees: the same position gets the same move, so a game dealt from a fixed seed

@@ -56,7 +56,7 @@ class AIServicer(ai_service_pb2_grpc.AIServiceServicer):
             message = f"no game type {request.game_type!r}"
             raise _Refused(grpc.StatusCode.NOT_FOUND, "UNKNOWN_GAME_TYPE", message) from None
         try:
-            view = wire.view_from_proto(game, request.view)
+            view = wire.view_from_any(game, request.view)
         except (wire.WireError, ValueError, TypeError) as exc:
             raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_VIEW", str(exc)[:300]) from None
         if not 0 <= request.seat < game.info.max_seats:

@@ -34,7 +34,7 @@ def run_demo(client: Client, game_type: pb.GameType, seats: int, strength: str, 
         previous = last = update.state
     score = client.score(game.game_id)
     if show:
-        if last.view.WhichOneof("kind"):
+        if last.HasField("view"):
             say("", *render.render_state(last, style))
         say("", *render.render_score(score, last, style))
     return {

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import grpc
+from google.protobuf import any_pb2
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
@@ -264,9 +265,10 @@ class Client:
         send = lambda: self.stub.GetState(request, metadata=_auth(token), timeout=self.timeout)  # noqa: E731
         return _call(send, self.retry).state
 
-    def score(self, game_id: str) -> pb.GetScoreResponse:
+    def score(self, game_id: str, token: str | None = None) -> pb.GetScoreResponse:
+        """The score as `token`'s seat may know it (no token: as a spectator); live until the game is over."""
         request = pb.GetScoreRequest(game_id=game_id)
-        return _call(lambda: self.stub.GetScore(request, timeout=self.timeout), self.retry)
+        return _call(lambda: self.stub.GetScore(request, metadata=_auth(token), timeout=self.timeout), self.retry)
 
     def watch(self, game_id: str, from_version: int = 0, token: str | None = None,
               resume_for: float = 60.0) -> Iterator[pb.WatchGameResponse]:
@@ -322,9 +324,9 @@ class Client:
 
     # playing (see Player for the usual way)
 
-    def move(self, game_id: str, token: str, move: str | pb.TypedMove, expected_version: int | None,
+    def move(self, game_id: str, token: str, move: str | any_pb2.Any, expected_version: int | None,
              request_id: str | None = None) -> pb.MakeMoveResponse:
-        """Make a move (a legal move's id, or its typed message); retried with the same request_id (applied once);
+        """Make a move (a legal move's id, or its typed message packed in an Any); retried with the same request_id (applied once);
         a stale version raises StaleVersion.
 
         `expected_version=None` applies the move to whatever the current version is: then a CONTENDED abort
@@ -332,7 +334,7 @@ class Client:
         """
         request = pb.MakeMoveRequest(game_id=game_id, expected_version=expected_version,
                                      request_id=request_id or str(uuid.uuid4()))
-        if isinstance(move, pb.TypedMove):
+        if isinstance(move, any_pb2.Any):
             request.typed_move.CopyFrom(move)
         else:
             request.move_id = move
@@ -369,8 +371,8 @@ class Player:
         self.last_state = self.client.state(self.game_id, self.token)
         return self.last_state
 
-    def move(self, move: str | pb.TypedMove, expected_version: Any = _KEEP) -> pb.GameState:
-        """Make a move (a legal move's id, or its typed message) and return the seat's new state.
+    def move(self, move: str | any_pb2.Any, expected_version: Any = _KEEP) -> pb.GameState:
+        """Make a move (a legal move's id, or its typed message packed in an Any) and return the seat's new state.
 
         `expected_version` defaults to the version of the last state read (raises `StaleVersion` if the game
         moved on since; nothing is applied); pass None to apply it to whatever the current version is.
@@ -386,7 +388,7 @@ class Player:
         return self.client.suggest(self.game_id, self.token, strength, iterations, time_budget_seconds)
 
     def score(self) -> pb.GetScoreResponse:
-        return self.client.score(self.game_id)
+        return self.client.score(self.game_id, self.token)
 
     def watch(self, from_version: int = 0) -> Iterator[pb.WatchGameResponse]:
         return self.client.watch(self.game_id, from_version, self.token)

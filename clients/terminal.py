@@ -217,7 +217,7 @@ def watch_main(argv: list[str]) -> int:
             for update in client.watch(args.game_id, from_version=args.from_version):
                 say(*event_lines(update, previous))
                 previous = update.state
-                if not args.no_board and update.state.view.WhichOneof("kind"):
+                if not args.no_board and update.state.HasField("view"):
                     say(*render.render_state(update.state, style), "")
             if previous is not None:
                 say(*render.render_score(client.score(args.game_id), previous, style))

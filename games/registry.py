@@ -33,7 +33,7 @@ class GameDescriptor:
     """Everything the service, the worker, the clients and the tests need to know of one game.
 
     wire: "module:attr" of the game's `tabletop.wire.GameWire` (its public proto messages and their mapping).
-    renderer: "module:attr" of a function (GameState message, view message, style) -> lines of text.
+    renderer: the module of the game's terminal renderer (see clients.render: `render` and `changes`).
     baselines: player name -> "module:attr" of a player class (see ai.players.Player), e.g. {"greedy": ...}.
     rules_doc: the rules as implemented, relative to the repository root.
     """

@@ -17,9 +17,13 @@ from grpc_reflection.v1alpha import reflection
 from games import registry
 from service import echo, logs, metrics
 from service.config import Config, ConfigError
+from service.lobby import Lobby
+from service.play import Play
 from service.servicer import GameServicer
-from service.sessions import Sessions
 from service.store import GameStore
+from service.suggest import Suggest
+from service.tables import Tables
+from service.watch import Watch
 from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
 
 SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
@@ -34,7 +38,7 @@ class RunningServer:
     server: grpc.aio.Server
     port: int
     health: health.aio.HealthServicer
-    sessions: Sessions
+    servicer: GameServicer
     store: GameStore
     tasks: list[asyncio.Task]
 
@@ -47,7 +51,8 @@ class RunningServer:
         for task in self.tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        await self.sessions.close()
+        self.servicer.watch.close()
+        await self.servicer.suggest.close()
         await self.store.close()
 
 
@@ -77,7 +82,8 @@ async def start_server(config: Config) -> RunningServer:
         abandoned_seconds=config.abandoned_seconds,
         job_shards=config.ai_job_shards,
     )
-    sessions = Sessions(store, config)
+    tables = Tables(store, config.ai_service_token)
+    servicer = GameServicer(Lobby(tables, config), Play(tables), Watch(tables), Suggest(tables, config))
     server = grpc.aio.server(
         interceptors=[metrics.MetricsInterceptor()],
         options=[
@@ -86,7 +92,7 @@ async def start_server(config: Config) -> RunningServer:
             ("grpc.so_reuseport", 0),
         ],
     )
-    game_service_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(sessions), server)
+    game_service_pb2_grpc.add_GameServiceServicer_to_server(servicer, server)
     if echo.enabled():  # the benchmark floor of `tabletop bench load`; off unless TABLETOP_BENCH_ECHO=1
         echo.register(server, store)
     checker = health.aio.HealthServicer()
@@ -102,7 +108,7 @@ async def start_server(config: Config) -> RunningServer:
         asyncio.create_task(_watch_readiness(store, checker)),
         asyncio.create_task(_count_active_games(store)),
     ]
-    return RunningServer(server, port, checker, sessions, store, tasks)
+    return RunningServer(server, port, checker, servicer, store, tasks)
 
 
 async def serve(config: Config) -> None:

@@ -1,4 +1,5 @@
-"""GameService over gRPC: translate requests to the service layer (sessions.py) and errors to statuses."""
+"""GameService over gRPC: translate requests to the use cases (lobby, play, watch, suggest), their plain results
+to messages (messages.py), and errors to statuses."""
 
 from __future__ import annotations
 
@@ -11,9 +12,12 @@ from google.protobuf import json_format
 
 from games import registry
 from games.codec import CodecError
-from service import auth, errors
+from service import auth, errors, messages
+from service.lobby import Lobby, SeatRequest
 from service.logs import bind, log
-from service.sessions import SeatRequest, Sessions
+from service.play import Play
+from service.suggest import Suggest
+from service.watch import Watch
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
@@ -85,8 +89,11 @@ def _struct_options(options) -> dict[str, Any]:
 
 
 class GameServicer(game_service_pb2_grpc.GameServiceServicer):
-    def __init__(self, sessions: Sessions):
-        self.sessions = sessions
+    def __init__(self, lobby: Lobby, play: Play, watch: Watch, suggest: Suggest):
+        self.lobby = lobby
+        self.play = play
+        self.watch = watch
+        self.suggest = suggest
 
     @unary
     async def ListGameTypes(self, request: pb.ListGameTypesRequest, context) -> pb.ListGameTypesResponse:
@@ -102,39 +109,43 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         )
         seats = [SeatRequest(SEAT_KINDS.get(s.kind, ""), s.name, s.strength) for s in request.seats]
         seed = request.seed if request.HasField("seed") else None
-        return await self.sessions.create(request.game_type, options, seats, request.start, seed)
+        return messages.created(await self.lobby.create(request.game_type, options, seats, request.start, seed))
 
     @unary
     async def JoinGame(self, request: pb.JoinGameRequest, context) -> pb.JoinGameResponse:
         seat = request.seat if request.HasField("seat") else None
-        return await self.sessions.join(request.join_code, request.name, seat)
+        return messages.joined(await self.lobby.join(request.join_code, request.name, seat))
 
     @unary
     async def StartGame(self, request: pb.StartGameRequest, context) -> pb.StartGameResponse:
-        return await self.sessions.start(request.game_id, _credentials(context))
+        seen = await self.lobby.start(request.game_id, _credentials(context))
+        return pb.StartGameResponse(state=messages.game_state(seen))
 
     @unary
     async def GetState(self, request: pb.GetStateRequest, context) -> pb.GetStateResponse:
-        return pb.GetStateResponse(state=await self.sessions.get_state(request.game_id, _credentials(context)))
+        seen = await self.play.get_state(request.game_id, _credentials(context))
+        return pb.GetStateResponse(state=messages.game_state(seen))
 
     @unary
     async def MakeMove(self, request: pb.MakeMoveRequest, context) -> pb.MakeMoveResponse:
         which = request.WhichOneof("move")
         move = request.typed_move if which == "typed_move" else request.move_id
         expected = request.expected_version if request.HasField("expected_version") else None
-        return await self.sessions.make_move(request.game_id, _credentials(context), move, expected, request.request_id)
+        return messages.moved(
+            await self.play.make_move(request.game_id, _credentials(context), move, expected, request.request_id)
+        )
 
     @unary
     async def GetScore(self, request: pb.GetScoreRequest, context) -> pb.GetScoreResponse:
-        return await self.sessions.score(request.game_id, _credentials(context))
+        return messages.scored(await self.play.score(request.game_id, _credentials(context)))
 
     @streaming
     async def WatchGame(self, request: pb.WatchGameRequest, context) -> AsyncIterator[pb.WatchGameResponse]:
-        async for response in self.sessions.watch(request.game_id, _credentials(context), request.from_version):
-            yield response
+        async for event, seen in self.watch.watch(request.game_id, _credentials(context), request.from_version):
+            yield messages.watched(event, seen)
 
     @unary
     async def SuggestMove(self, request: pb.SuggestMoveRequest, context) -> pb.SuggestMoveResponse:
-        return await self.sessions.suggest(
+        return messages.suggestion(await self.suggest.suggest(
             request.game_id, _credentials(context), request.strength, request.iterations, request.time_budget_seconds
-        )
+        ))

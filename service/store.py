@@ -9,7 +9,6 @@ touches is in one slot and it runs on Redis Cluster as on a single Redis.
 
 from __future__ import annotations
 
-import base64
 import json
 import secrets
 import time
@@ -28,9 +27,7 @@ from tabletop.job_shards import job_stream, shard_slot, shard_tag
 
 T = TypeVar("T")
 
-EVENT_FIELDS = ("kind", "seat", "move_id", "move_label", "pub", "state", "seats", "at", "over")
-LEGACY_PACKED = b"z1:"  # prefix of a state stored by an older build: base64 of its deflated JSON
-ZLIB_HEADER = b"\x78"  # first byte of a zlib stream (deflate, 32 KB window); an engine state's JSON starts with "{"
+EVENT_FIELDS = ("kind", "seat", "move_id", "move_label", "move_told", "pub", "state", "seats", "at", "over")
 
 
 @dataclass(frozen=True)
@@ -131,11 +128,6 @@ def request_field(seat: int, request_id: str) -> str:
     return f"{seat}:{request_id}"
 
 
-def legacy_request_key(game_id: str, seat: int, request_id: str) -> str:
-    """Where an older build kept one request id's answer, as a key of its own (expiring within a day)."""
-    return f"game:{{{game_id}}}:req:{seat}:{request_id}"
-
-
 def active_key(shard: int, game_type: str) -> str:
     """The started, unfinished games of a type on one shard (in the shard's slot, so commit.lua may touch it)."""
     return f"tabletop:games_active:{{{shard_tag(shard)}}}:{game_type}"
@@ -174,12 +166,8 @@ def pack_state(state: str) -> bytes:
 
 
 def unpack_state(raw: bytes | None) -> bytes | None:
-    """A stored state's JSON, whichever way it was stored: zlib bytes, an older build's `z1:` base64, or plain."""
-    if raw and raw.startswith(ZLIB_HEADER):
-        return zlib.decompress(raw)
-    if raw and raw.startswith(LEGACY_PACKED):
-        return zlib.decompress(base64.b64decode(raw[len(LEGACY_PACKED):]))
-    return raw
+    """A stored state's JSON (see pack_state)."""
+    return zlib.decompress(raw) if raw else raw
 
 
 def event_from_entry(entry_id: bytes, raw: dict[bytes, bytes]) -> Event:
@@ -247,14 +235,9 @@ class GameStore:
     async def request_answer(self, game_id: str, seat: int, request_id: str) -> bytes | None:
         """The stored answer to a seat's request id, if that request went through."""
 
-        async def call():
-            pipe = self.redis.pipeline(transaction=False)
-            pipe.hget(requests_key(game_id), request_field(seat, request_id))
-            pipe.get(legacy_request_key(game_id, seat, request_id))
-            return await pipe.execute()
-
-        answer, legacy = await self._timed("request_answer", call)
-        return answer or legacy
+        return await self._timed(
+            "request_answer", lambda: self.redis.hget(requests_key(game_id), request_field(seat, request_id))
+        )
 
     async def events(self, game_id: str, after_version: int = 0) -> list[Event]:
         """Every event after `after_version`, oldest first."""

@@ -11,7 +11,7 @@ from games.registry import GameDescriptor, register
 DESCRIPTOR = register(GameDescriptor(
     engine=GAME,
     wire="games.hinode.wire:WIRE",
-    renderer="games.hinode.render:render",
+    renderer="games.hinode.render",
     baselines={"greedy": "games.hinode.greedy:HinodeGreedy"},
     rules_doc="docs/rules/hinode.md",
 ))

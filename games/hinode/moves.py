@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from games.base import Move, Words
 from games.hinode.data import COLOURS, SKILL_COST, TRIBE_TITLES, TRIBES, card_name, card_title
 
+
 def area_title(area: int) -> str:
     """An Area in words: the grid counts rows and columns from 1; area 12 is the Bonus Area."""
     if area == 12:

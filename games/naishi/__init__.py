@@ -6,7 +6,7 @@ from games.registry import GameDescriptor, register
 DESCRIPTOR = register(GameDescriptor(
     engine=GAME,
     wire="games.naishi.wire:WIRE",
-    renderer="games.naishi.render:render",
+    renderer="games.naishi.render",
     baselines={"greedy": "games.naishi.greedy:NaishiGreedy"},
     rules_doc="docs/rules/naishi.md",
 ))

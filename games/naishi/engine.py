@@ -9,7 +9,7 @@ from typing import Any
 from games.base import Game, GameInfo, Move, Score, SeatScore, chance
 from games.naishi.data import DEVELOPMENT_DECK, LINE_MOUNTAINS, MOUNTAIN, PILE_SIZE, PILES
 from games.naishi.moves import MOVE_TYPES, SPACES, Give
-from games.naishi.rules import transition, legal_moves
+from games.naishi.rules import legal_moves, transition
 from games.naishi.scoring import score_territory
 from games.naishi.state import HandKnowledge, State, View
 from games.naishi.views import sample, view

@@ -22,20 +22,21 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.protobuf import any_pb2 as google_dot_protobuf_dot_any__pb2
 from tabletop.v1 import game_service_pb2 as tabletop_dot_v1_dot_game__service__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctabletop/v1/ai_service.proto\x12\x0btabletop.v1\x1a\x1etabletop/v1/game_service.proto\"\xd3\x01\n\x1b\x41IServiceSuggestMoveRequest\x12\x11\n\tgame_type\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12#\n\x04view\x18\x04 \x01(\x0b\x32\x15.tabletop.v1.GameView\x12\x10\n\x08strength\x18\x05 \x01(\t\x12\x12\n\niterations\x18\x06 \x01(\x05\x12\x1b\n\x13time_budget_seconds\x18\x07 \x01(\x01\x12\x11\n\x04seed\x18\x08 \x01(\x04H\x00\x88\x01\x01\x42\x07\n\x05_seed\"\x91\x01\n\x1c\x41IServiceSuggestMoveResponse\x12\x14\n\x0c\x62\x65st_move_id\x18\x01 \x01(\t\x12\x17\n\x0f\x62\x65st_move_label\x18\x02 \x01(\t\x12.\n\ncandidates\x18\x03 \x03(\x0b\x32\x1a.tabletop.v1.CandidateMove\x12\x12\n\niterations\x18\x04 \x01(\x03\x32o\n\tAIService\x12\x62\n\x0bSuggestMove\x12(.tabletop.v1.AIServiceSuggestMoveRequest\x1a).tabletop.v1.AIServiceSuggestMoveResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctabletop/v1/ai_service.proto\x12\x0btabletop.v1\x1a\x19google/protobuf/any.proto\x1a\x1etabletop/v1/game_service.proto\"\xd2\x01\n\x1b\x41IServiceSuggestMoveRequest\x12\x11\n\tgame_type\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12\"\n\x04view\x18\x04 \x01(\x0b\x32\x14.google.protobuf.Any\x12\x10\n\x08strength\x18\x05 \x01(\t\x12\x12\n\niterations\x18\x06 \x01(\x05\x12\x1b\n\x13time_budget_seconds\x18\x07 \x01(\x01\x12\x11\n\x04seed\x18\x08 \x01(\x04H\x00\x88\x01\x01\x42\x07\n\x05_seed\"\x91\x01\n\x1c\x41IServiceSuggestMoveResponse\x12\x14\n\x0c\x62\x65st_move_id\x18\x01 \x01(\t\x12\x17\n\x0f\x62\x65st_move_label\x18\x02 \x01(\t\x12.\n\ncandidates\x18\x03 \x03(\x0b\x32\x1a.tabletop.v1.CandidateMove\x12\x12\n\niterations\x18\x04 \x01(\x03\x32o\n\tAIService\x12\x62\n\x0bSuggestMove\x12(.tabletop.v1.AIServiceSuggestMoveRequest\x1a).tabletop.v1.AIServiceSuggestMoveResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'tabletop.v1.ai_service_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_AISERVICESUGGESTMOVEREQUEST']._serialized_start=78
-  _globals['_AISERVICESUGGESTMOVEREQUEST']._serialized_end=289
-  _globals['_AISERVICESUGGESTMOVERESPONSE']._serialized_start=292
-  _globals['_AISERVICESUGGESTMOVERESPONSE']._serialized_end=437
-  _globals['_AISERVICE']._serialized_start=439
-  _globals['_AISERVICE']._serialized_end=550
+  _globals['_AISERVICESUGGESTMOVEREQUEST']._serialized_start=105
+  _globals['_AISERVICESUGGESTMOVEREQUEST']._serialized_end=315
+  _globals['_AISERVICESUGGESTMOVERESPONSE']._serialized_start=318
+  _globals['_AISERVICESUGGESTMOVERESPONSE']._serialized_end=463
+  _globals['_AISERVICE']._serialized_start=465
+  _globals['_AISERVICE']._serialized_end=576
 # @@protoc_insertion_point(module_scope)

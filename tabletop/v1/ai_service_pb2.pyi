@@ -1,3 +1,4 @@
+from google.protobuf import any_pb2 as _any_pb2
 from tabletop.v1 import game_service_pb2 as _game_service_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
@@ -20,12 +21,12 @@ class AIServiceSuggestMoveRequest(_message.Message):
     game_type: str
     seat: int
     version: int
-    view: _game_service_pb2.GameView
+    view: _any_pb2.Any
     strength: str
     iterations: int
     time_budget_seconds: float
     seed: int
-    def __init__(self, game_type: _Optional[str] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ..., view: _Optional[_Union[_game_service_pb2.GameView, _Mapping]] = ..., strength: _Optional[str] = ..., iterations: _Optional[int] = ..., time_budget_seconds: _Optional[float] = ..., seed: _Optional[int] = ...) -> None: ...
+    def __init__(self, game_type: _Optional[str] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ..., view: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., strength: _Optional[str] = ..., iterations: _Optional[int] = ..., time_budget_seconds: _Optional[float] = ..., seed: _Optional[int] = ...) -> None: ...
 
 class AIServiceSuggestMoveResponse(_message.Message):
     __slots__ = ("best_move_id", "best_move_label", "candidates", "iterations")

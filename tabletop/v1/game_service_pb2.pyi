@@ -1,6 +1,5 @@
+from google.protobuf import any_pb2 as _any_pb2
 from google.protobuf import struct_pb2 as _struct_pb2
-from tabletop.v1 import hinode_pb2 as _hinode_pb2
-from tabletop.v1 import naishi_pb2 as _naishi_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -64,20 +63,26 @@ class GameOption(_message.Message):
     def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[OptionKind, str]] = ..., default_value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., description: _Optional[str] = ..., choices: _Optional[_Iterable[str]] = ..., minimum: _Optional[int] = ..., maximum: _Optional[int] = ...) -> None: ...
 
 class GameType(_message.Message):
-    __slots__ = ("name", "title", "description", "min_seats", "max_seats", "options")
+    __slots__ = ("name", "title", "description", "min_seats", "max_seats", "options", "view_type", "move_type", "score_type")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     MIN_SEATS_FIELD_NUMBER: _ClassVar[int]
     MAX_SEATS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    VIEW_TYPE_FIELD_NUMBER: _ClassVar[int]
+    MOVE_TYPE_FIELD_NUMBER: _ClassVar[int]
+    SCORE_TYPE_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     description: str
     min_seats: int
     max_seats: int
     options: _containers.RepeatedCompositeFieldContainer[GameOption]
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., min_seats: _Optional[int] = ..., max_seats: _Optional[int] = ..., options: _Optional[_Iterable[_Union[GameOption, _Mapping]]] = ...) -> None: ...
+    view_type: str
+    move_type: str
+    score_type: str
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., min_seats: _Optional[int] = ..., max_seats: _Optional[int] = ..., options: _Optional[_Iterable[_Union[GameOption, _Mapping]]] = ..., view_type: _Optional[str] = ..., move_type: _Optional[str] = ..., score_type: _Optional[str] = ...) -> None: ...
 
 class ListGameTypesRequest(_message.Message):
     __slots__ = ()
@@ -183,16 +188,6 @@ class SeatInfo(_message.Message):
     strength: str
     def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., strength: _Optional[str] = ...) -> None: ...
 
-class TypedMove(_message.Message):
-    __slots__ = ("move_json", "hinode", "naishi")
-    MOVE_JSON_FIELD_NUMBER: _ClassVar[int]
-    HINODE_FIELD_NUMBER: _ClassVar[int]
-    NAISHI_FIELD_NUMBER: _ClassVar[int]
-    move_json: str
-    hinode: _hinode_pb2.HinodeMove
-    naishi: _naishi_pb2.NaishiMove
-    def __init__(self, move_json: _Optional[str] = ..., hinode: _Optional[_Union[_hinode_pb2.HinodeMove, _Mapping]] = ..., naishi: _Optional[_Union[_naishi_pb2.NaishiMove, _Mapping]] = ...) -> None: ...
-
 class LegalMove(_message.Message):
     __slots__ = ("id", "label", "move")
     ID_FIELD_NUMBER: _ClassVar[int]
@@ -200,18 +195,8 @@ class LegalMove(_message.Message):
     MOVE_FIELD_NUMBER: _ClassVar[int]
     id: str
     label: str
-    move: TypedMove
-    def __init__(self, id: _Optional[str] = ..., label: _Optional[str] = ..., move: _Optional[_Union[TypedMove, _Mapping]] = ...) -> None: ...
-
-class GameView(_message.Message):
-    __slots__ = ("view_json", "hinode", "naishi")
-    VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
-    HINODE_FIELD_NUMBER: _ClassVar[int]
-    NAISHI_FIELD_NUMBER: _ClassVar[int]
-    view_json: str
-    hinode: _hinode_pb2.HinodeView
-    naishi: _naishi_pb2.NaishiView
-    def __init__(self, view_json: _Optional[str] = ..., hinode: _Optional[_Union[_hinode_pb2.HinodeView, _Mapping]] = ..., naishi: _Optional[_Union[_naishi_pb2.NaishiView, _Mapping]] = ...) -> None: ...
+    move: _any_pb2.Any
+    def __init__(self, id: _Optional[str] = ..., label: _Optional[str] = ..., move: _Optional[_Union[_any_pb2.Any, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
     __slots__ = ("version", "kind", "seat", "move_id", "move_label", "time_unix_ms", "game_over")
@@ -265,9 +250,9 @@ class GameState(_message.Message):
     to_act: _containers.RepeatedScalarFieldContainer[int]
     legal_moves: _containers.RepeatedCompositeFieldContainer[LegalMove]
     recent_events: _containers.RepeatedCompositeFieldContainer[GameEvent]
-    view: GameView
+    view: _any_pb2.Any
     options_json: str
-    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., status: _Optional[_Union[GameStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., your_seat: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., legal_moves: _Optional[_Iterable[_Union[LegalMove, _Mapping]]] = ..., recent_events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., view: _Optional[_Union[GameView, _Mapping]] = ..., options_json: _Optional[str] = ...) -> None: ...
+    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., status: _Optional[_Union[GameStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., your_seat: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., legal_moves: _Optional[_Iterable[_Union[LegalMove, _Mapping]]] = ..., recent_events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., view: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., options_json: _Optional[str] = ...) -> None: ...
 
 class GetStateRequest(_message.Message):
     __slots__ = ("game_id",)
@@ -290,10 +275,10 @@ class MakeMoveRequest(_message.Message):
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     move_id: str
-    typed_move: TypedMove
+    typed_move: _any_pb2.Any
     expected_version: int
     request_id: str
-    def __init__(self, game_id: _Optional[str] = ..., move_id: _Optional[str] = ..., typed_move: _Optional[_Union[TypedMove, _Mapping]] = ..., expected_version: _Optional[int] = ..., request_id: _Optional[str] = ...) -> None: ...
+    def __init__(self, game_id: _Optional[str] = ..., move_id: _Optional[str] = ..., typed_move: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., expected_version: _Optional[int] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class MakeMoveResponse(_message.Message):
     __slots__ = ("version", "state")
@@ -312,16 +297,16 @@ class ScoreItem(_message.Message):
     def __init__(self, category: _Optional[str] = ..., points: _Optional[int] = ...) -> None: ...
 
 class SeatScore(_message.Message):
-    __slots__ = ("seat", "total", "breakdown", "naishi")
+    __slots__ = ("seat", "total", "breakdown", "typed_breakdown")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     TOTAL_FIELD_NUMBER: _ClassVar[int]
     BREAKDOWN_FIELD_NUMBER: _ClassVar[int]
-    NAISHI_FIELD_NUMBER: _ClassVar[int]
+    TYPED_BREAKDOWN_FIELD_NUMBER: _ClassVar[int]
     seat: int
     total: int
     breakdown: _containers.RepeatedCompositeFieldContainer[ScoreItem]
-    naishi: _naishi_pb2.NaishiScoreBreakdown
-    def __init__(self, seat: _Optional[int] = ..., total: _Optional[int] = ..., breakdown: _Optional[_Iterable[_Union[ScoreItem, _Mapping]]] = ..., naishi: _Optional[_Union[_naishi_pb2.NaishiScoreBreakdown, _Mapping]] = ...) -> None: ...
+    typed_breakdown: _any_pb2.Any
+    def __init__(self, seat: _Optional[int] = ..., total: _Optional[int] = ..., breakdown: _Optional[_Iterable[_Union[ScoreItem, _Mapping]]] = ..., typed_breakdown: _Optional[_Union[_any_pb2.Any, _Mapping]] = ...) -> None: ...
 
 class RankGroup(_message.Message):
     __slots__ = ("seats",)

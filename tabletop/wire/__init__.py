@@ -1,140 +1,196 @@
 """Engine objects <-> tabletop.v1 messages, shared by the game service and the AI worker.
 
-Every function takes the engine (`games.base.Game`) whose objects it maps. A game with a typed wire module
-(`_MODULES`) gets its typed view and move messages; any other game travels as the engine's own versioned JSON
-(`view_json`, `move_json`). Either way the mapping is exact: `view_from_proto(g, view_to_proto(g, v)) == v`,
-which the AI worker relies on to rebuild the engine view that it samples from.
-
-To give a game typed messages: write protos/tabletop/v1/<game>.proto mirroring the engine's view and move
-dataclasses field by field (see messages.py for the few rules), add a `<game>` member to the `GameView` and
-`TypedMove` oneofs, run `make protos`, add tabletop/wire/<game>.py with its `WIRE` and a line in `_MODULES`.
-tests/service/test_wire.py then checks the exact round trip over random positions of the game. A game may also
-give its score breakdown a typed message (`GameWire.score`, a member of `SeatScore.typed_breakdown`): one int64
-field per category, named by the category in lower_snake_case ("Rice field" -> `rice_field`).
+A game's public messages (its view, its moves, its score breakdown) are its own, in its own words, defined in its
+own .proto file; they travel packed in `google.protobuf.Any`. The mapping between them and the engine's
+dataclasses is the game's `GameWire`, named by its registry descriptor (`wire="games.x.wire:WIRE"`). The mapping
+is exact both ways, `view_from_proto(view_to_proto(v)) == v`, which the AI worker relies on to rebuild the engine
+view it samples from (tests/service/test_wire.py checks it over random positions of every game). A game without a
+wire travels as `google.protobuf.Struct`: the engine's own data as JSON (games.codec).
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Any
 
-from google.protobuf import json_format, struct_pb2
-from google.protobuf.message import Message
+from google.protobuf import any_pb2, json_format, struct_pb2
+from google.protobuf.message import DecodeError, Message
 
-from games import codec
-from games.base import Game, Move, Score
+from games import codec, registry
+from games.base import Game, Move, Score, Words
 from tabletop.v1 import game_service_pb2 as pb
-from tabletop.wire.messages import WireError, from_message, snake_case, to_message
 
 __all__ = [
-    "GameWire", "WireError", "game_type_to_proto", "legal_moves_to_proto", "move_from_proto", "move_to_proto",
-    "score_to_proto", "typed_wire", "view_from_proto", "view_to_proto",
+    "GameWire", "WireError", "game_type_to_proto", "legal_moves_to_proto", "move_from_any", "move_to_any",
+    "score_to_proto", "view_from_any", "view_to_any", "wire_of",
 ]
 
-# game type -> module defining `WIRE`, the game's typed messages. Add a line here with the game's proto.
-_MODULES: dict[str, str] = {
-    "hinode": "tabletop.wire.hinode",
-    "naishi": "tabletop.wire.naishi",
-}
+TYPE_URL_PREFIX = "type.googleapis.com/"
 
 
-# What parsing untrusted engine JSON may raise besides CodecError (RecursionError: absurdly deep nesting).
-_BAD_JSON = (codec.CodecError, RecursionError, ValueError, TypeError, KeyError)
+class WireError(ValueError):
+    """An engine object and a proto message do not match (malformed input, or a schema drift)."""
 
 
-@dataclass(frozen=True)
 class GameWire:
-    """A game's typed messages: `field` names its member of the GameView and TypedMove oneofs; `move` is a
-    union message with one variant per engine move type, named by the move class's name in snake_case; `score`,
-    when set, is the typed score breakdown, one field per scoring category."""
+    """A game's public messages and their exact mapping to and from its engine objects. Subclass per game."""
 
-    field: str
-    view: type[Message]
-    move: type[Message]
-    score: type[Message] | None = None
+    view_message: type[Message]
+    move_message: type[Message]
+    score_message: type[Message] | None = None  # one int64 field per scoring category, by its lower_snake name
+
+    def view_to_proto(self, view: Any) -> Message:
+        raise NotImplementedError
+
+    def view_from_proto(self, message: Message) -> Any:
+        raise NotImplementedError
+
+    def move_to_proto(self, move: Move) -> Message:
+        raise NotImplementedError
+
+    def move_from_proto(self, message: Message) -> Move:
+        raise NotImplementedError
+
+    def breakdown_to_proto(self, breakdown: Iterable[tuple[str, int]]) -> Message | None:
+        """A seat's breakdown as `score_message`: each category's points in the field named after it."""
+        if self.score_message is None:
+            return None
+        message = self.score_message()
+        fields = message.DESCRIPTOR.fields_by_name
+        for category, points in breakdown:
+            name = category.lower().replace(" ", "_").replace("-", "_")
+            if name not in fields:
+                raise WireError(f"{message.DESCRIPTOR.full_name} has no field for the category {category!r}")
+            setattr(message, name, points)
+        return message
+
+
+class JsonWire(GameWire):
+    """The wire of a game without typed messages: its view and moves as google.protobuf.Struct (codec JSON)."""
+
+    view_message = struct_pb2.Struct
+    move_message = struct_pb2.Struct
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    def view_to_proto(self, view: Any) -> Message:
+        return _struct(codec.encode(view))
+
+    def view_from_proto(self, message: Message) -> Any:
+        return codec.decode(self.game.view_type, _plain(json_format.MessageToDict(message)))
+
+    def move_to_proto(self, move: Move) -> Message:
+        return _struct({"type": type(move).__name__, "move": codec.encode(move)})
+
+    def move_from_proto(self, message: Message) -> Move:
+        doc = _plain(json_format.MessageToDict(message))
+        types = {t.__name__: t for t in self.game.move_types}
+        if not isinstance(doc, dict) or doc.get("type") not in types:
+            raise WireError(f"not a {self.game.info.name} move: give {{'type': one of {sorted(types)}, 'move': ...}}")
+        return codec.decode(types[doc["type"]], doc.get("move"))
+
+
+def _struct(data: dict[str, Any]) -> struct_pb2.Struct:
+    message = struct_pb2.Struct()
+    message.update(data)
+    return message
+
+
+def _plain(value: Any) -> Any:
+    """Struct numbers are doubles: integral ones become ints again."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
 
 @cache
-def typed_wire(game_type: str) -> GameWire | None:
-    """The typed messages of a game type, or None when it travels as JSON."""
-    module = _MODULES.get(game_type)
-    return importlib.import_module(module).WIRE if module else None
+def wire_of(game: Game) -> GameWire:
+    """The wire of a registered game (or the JSON wire when it names none)."""
+    reference = registry.descriptor(game.info.name).wire
+    return registry.resolve(reference) if reference else JsonWire(game)
 
 
-def view_to_proto(game: Game, view: object) -> pb.GameView:
-    wire = typed_wire(game.info.name)
-    if wire is None:
-        return pb.GameView(view_json=game.dump_view(view).decode())
-    message = pb.GameView()
-    getattr(message, wire.field).CopyFrom(to_message(view, wire.view))
+# What decoding untrusted input may raise besides WireError (RecursionError: absurdly deep nesting).
+_BAD_INPUT = (codec.CodecError, RecursionError, ValueError, TypeError, KeyError, IndexError, DecodeError)
+
+
+def _pack(message: Message) -> any_pb2.Any:
+    packed = any_pb2.Any()
+    packed.Pack(message)
+    return packed
+
+
+def _unpack(packed: any_pb2.Any, message_type: type[Message], what: str) -> Message:
+    expected = TYPE_URL_PREFIX + message_type.DESCRIPTOR.full_name
+    if packed.type_url != expected:
+        raise WireError(f"expected {what} of type {expected}, got {packed.type_url or 'nothing'}")
+    message = message_type()
+    try:
+        message.ParseFromString(packed.value)
+    except DecodeError as exc:
+        raise WireError(f"{what} is not a valid {message_type.DESCRIPTOR.full_name}: {exc}") from None
     return message
 
 
-def view_from_proto(game: Game, message: pb.GameView) -> object:
-    """Rebuild the engine view; raise WireError when the message does not hold a view of this game."""
-    kind = message.WhichOneof("kind")
-    if kind == "view_json":
-        try:
-            return game.load_view(message.view_json)
-        except _BAD_JSON as exc:
-            raise WireError(f"view_json is not a {game.info.name} view: {exc}") from exc
-    wire = typed_wire(game.info.name)
-    if wire is None or kind != wire.field:
-        raise WireError(f"expected a {game.info.name} view, got {kind or 'nothing'}")
-    return from_message(getattr(message, kind), game.view_type)
+def view_to_any(game: Game, view: Any) -> any_pb2.Any:
+    return _pack(wire_of(game).view_to_proto(view))
 
 
-def move_to_proto(game: Game, move: Move) -> pb.TypedMove:
-    wire = typed_wire(game.info.name)
-    if wire is None:
-        return pb.TypedMove(move_json=game.dump_move(move).decode())
-    message = pb.TypedMove()
-    getattr(message, wire.field).CopyFrom(to_message(move, wire.move))
-    return message
+def view_from_any(game: Game, packed: any_pb2.Any) -> Any:
+    """Rebuild the engine view; raise WireError when `packed` does not hold a view of this game."""
+    wire = wire_of(game)
+    message = _unpack(packed, wire.view_message, f"a {game.info.name} view")
+    try:
+        return wire.view_from_proto(message)
+    except WireError:
+        raise
+    except _BAD_INPUT as exc:
+        raise WireError(f"not a valid {game.info.name} view: {exc}") from None
 
 
-def move_from_proto(game: Game, message: pb.TypedMove) -> Move:
-    """Rebuild the engine move; raise WireError when the message does not hold a move of this game."""
-    kind = message.WhichOneof("kind")
-    if kind == "move_json":
-        try:
-            return game.load_move(message.move_json)
-        except _BAD_JSON as exc:
-            raise WireError(f"move_json is not a {game.info.name} move: {exc}") from exc
-    wire = typed_wire(game.info.name)
-    if wire is None or kind != wire.field:
-        raise WireError(f"expected a {game.info.name} move, got {kind or 'nothing'}")
-    union = getattr(message, kind)
-    variant = union.WhichOneof(union.DESCRIPTOR.oneofs[0].name)
-    types = {snake_case(t.__name__): t for t in game.move_types}
-    if variant not in types:
-        raise WireError(f"{game.info.name} has no move type {variant or '(none set)'}")
-    return from_message(getattr(union, variant), types[variant])
+def move_to_any(game: Game, move: Move) -> any_pb2.Any:
+    return _pack(wire_of(game).move_to_proto(move))
 
 
-def legal_moves_to_proto(game: Game, moves: Iterable[Move]) -> list[pb.LegalMove]:
-    return [pb.LegalMove.FromString(_legal_move_bytes(game, m)) for m in moves]
+def move_from_any(game: Game, packed: any_pb2.Any) -> Move:
+    """Rebuild the engine move; raise WireError when `packed` does not hold a move of this game."""
+    wire = wire_of(game)
+    message = _unpack(packed, wire.move_message, f"a {game.info.name} move")
+    try:
+        return wire.move_from_proto(message)
+    except WireError:
+        raise
+    except _BAD_INPUT as exc:
+        raise WireError(f"not a valid {game.info.name} move: {exc}") from None
+
+
+def legal_moves_to_proto(game: Game, moves: Iterable[Move], words: Words) -> list[pb.LegalMove]:
+    return [pb.LegalMove.FromString(_legal_move_bytes(game, m, words)) for m in moves]
 
 
 @lru_cache(maxsize=16384)
-def _legal_move_bytes(game: Game, move: Move) -> bytes:
-    """A legal move's message, built once per move (moves are immutable and hashable; building the typed message
-    field by field was the service's largest cost), kept as bytes so that no caller can change the cached one."""
-    return pb.LegalMove(id=move.id, label=move.label, move=move_to_proto(game, move)).SerializeToString()
+def _legal_move_bytes(game: Game, move: Move, words: Words) -> bytes:
+    """A legal move's message, built once per (move, reader) (moves are immutable and hashable), kept as bytes so
+    that no caller can change the cached one."""
+    return pb.LegalMove(id=move.id, label=move.describe(words), move=move_to_any(game, move)).SerializeToString()
 
 
-def score_to_proto(score: Score, version: int, game: Game | None = None) -> pb.GetScoreResponse:
-    """The score message; with `game`, each seat's breakdown also as the game's typed message when it has one."""
-    wire = typed_wire(game.info.name) if game is not None else None
+def score_to_proto(game: Game, score: Score, version: int) -> pb.GetScoreResponse:
+    wire = wire_of(game)
     seats = []
     for s in score.seats:
         seat = pb.SeatScore(seat=s.seat, total=s.total, breakdown=[pb.ScoreItem(category=c, points=p)
                                                                    for c, p in s.breakdown])
-        if wire is not None and wire.score is not None:
-            getattr(seat, wire.field).CopyFrom(typed_breakdown(wire.score, s.breakdown))
+        typed = wire.breakdown_to_proto(s.breakdown)
+        if typed is not None:
+            seat.typed_breakdown.Pack(typed)
         seats.append(seat)
     return pb.GetScoreResponse(
         version=version,
@@ -143,18 +199,6 @@ def score_to_proto(score: Score, version: int, game: Game | None = None) -> pb.G
         ranking=[pb.RankGroup(seats=group) for group in score.ranking],
         tie_breaks=score.tie_breaks,
     )
-
-
-def typed_breakdown(message_type: type[Message], breakdown: Iterable[tuple[str, int]]) -> Message:
-    """A breakdown as a typed message: each category's points in the field named after it."""
-    message = message_type()
-    fields = message.DESCRIPTOR.fields_by_name
-    for category, points in breakdown:
-        name = category.lower().replace(" ", "_").replace("-", "_")
-        if name not in fields:
-            raise WireError(f"{message.DESCRIPTOR.full_name} has no field for the category {category!r}")
-        setattr(message, name, points)
-    return message
 
 
 _OPTION_KINDS = {
@@ -167,6 +211,7 @@ _OPTION_KINDS = {
 
 def game_type_to_proto(game: Game) -> pb.GameType:
     info = game.info
+    wire = wire_of(game)
     options = []
     for spec in info.options:
         default = struct_pb2.Value()
@@ -189,4 +234,7 @@ def game_type_to_proto(game: Game) -> pb.GameType:
         min_seats=info.min_seats,
         max_seats=info.max_seats,
         options=options,
+        view_type=wire.view_message.DESCRIPTOR.full_name,
+        move_type=wire.move_message.DESCRIPTOR.full_name,
+        score_type=wire.score_message.DESCRIPTOR.full_name if wire.score_message else "",
     )

@@ -64,13 +64,11 @@ class ServerThread:
 @pytest.fixture(scope="session")
 def toy_game():
     """Host the toy game (tests/support/toygame.py) in the registry while the service tests run."""
-    from tests.support.toygame import GAME
+    from tests.support.toygame import DESCRIPTOR, GAME
 
-    registry._ENGINES["toy"] = "tests.support.toygame:GAME"
-    registry._loaded["toy"] = GAME
+    registry.register(DESCRIPTOR)
     yield GAME
-    registry._ENGINES.pop("toy", None)
-    registry._loaded.pop("toy", None)
+    registry.unregister(DESCRIPTOR.name)
 
 
 def service_config(redis_url: str, **changes) -> Config:

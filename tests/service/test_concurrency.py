@@ -109,7 +109,7 @@ def test_watching_resumes_from_a_version_without_missing_or_repeating_events(api
     assert seen[-1].event.game_over and seen[-1].state.status == pb.GAME_STATUS_FINISHED
     assert seen[-1].state.view == final.view and seen[-1].state.your_seat == 1
     for response in seen[2:]:
-        view = toy_game.load_view(response.state.view.view_json)
+        view = wire.view_from_any(toy_game, response.state.view)
         assert view.seat == 1
         if response.event.seat != 1:
             assert response.event.move_id == ""
@@ -160,7 +160,7 @@ def test_the_ai_worker_rebuilds_the_engine_view_from_get_state(api, redis_url):
     (job,) = _jobs(redis_url, created.game_id)
     state = api.state(created.game_id, AI_TOKEN, seat=int(job["seat"]))
     assert state.version == int(job["version"])
-    view = wire.view_from_proto(hinode, state.view)
+    view = wire.view_from_any(hinode, state.view)
     sample = hinode.sample(view, random.Random(1))
     assert [m.id for m in hinode.legal_moves(sample, 1)] == [m.id for m in state.legal_moves]
 
@@ -232,7 +232,7 @@ def test_many_watchers_of_one_game_share_one_redis_reader(api, server):
     readers = [threading.Thread(target=drain, args=(i,)) for i in range(len(streams))]
     for reader in readers:
         reader.start()
-    followers = server.running.sessions.feed._followers
+    followers = server.running.servicer.watch.feed._followers
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and not (game_id in followers and followers[game_id].watchers == 20):
         time.sleep(0.02)

@@ -9,11 +9,15 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from games import registry
+from games.hinode.moves import ChooseArea
 from service.errors import error_info
+from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.service.conftest import AI, AI_TOKEN, HUMAN, OPEN, Api, ServerThread, service_config
 from tests.service.test_play import play_out
+from tests.support.toygame import Commit
 
 C = grpc.StatusCode
 
@@ -122,16 +126,15 @@ def test_illegal_moves_say_why(api, toy, toy_game):
     created, tokens = toy
     game_id = created.game_id
     state = api.state(game_id, tokens[0])
-    hand = toy_game.load_view(state.view.view_json).hand
+    hand = wire.view_from_any(toy_game, state.view).hand
     missing = next(c for c in range(1, 10) if c not in hand)
     error = fails(C.FAILED_PRECONDITION, "UNKNOWN_MOVE", api.move, game_id, tokens[0], f"card:{missing}")
     assert f"card:{missing}" in error.details()
-    typed = pb.TypedMove(move_json=toy_game.dump_move(type(toy_game.legal_moves(
-        toy_game.new_game(2, {}, 1), 0)[0])(missing)).decode())
+    typed = wire.move_to_any(toy_game, Commit(missing))
     fails(C.FAILED_PRECONDITION, "ILLEGAL_MOVE", api.stub.MakeMove,
           pb.MakeMoveRequest(game_id=game_id, typed_move=typed), metadata=api.auth(tokens[0]))
     fails(C.INVALID_ARGUMENT, "INVALID_MOVE", api.stub.MakeMove,
-          pb.MakeMoveRequest(game_id=game_id, typed_move=pb.TypedMove(hinode={"choose_area": {"area": 1}})),
+          pb.MakeMoveRequest(game_id=game_id, typed_move=wire.move_to_any(registry.get("hinode"), ChooseArea(1))),
           metadata=api.auth(tokens[0]))
     fails(C.INVALID_ARGUMENT, "INVALID_MOVE", api.move, game_id, tokens[0], "")
     fails(C.INVALID_ARGUMENT, "INVALID_REQUEST_ID", api.move, game_id, tokens[0], f"card:{hand[0]}",

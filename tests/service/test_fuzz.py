@@ -23,7 +23,7 @@ from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from service.errors import error_info
-from service.sessions import Replay
+from service.tables import Replay
 from service.store import event_from_entry, events_key, game_key, unpack_state
 from tabletop.embedded_redis import free_port
 from tabletop.v1 import game_service_pb2 as pb

@@ -10,7 +10,7 @@ import time
 import grpc
 
 from games import registry
-from games.naishi.state import evolve
+from games.base import evolve
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
@@ -23,7 +23,7 @@ NAISHI = registry.get("naishi")
 
 def _typed_view(state: pb.GameState):
     assert state.view.WhichOneof("kind") == "naishi"
-    return wire.view_from_proto(NAISHI, state.view)
+    return wire.view_from_any(NAISHI, state.view)
 
 
 def _game_with_two_different_gifts(api) -> tuple[str, dict[int, str]]:

@@ -10,7 +10,7 @@ import redis
 
 from games import registry
 from service.store import Event, GameRecord, event_from_entry, events_key, game_key, pack_state, unpack_state
-from service.views import Replay
+from service.tables import Replay
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tests.service.conftest import HUMAN
@@ -63,7 +63,7 @@ def test_four_humans_play_a_whole_hinode_game(api, redis_url):
     for seat in range(4):
         view = api.state(game_id, tokens[seat]).view
         assert view.WhichOneof("kind") == "hinode"
-        assert wire.view_from_proto(HINODE, view) == HINODE.view(state, seat)
+        assert wire.view_from_any(HINODE, view) == HINODE.view(state, seat)
 
 
 def test_the_event_stream_replays_to_the_stored_state(api, redis_url, toy_game):

@@ -140,7 +140,7 @@ def test_no_acknowledged_move_is_lost_when_redis_restarts_mid_game(own_redis, tm
                 game = registry.get(client.hget(game_key(player.game_id), "type").decode())
                 state = game.load_state(unpack_state(client.hget(game_key(player.game_id), "state")))
                 assert player.acknowledged[-1].version == version
-                last_view = wire.view_from_proto(game, player.acknowledged[-1].state.view)
+                last_view = wire.view_from_any(game, player.acknowledged[-1].state.view)
                 assert last_view == game.view(state, player.seats[-1])
         finally:
             client.close()

@@ -30,7 +30,7 @@ class RecordingAI(ai_service_pb2_grpc.AIServiceServicer):
 
     def SuggestMove(self, request, context):
         self.requests.append(request)
-        view = wire.view_from_proto(HINODE, request.view)
+        view = wire.view_from_any(HINODE, request.view)
         state = HINODE.sample(view, random.Random(0))
         moves = HINODE.legal_moves(state, request.seat)
         candidates = [pb.CandidateMove(move_id=m.id, label=m.label, visits=10 - i, mean_reward=0.5)
@@ -70,7 +70,7 @@ def test_a_suggestion_comes_from_the_callers_view(redis_url, ai_service):
         client = redis.Redis.from_url(redis_url)
         stored = GameRecord.from_hash(created.game_id, client.hgetall(game_key(created.game_id)))
         client.close()
-        assert wire.view_from_proto(HINODE, request.view) == HINODE.view(HINODE.load_state(stored.state), 2)
+        assert wire.view_from_any(HINODE, request.view) == HINODE.view(HINODE.load_state(stored.state), 2)
         # Only the seat to act may ask.
         with pytest.raises(grpc.RpcError) as caught:
             api.stub.SuggestMove(pb.SuggestMoveRequest(game_id=created.game_id),

@@ -8,7 +8,8 @@ import pytest
 
 from games import registry
 from service.store import Event
-from service.views import event_to_proto, visible_score
+from service.messages import event_to_proto
+from service.tables import visible_score
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tests.service.conftest import HUMAN
@@ -30,11 +31,11 @@ def test_hinode_seats_see_their_own_hand_and_spectators_none(api, redis_url):
     spectator = api.state(created.game_id)
     assert not spectator.HasField("your_seat") and not spectator.legal_moves
     assert list(spectator.view.hinode.hand) == []
-    assert wire.view_from_proto(HINODE, spectator.view) == HINODE.view(state, None)
+    assert wire.view_from_any(HINODE, spectator.view) == HINODE.view(state, None)
     for seat in range(4):
         view = api.state(created.game_id, tokens[seat]).view
         assert list(view.hinode.hand) == list(state.hands[seat])
-        assert wire.view_from_proto(HINODE, view) == HINODE.view(state, seat)
+        assert wire.view_from_any(HINODE, view) == HINODE.view(state, seat)
         serialized = view.SerializeToString()
         for other in range(4):
             if other != seat and state.hands[other]:
@@ -94,10 +95,10 @@ def test_a_secret_commitment_stays_hidden_from_the_other_seats(api, toy_game):
         event = state.recent_events[-1]
         assert event.kind == pb.GameEvent.KIND_MOVE and event.seat == 0
         assert event.move_id == "" and event.move_label == ""
-        view = toy_game.load_view(state.view.view_json)
+        view = wire.view_from_any(toy_game, state.view)
         assert view.own_commit is None and view.committed == (True, False)
         assert card.id not in str(state) and card.label not in str(state)
-    assert toy_game.load_view(own.view.view_json).own_commit == int(card.id.split(":")[1])
+    assert wire.view_from_any(toy_game, own.view).own_commit == int(card.id.split(":")[1])
     assert list(other.to_act) == [1] and list(own.legal_moves) == []
 
 
@@ -128,4 +129,4 @@ def test_hinode_live_scores_are_exact_because_they_are_public(api, redis_url):
     state = HINODE.load_state(stored(redis_url, created.game_id).state)
     live = api.stub.GetScore(pb.GetScoreRequest(game_id=created.game_id))
     assert not live.final
-    assert live == wire.score_to_proto(HINODE.score(state), live.version)
+    assert live == wire.score_to_proto(HINODE, HINODE.score(state), live.version)

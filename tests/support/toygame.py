@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.base import Game, GameInfo, Move, OptionSpec, Score, SeatScore, chance
+from games.registry import GameDescriptor
 
 ROUNDS = 3
 
@@ -146,3 +147,9 @@ class SecretDuel(Game[State, View]):
 
 
 GAME = SecretDuel()
+
+
+# Its descriptor, not registered on import: a test hosts it with `registry.register(DESCRIPTOR)`, and a service or
+# worker process with TABLETOP_GAME_MODULES=tests.support.toy_plugin. No wire and no renderer: it travels as JSON
+# (google.protobuf.Struct) and the terminal draws it generically.
+DESCRIPTOR = GameDescriptor(engine=GAME)

@@ -1,0 +1,170 @@
+"""Top of the Hinode Town from its typed view (tabletop.v1.HinodeView): the 4 x 3 town, the positions, your hand,
+the trick on the table, and what changed since the last view."""
+
+from __future__ import annotations
+
+from clients.render.style import Style
+from clients.render.table import STATUS
+from tabletop.v1 import game_service_pb2 as pb
+from tabletop.v1 import hinode_pb2 as hp
+
+COLOURS = {hp.HINODE_COLOUR_RED: "red", hp.HINODE_COLOUR_BLUE: "blue", hp.HINODE_COLOUR_YELLOW: "yellow",
+           hp.HINODE_COLOUR_WHITE: "white"}
+TRIBES = {hp.HINODE_TRIBE_KANSAI_GOGAKUREN: "Kansai Gogakuren", hp.HINODE_TRIBE_BLUE_SAMURAI: "Blue SAMURAI",
+          hp.HINODE_TRIBE_YOZAKURA_KAI: "Yozakura-kai", hp.HINODE_TRIBE_CHARMONT: "Charmont"}
+PHASES = {hp.HINODE_PHASE_CHOOSE_TRIBE: "choosing tribes", hp.HINODE_PHASE_CHOOSE_AREA: "choosing the Battlefield",
+          hp.HINODE_PHASE_PLAY: "playing cards", hp.HINODE_PHASE_PICK_RESOURCE: "4th place picks a resource",
+          hp.HINODE_PHASE_OVER: "over"}
+COLS, ROWS, TRICKS = 4, 3, 9
+PLACES = ("1st", "2nd", "3rd", "4th")
+CELL = 15
+
+
+def unpack(state: pb.GameState) -> hp.HinodeView:
+    view = hp.HinodeView()
+    state.view.Unpack(view)
+    return view
+
+
+def card_name(card: hp.HinodeCard) -> str:
+    return "Hero" if card.hero else f"{COLOURS[card.suit]} {card.number}"
+
+
+def area_name(view: hp.HinodeView, area: int) -> str:
+    a = view.areas[area]
+    return f"the Area at row {a.row}, column {a.column}"
+
+
+def position_name(state: pb.GameState, view: hp.HinodeView, position: int) -> str:
+    if position >= view.num_players:
+        return f"proxy {position + 1}"
+    for info in state.seats:
+        if info.seat == position:
+            return info.name or f"seat {position + 1}"
+    return f"seat {position + 1}"
+
+
+def play_text(state: pb.GameState, view: hp.HinodeView, play: hp.HinodePlayCard) -> str:
+    text = card_name(play.card)
+    if play.declared_colour:
+        text += f" declaring {COLOURS[play.declared_colour]}"
+    if play.resource:
+        text += f" with a {COLOURS[play.resource]} resource"
+    if play.skill:
+        text += f" with the {TRIBES[play.skill]} skill"
+        if play.HasField("target_area"):
+            text += f" on {area_name(view, play.target_area)}"
+        if play.HasField("target_position"):
+            text += (f", taking a {COLOURS[play.target_colour]} resource from "
+                     f"{position_name(state, view, play.target_position)}")
+    return text
+
+
+def _resources(resources: hp.HinodeResources) -> str:
+    return f"red {resources.red} blue {resources.blue} yellow {resources.yellow}"
+
+
+def _area_cell(view: hp.HinodeView, area: hp.HinodeArea, battle: bool, style: Style) -> list[str]:
+    """Three lines of one Area: colour and VP for 1st/2nd (* marks the Battlefield), resources left, markers."""
+    nawabari = area.nawabari
+    colour = COLOURS[nawabari.colour]
+    head = f"{'*' if battle else ''}{colour} {nawabari.first_place_vp}/{nawabari.second_place_vp}VP"
+    res = area.resources
+    cubes = f"r{res.red} b{res.blue} y{res.yellow}" if area.row else ""
+    first = f"P{area.first_place + 1}" if area.HasField("first_place") else "-"
+    second = f"P{area.second_place + 1}" if area.HasField("second_place") else "-"
+    lines = [line[:CELL].ljust(CELL) for line in (head, cubes, f"1st {first} 2nd {second}" if area.row else "")]
+    lines[0] = style.paint(lines[0], *(("bold", colour) if battle else (colour,)))
+    return lines
+
+
+def _town(view: hp.HinodeView, style: Style) -> list[str]:
+    """The 4 x 3 grid (rows and columns counted from 1, as in the Area names), then the Bonus Area."""
+    rule = "     +" + "+".join("-" * (CELL + 2) for _ in range(COLS)) + "+"
+    lines = ["     " + "".join(f"  column {col + 1}".ljust(CELL + 3) for col in range(COLS)).rstrip()]
+    for row in range(ROWS):
+        lines.append(rule)
+        cells = [_area_cell(view, view.areas[row * COLS + col],
+                            view.HasField("battlefield") and view.battlefield == row * COLS + col, style)
+                 for col in range(COLS)]
+        for i in range(3):
+            label = f"  r{row + 1} " if i == 1 else "     "
+            lines.append(label + "| " + " | ".join(cell[i] for cell in cells) + " |")
+    lines.append(rule)
+    bonus = view.bonus_area.nawabari
+    lines.append(f"  Bonus Area: {COLOURS[bonus.colour]} (Areas of this colour score a bonus)")
+    lines.append("  Each Area: colour and VP for 1st/2nd place (* the Battlefield), resources left (r b y), markers")
+    return lines
+
+
+def _hand(view: hp.HinodeView, style: Style) -> str:
+    suits = []
+    for suit in (hp.HINODE_COLOUR_RED, hp.HINODE_COLOUR_BLUE, hp.HINODE_COLOUR_YELLOW):
+        numbers = sorted(c.number for c in view.hand if not c.hero and c.suit == suit)
+        if numbers:
+            suits.append(style.paint(f"{COLOURS[suit]} {' '.join(map(str, numbers))}", COLOURS[suit]))
+    if view.HasField("seat") and view.positions[view.seat].hero_available:
+        suits.append("Hero")
+    return "  Your hand: " + ("  |  ".join(suits) or "(empty)")
+
+
+def render(state: pb.GameState, style: Style) -> list[str]:
+    view = unpack(state)
+    trick = min(view.tricks_done + 1, TRICKS)
+    mode = "advanced" if view.advanced else "basic"
+    lines = [style.paint(f"Top of the Hinode Town  game {state.game_id}", "bold")
+             + f"  version {state.version}, {STATUS.get(state.status, '?')}, {mode} rules"]
+    if view.phase == hp.HINODE_PHASE_OVER:
+        lines.append("  The game is over.")
+    else:
+        where = f" on {area_name(view, view.battlefield)}" if view.HasField("battlefield") else ""
+        colour = f" ({COLOURS[view.battlefield_colour]})" if view.battlefield_colour else ""
+        actor = position_name(state, view, view.actor) if view.HasField("actor") else "-"
+        lines.append(f"  Trick {trick}/{TRICKS}{where}{colour}; start player "
+                     f"{position_name(state, view, view.start_player)}; {PHASES[view.phase]}, {actor} to decide")
+    lines += _town(view, style)
+    lines.append("  Positions:")
+    for p in view.positions:
+        you = " (you)" if view.HasField("seat") and view.seat == p.position else ""
+        hero = "Hero in front" if p.hero_available else "Hero played"
+        lines.append(f"    P{p.position + 1} {(position_name(state, view, p.position) + you)[:16].ljust(16)}"
+                     f" {TRIBES.get(p.tribe, 'no tribe yet').ljust(17)}"
+                     f" cards {p.hand_size}  {hero.ljust(13)}  resources {_resources(p.resources)}")
+    if view.trick:
+        lines.append("  On the table:")
+        lines += [f"    P{p.position + 1} {position_name(state, view, p.position)}: "
+                  f"{play_text(state, view, p.play)}, power {p.power}{', follows' if p.follow else ''}"
+                  for p in view.trick]
+    if view.ranking:
+        order = ", ".join(f"{PLACES[min(i, 3)]} {position_name(state, view, p)}" for i, p in enumerate(view.ranking))
+        lines.append(f"  Last trick: {order}")
+    if view.HasField("seat"):
+        lines.append(_hand(view, style))
+    return lines
+
+
+def changes(before: pb.GameState, after: pb.GameState, skip_seat: int | None = None) -> list[str]:
+    """The public effects between two views: tribes chosen, Battlefields, cards played, tricks won, resources."""
+    old, new = unpack(before), unpack(after)
+    said = []
+    name = lambda p: position_name(after, new, p)  # noqa: E731
+    for p_old, p_new in zip(old.positions, new.positions, strict=True):
+        if p_new.position != skip_seat and not p_old.tribe and p_new.tribe:
+            said.append(f"{name(p_new.position)} chose the tribe {TRIBES[p_new.tribe]}")
+    chosen = new.HasField("battlefield") and (not old.HasField("battlefield") or old.tricks_done != new.tricks_done)
+    if chosen and new.start_player != skip_seat:
+        said.append(f"{name(new.start_player)} chose the Battlefield: {area_name(new, new.battlefield)}")
+    for played in new.history[len(old.history):]:
+        if played.position != skip_seat:
+            said.append(f"{name(played.position)} played {play_text(after, new, played.play)}")
+    if new.tricks_done > old.tricks_done and new.ranking:
+        order = ", ".join(f"{PLACES[min(i, 3)]} {name(p)}" for i, p in enumerate(new.ranking))
+        said.append(f"Trick {new.tricks_done} judged: {order}")
+    if old.phase == hp.HINODE_PHASE_PICK_RESOURCE and len(new.history) == len(old.history):
+        for p_old, p_new in zip(old.positions, new.positions, strict=True):
+            if p_new.position == skip_seat:
+                continue
+            for colour in ("red", "blue", "yellow"):
+                if getattr(p_new.resources, colour) > getattr(p_old.resources, colour):
+                    said.append(f"{name(p_new.position)} got a {colour} resource")
+    return said

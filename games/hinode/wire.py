@@ -1,0 +1,234 @@
+"""Hinode's public messages (protos/tabletop/v1/hinode.proto) <-> its engine objects, exactly both ways.
+
+The engine keeps colours, tribes, cards and Areas as small ints and flat tuples; the messages speak the game's
+words (enums, a card as suit and number, resources per Area by colour). An enum value is the engine's int + 1
+(0 is UNSPECIFIED, which stands for "none" where a field is optional).
+"""
+
+from __future__ import annotations
+
+from games.hinode.data import AREAS, COLS, HERO, NAWABARI, PLAYERS, SUIT_SIZE, WHITE
+from games.hinode.moves import ChooseArea, ChooseTribe, PlayCard, TakeResource
+from games.hinode.state import AREA, OVER, PICK, PLAY, TRIBE, Played, View
+from tabletop.v1 import hinode_pb2 as hp
+from tabletop.wire import GameWire, WireError
+
+PHASES = {TRIBE: hp.HINODE_PHASE_CHOOSE_TRIBE, AREA: hp.HINODE_PHASE_CHOOSE_AREA, PLAY: hp.HINODE_PHASE_PLAY,
+          PICK: hp.HINODE_PHASE_PICK_RESOURCE, OVER: hp.HINODE_PHASE_OVER}
+PHASE_NAMES = {v: k for k, v in PHASES.items()}
+# Nawabari card index <-> (colour, number): the table lists each colour's cards 1..4, then the white tower.
+NAWABARI_BY_KEY = {(n.colour, 0 if n.colour == WHITE else int(n.key.rsplit("-", 1)[1])): i
+                   for i, n in enumerate(NAWABARI)}
+
+
+def _enum(value: int | None) -> int:
+    return 0 if value is None else value + 1
+
+
+def _code(value: int, limit: int, what: str) -> int:
+    if not 1 <= value <= limit:
+        raise WireError(f"{what} must be set to a known value, got {value}")
+    return value - 1
+
+
+def _optional_code(value: int, limit: int, what: str) -> int | None:
+    return None if value == 0 else _code(value, limit, what)
+
+
+def _optional(message, name: str) -> int | None:
+    return getattr(message, name) if message.HasField(name) else None
+
+
+def card_to_proto(card: int) -> hp.HinodeCard:
+    if card == HERO:
+        return hp.HinodeCard(hero=True)
+    return hp.HinodeCard(suit=card // SUIT_SIZE + 1, number=card % SUIT_SIZE + 1)
+
+
+def card_from_proto(message: hp.HinodeCard) -> int:
+    if message.hero:
+        if message.suit or message.number:
+            raise WireError("a Hero card has no suit or number")
+        return HERO
+    suit = _code(message.suit, 3, "a battle card's suit (red, blue or yellow)")
+    if not 1 <= message.number <= SUIT_SIZE:
+        raise WireError(f"a battle card's number is 1..{SUIT_SIZE}, not {message.number}")
+    return suit * SUIT_SIZE + message.number - 1
+
+
+def _resources(values: tuple[int, ...], base: int) -> hp.HinodeResources:
+    return hp.HinodeResources(red=values[base], blue=values[base + 1], yellow=values[base + 2])
+
+
+def _resource_values(message: hp.HinodeResources) -> tuple[int, int, int]:
+    return message.red, message.blue, message.yellow
+
+
+class HinodeWire(GameWire):
+    view_message = hp.HinodeView
+    move_message = hp.HinodeMove
+
+    # --- moves ---
+
+    def move_to_proto(self, move) -> hp.HinodeMove:
+        if isinstance(move, PlayCard):
+            return hp.HinodeMove(play_card=_play_to_proto(move))
+        if isinstance(move, ChooseArea):
+            return hp.HinodeMove(choose_area=hp.HinodeChooseArea(area=move.area))
+        if isinstance(move, TakeResource):
+            return hp.HinodeMove(take_resource=hp.HinodeTakeResource(colour=move.colour + 1, receiver=move.receiver))
+        if isinstance(move, ChooseTribe):
+            return hp.HinodeMove(choose_tribe=hp.HinodeChooseTribe(tribe=move.tribe + 1))
+        raise WireError(f"not a Hinode move: {type(move).__name__}")
+
+    def move_from_proto(self, message: hp.HinodeMove):
+        kind = message.WhichOneof("kind")
+        if kind == "play_card":
+            return _play_from_proto(message.play_card)
+        if kind == "choose_area":
+            if not 0 <= message.choose_area.area < AREAS:
+                raise WireError(f"an Area is an index 0..{AREAS - 1} into HinodeView.areas")
+            return ChooseArea(message.choose_area.area)
+        if kind == "take_resource":
+            take = message.take_resource
+            if not 0 <= take.receiver < PLAYERS:
+                raise WireError("the receiver is a position 0..3")
+            return TakeResource(_code(take.colour, 3, "the resource colour"), take.receiver)
+        if kind == "choose_tribe":
+            return ChooseTribe(_code(message.choose_tribe.tribe, 4, "the tribe"))
+        raise WireError("HinodeMove has no move set")
+
+    # --- views ---
+
+    def view_to_proto(self, v: View) -> hp.HinodeView:
+        markers = [[p for p in range(PLAYERS) if v.skill_markers[p] >> a & 1] for a in range(AREAS)]
+        areas = [
+            hp.HinodeArea(
+                row=a // COLS + 1, column=a % COLS + 1, nawabari=_nawabari(v, v.layout[a]),
+                resources=_resources(v.cubes, a * 3), first_place=v.first[a], second_place=v.second[a],
+                samurai_markers=markers[a],
+            )
+            for a in range(AREAS)
+        ]
+        return hp.HinodeView(
+            seat=v.seat,
+            num_players=v.num_players,
+            advanced=v.advanced,
+            phase=PHASES[v.phase],
+            areas=areas,
+            bonus_area=hp.HinodeArea(nawabari=_nawabari(v, v.layout[AREAS])),
+            positions=[
+                hp.HinodePosition(
+                    position=p, proxy=p >= v.num_players, tribe=_enum(v.tribes[p]), hand_size=v.hand_sizes[p],
+                    hero_available=v.heroes[p], resources=_resources(v.resources, p * 3),
+                )
+                for p in range(PLAYERS)
+            ],
+            hand=[card_to_proto(c) for c in v.hand],
+            tricks_done=v.trick,
+            actor=v.actor,
+            start_player=v.start,
+            battlefield=v.battlefield,
+            battlefield_colour=_enum(v.colour),
+            trick=[_played_to_proto(p) for p in v.plays],
+            history=[_played_to_proto(p) for p in v.history],
+            hero_last=v.hero_last,
+            ranking=v.ranking,
+            next_start_player=v.next_start,
+        )
+
+    def view_from_proto(self, m: hp.HinodeView) -> View:
+        if len(m.areas) != AREAS or len(m.positions) != PLAYERS:
+            raise WireError(f"a Hinode view has {AREAS} areas and {PLAYERS} positions")
+        layout = [_nawabari_index(a.nawabari) for a in m.areas] + [_nawabari_index(m.bonus_area.nawabari)]
+        if sorted(layout) != list(range(len(NAWABARI))):
+            raise WireError("every Nawabari card lies on exactly one Area")
+        vp = [0] * (2 * len(NAWABARI))
+        for area, card in zip([*m.areas, m.bonus_area], layout, strict=True):
+            vp[2 * card], vp[2 * card + 1] = area.nawabari.first_place_vp, area.nawabari.second_place_vp
+        markers = [0] * PLAYERS
+        for a, area in enumerate(m.areas):
+            for p in area.samurai_markers:
+                markers[p] |= 1 << a
+        if m.phase not in PHASE_NAMES:
+            raise WireError("the phase must be set")
+        return View(
+            seat=_optional(m, "seat"),
+            num_players=m.num_players,
+            advanced=m.advanced,
+            vp=tuple(vp),
+            layout=tuple(layout),
+            cubes=tuple(c for a in m.areas for c in _resource_values(a.resources)),
+            tribes=tuple(_optional_code(p.tribe, 4, "a tribe") for p in m.positions),
+            hand=tuple(card_from_proto(c) for c in m.hand),
+            hand_sizes=tuple(p.hand_size for p in m.positions),
+            heroes=tuple(p.hero_available for p in m.positions),
+            resources=tuple(c for p in m.positions for c in _resource_values(p.resources)),
+            first=tuple(_optional(a, "first_place") for a in m.areas),
+            second=tuple(_optional(a, "second_place") for a in m.areas),
+            skill_markers=tuple(markers),
+            trick=m.tricks_done,
+            phase=PHASE_NAMES[m.phase],
+            actor=_optional(m, "actor"),
+            start=m.start_player,
+            battlefield=_optional(m, "battlefield"),
+            colour=_optional_code(m.battlefield_colour, 4, "the Battlefield's colour"),
+            plays=tuple(_played_from_proto(p) for p in m.trick),
+            history=tuple(_played_from_proto(p) for p in m.history),
+            hero_last=_optional(m, "hero_last"),
+            ranking=tuple(m.ranking),
+            next_start=_optional(m, "next_start_player"),
+        )
+
+
+def _nawabari(v: View, card: int) -> hp.HinodeNawabari:
+    colour = NAWABARI[card].colour
+    number = 0 if colour == WHITE else int(NAWABARI[card].key.rsplit("-", 1)[1])
+    return hp.HinodeNawabari(colour=colour + 1, number=number, first_place_vp=v.vp[2 * card],
+                             second_place_vp=v.vp[2 * card + 1])
+
+
+def _nawabari_index(m: hp.HinodeNawabari) -> int:
+    key = (_code(m.colour, 4, "a Nawabari card's colour"), m.number)
+    if key not in NAWABARI_BY_KEY:
+        raise WireError(f"no Nawabari card has colour {m.colour} and number {m.number}")
+    return NAWABARI_BY_KEY[key]
+
+
+def _play_to_proto(move: PlayCard) -> hp.HinodePlayCard:
+    return hp.HinodePlayCard(
+        card=card_to_proto(move.card), resource=_enum(move.resource), skill=_enum(move.skill),
+        skill_paid_with=_enum(move.pay), target_area=move.target_area, target_position=move.target_seat,
+        target_colour=_enum(move.target_colour), declared_colour=_enum(move.declare),
+    )
+
+
+def _play_from_proto(m: hp.HinodePlayCard) -> PlayCard:
+    target_area = _optional(m, "target_area")
+    target_seat = _optional(m, "target_position")
+    if target_area is not None and not 0 <= target_area < AREAS:
+        raise WireError(f"target_area is an index 0..{AREAS - 1} into HinodeView.areas")
+    if target_seat is not None and not 0 <= target_seat < PLAYERS:
+        raise WireError("target_position is a position 0..3")
+    return PlayCard(
+        card=card_from_proto(m.card),
+        resource=_optional_code(m.resource, 3, "the resource"),
+        skill=_optional_code(m.skill, 4, "the skill"),
+        pay=_optional_code(m.skill_paid_with, 3, "the skill's payment"),
+        target_area=target_area,
+        target_seat=target_seat,
+        target_colour=_optional_code(m.target_colour, 3, "the colour taken"),
+        declare=_optional_code(m.declared_colour, 3, "the declared colour"),
+    )
+
+
+def _played_to_proto(p: Played) -> hp.HinodePlay:
+    return hp.HinodePlay(trick=p.trick + 1, position=p.seat, play=_play_to_proto(p.move), power=p.power,
+                         follow=p.follow)
+
+
+def _played_from_proto(m: hp.HinodePlay) -> Played:
+    return Played(trick=m.trick - 1, seat=m.position, move=_play_from_proto(m.play), power=m.power, follow=m.follow)
+
+
+WIRE = HinodeWire()

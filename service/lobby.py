@@ -1,0 +1,200 @@
+"""The lobby: create a game, join an open seat, start a game."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+
+from games.base import GameError
+from service import auth, errors, metrics, validation
+from service.auth import Credentials
+from service.config import Config
+from service.logs import bind, log
+from service.store import SeatRecord, now_ms, seats_json
+from service.tables import COMMIT_ATTEMPTS, RECENT_EVENTS, Seen, Tables
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """One seat of a CreateGame request."""
+
+    kind: str  # "human", "ai" or "open"
+    name: str = ""
+    strength: str = ""
+
+
+@dataclass(frozen=True)
+class Created:
+    game_id: str
+    seat_tokens: list[tuple[int, str]]  # (seat, token) of each human seat
+    creator_token: str
+    join_code: str
+    seen: Seen  # as a spectator sees it
+
+
+@dataclass(frozen=True)
+class Joined:
+    game_id: str
+    seat: int
+    token: str
+    seen: Seen  # as the new seat sees it
+
+
+def public_seats(seats: tuple[SeatRecord, ...] | list[SeatRecord]) -> str:
+    """Seats as events carry them: no token hashes."""
+    return seats_json([SeatRecord(s.kind, s.name, s.strength) for s in seats])
+
+
+class Lobby:
+    def __init__(self, tables: Tables, config: Config):
+        self.tables = tables
+        self.store = tables.store
+        self.config = config
+
+    async def create(self, game_type: str, options: str | dict[str, Any] | None, seats: list[SeatRequest],
+                     start: bool, seed: int | None = None) -> Created:
+        game = validation.engine(game_type)
+        resolved = validation.resolve_options(game, validation.parse_options(options))
+        info = game.info
+        if not info.min_seats <= len(seats) <= info.max_seats:
+            raise errors.invalid(
+                "INVALID_SEAT_COUNT", f"{info.title} takes {info.min_seats} to {info.max_seats} seats, not {len(seats)}"
+            )
+        try:  # options that only the setup can judge (e.g. a start seat beyond the seat count)
+            game.new_game(len(seats), resolved, 0)
+        except GameError as exc:
+            raise validation.engine_error(exc) from None
+        except Exception as exc:  # noqa: BLE001 - a setup that trips over the caller's options: bad input
+            log.warning("engine setup failed on options", game_type=game_type, error=repr(exc)[:200])
+            raise errors.invalid("INVALID_OPTIONS", f"the {game_type} setup refused the options: {exc}"[:500]) from None
+        tokens: list[tuple[int, str]] = []
+        records: list[SeatRecord] = []
+        for i, spec in enumerate(seats):
+            name = validation.check_name(spec.name)
+            if spec.kind == "human":
+                token = auth.new_token()
+                tokens.append((i, token))
+                records.append(SeatRecord("human", name or f"Player {i + 1}", "", auth.token_hash(token)))
+            elif spec.kind == "ai":
+                records.append(SeatRecord("ai", name or f"AI {i + 1}", validation.strength(spec.strength)))
+            elif spec.kind == "open":
+                records.append(SeatRecord("open", name or f"Seat {i + 1}"))
+            else:
+                raise errors.invalid("INVALID_SEAT", f"seat {i} needs a kind: HUMAN, AI or OPEN")
+        if seed is not None and any(r.kind != "ai" for r in records):
+            raise errors.invalid(
+                "SEED_NOT_ALLOWED", "a fixed seed is accepted only when every seat is AI (it would reveal hidden cards)"
+            )
+        creator_token = auth.new_token()
+        join_secret = secrets.token_urlsafe(12)
+        options_json = json.dumps(resolved, sort_keys=True, separators=(",", ":"))
+        for attempt in range(COMMIT_ATTEMPTS):
+            game_id, shard = self.store.new_game_id()
+            try:
+                result = await self.store.commit(
+                    game_id, game_type, 0,
+                    {
+                        "type": game_type, "status": "waiting", "options": options_json, "seats": seats_json(records),
+                        "creator_hash": auth.token_hash(creator_token), "join_hash": auth.token_hash(join_secret),
+                        "created_ms": str(now_ms()), "shard": str(shard),
+                        **({"seed": str(seed)} if seed is not None else {}),
+                    },
+                    {"kind": "created", "seats": public_seats(records), "at": str(now_ms())},
+                    shard=shard,
+                )
+            except errors.ServiceError as exc:
+                # On Cluster one master may be down (until its failover): a new game can go to another shard.
+                if exc.reason != "REDIS_UNAVAILABLE" or not self.config.redis_cluster or attempt == COMMIT_ATTEMPTS - 1:
+                    raise
+                continue
+            if result.outcome == "OK":
+                break
+        else:  # pragma: no cover - 72 random bits colliding eight times
+            raise errors.ServiceError(grpc.StatusCode.INTERNAL, "GAME_ID_COLLISION", "could not allocate a game id")
+        bind(game_id=game_id)
+        metrics.GAMES_CREATED.labels(game_type).inc()
+        if start:
+            await self._start(game_id)
+        table = await self.tables.load(game_id, RECENT_EVENTS)
+        return Created(game_id, tokens, creator_token, f"{game_id}.{join_secret}", Seen.of(table, None))
+
+    async def join(self, join_code: str, name: str, seat: int | None) -> Joined:
+        game_id, _, secret = join_code.partition(".")
+        if not secret or not validation.GAME_ID.match(game_id) or len(secret) > 64:
+            raise errors.invalid("MALFORMED_JOIN_CODE", "a join code looks like <game id>.<secret>")
+        name = validation.check_name(name)
+        for _ in range(COMMIT_ATTEMPTS):
+            table = await self.tables.load(game_id)
+            record = table.record
+            if not auth.constant_time_equal(auth.token_hash(secret), record.join_hash):
+                raise errors.denied("INVALID_JOIN_CODE", "the join code is not valid for this game")
+            if record.status != "waiting":
+                raise errors.precondition("GAME_ALREADY_STARTED", "the game has started: no seat can be joined")
+            open_seats = [i for i, s in enumerate(record.seats) if s.kind == "open"]
+            if seat is None:
+                if not open_seats:
+                    raise errors.precondition("NO_OPEN_SEAT", "every seat of the game is taken")
+                chosen = open_seats[0]
+            elif not 0 <= seat < len(record.seats):
+                raise errors.invalid("INVALID_SEAT", f"the game has no seat {seat}")
+            elif seat not in open_seats:
+                raise errors.precondition("SEAT_TAKEN", f"seat {seat} is not open")
+            else:
+                chosen = seat
+            token = auth.new_token()
+            seats = list(record.seats)
+            seats[chosen] = SeatRecord("human", name or seats[chosen].name, "", auth.token_hash(token))
+            result = await self.store.commit(
+                game_id, record.game_type, record.version,
+                {"seats": seats_json(seats)},
+                {"kind": "joined", "seat": str(chosen), "seats": public_seats(seats), "at": str(now_ms())},
+                shard=record.shard,
+            )
+            if result.outcome == "OK":
+                bind(seat=chosen)
+                table = await self.tables.load(game_id, RECENT_EVENTS)
+                return Joined(game_id, chosen, token, Seen.of(table, chosen))
+            metrics.VERSION_CONFLICTS.inc()
+        raise errors.contended()
+
+    async def start(self, game_id: str, creds: Credentials) -> Seen:
+        table = await self.tables.load(game_id)
+        if creds.token is None:
+            raise errors.unauthenticated("MISSING_TOKEN", "StartGame needs the creator token")
+        if self.tables.identify(table.record, creds).role != "creator":
+            raise errors.denied("NOT_GAME_CREATOR", "only the creator token can start the game")
+        await self._start(game_id)
+        return Seen.of(await self.tables.load(game_id, RECENT_EVENTS), None)
+
+    async def _start(self, game_id: str) -> None:
+        for _ in range(COMMIT_ATTEMPTS):
+            table = await self.tables.load(game_id)
+            record, game = table.record, table.game
+            if record.status != "waiting":
+                raise errors.precondition("GAME_ALREADY_STARTED", "the game has already started")
+            seats = tuple(
+                SeatRecord("ai", f"AI {i + 1}" if s.name == f"Seat {i + 1}" else s.name, "normal")
+                if s.kind == "open" else s
+                for i, s in enumerate(record.seats)
+            )
+            # The seed stays server-side: it lives only inside the engine state, which no client ever sees.
+            seed = record.seed if record.seed is not None else secrets.randbits(63)
+            state = game.new_game(len(seats), json.loads(record.options), seed)
+            raw = game.dump_state(state).decode()
+            finished = game.is_over(state)
+            result = await self.store.commit(
+                game_id, record.game_type, record.version,
+                {"status": "finished" if finished else "in_progress", "seats": seats_json(seats), "state": raw},
+                {"kind": "started", "state": raw, "seats": public_seats(seats), "at": str(now_ms()),
+                 "over": "1" if finished else "0"},
+                finished=finished, playing=True,
+                jobs=self.tables.jobs(record, game, state, record.version + 1, seats), shard=record.shard,
+            )
+            if result.outcome == "OK":
+                return
+            metrics.VERSION_CONFLICTS.inc()
+        raise errors.contended()

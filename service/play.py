@@ -1,0 +1,161 @@
+"""Play: a caller's view of a game, making a move (compare-and-set, idempotent by request id), the score."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.base import Game, GameError, IllegalMove, Move, Score, Words
+from service import errors, metrics, validation
+from service.auth import Credentials
+from service.logs import bind
+from service.store import Event, now_ms
+from service.tables import COMMIT_ATTEMPTS, RECENT_EVENTS, Replay, Seen, Table, Tables, names, visible_score
+from tabletop import wire
+
+# A seat named in a move's sentence for others is stored as this placeholder, filled in for each reader.
+SEAT_MARK = "\x00"
+
+
+@dataclass(frozen=True)
+class Moved:
+    version: int
+    seen: Seen  # as the mover sees the game right after the move
+
+
+@dataclass(frozen=True)
+class Scored:
+    game: Game
+    score: Score
+    version: int
+
+
+def told_template(move: Move, mover: int, seats: int) -> str:
+    """The move's sentence for readers other than the mover, with every seat it names as a placeholder."""
+    marks = tuple(f"{SEAT_MARK}{i}{SEAT_MARK}" for i in range(seats))
+    return move.describe(Words(marks, mover, None))
+
+
+def told(template: str, viewer: int | None, seat_names: tuple[str, ...]) -> str:
+    """A stored move sentence (see told_template) as `viewer` reads it: seats by name, its own seat as "you"."""
+    if SEAT_MARK not in template:
+        return template
+    parts = template.split(SEAT_MARK)
+    for i in range(1, len(parts), 2):
+        seat = int(parts[i])
+        parts[i] = "you" if seat == viewer else seat_names[seat] if seat < len(seat_names) else f"seat {seat + 1}"
+    return "".join(parts)
+
+
+class Play:
+    def __init__(self, tables: Tables):
+        self.tables = tables
+        self.store = tables.store
+
+    async def get_state(self, game_id: str, creds: Credentials) -> Seen:
+        table = await self.tables.load(game_id, RECENT_EVENTS)
+        return Seen.of(table, self.tables.identify(table.record, creds).seat)
+
+    async def make_move(self, game_id: str, creds: Credentials, move: str | Any,
+                        expected_version: int | None, request_id: str) -> Moved:
+        """Apply the caller's move (a legal move's id, or the game's typed move message packed in an Any)."""
+        validation.check_request_id(request_id)
+        bind(request_id=request_id or None)
+        validation.check_game_id(game_id)
+        for _ in range(COMMIT_ATTEMPTS):
+            table = await self.tables.load(game_id, RECENT_EVENTS)
+            seat = self.tables.acting_seat(table.record, creds)
+            try:
+                new_state, event = self._plan_move(table, seat, move, expected_version)
+            except errors.ServiceError as exc:
+                # A retry of a move that went through finds the game moved on: it gets the first answer.
+                if request_id:
+                    first = await self.store.request_answer(game_id, seat, request_id)
+                    if first:
+                        return await self._first_answer(game_id, seat, int(first))
+                if exc.reason == "VERSION_MISMATCH":
+                    metrics.VERSION_CONFLICTS.inc()
+                raise
+            record, game = table.record, table.game
+            version = record.version + 1
+            finished = event["over"] == "1"
+            status = "finished" if finished else "in_progress"
+            raw = game.dump_state(new_state).decode()
+            result = await self.store.commit(
+                game_id, record.game_type, record.version, {"status": status, "state": raw}, event,
+                finished=finished, playing=True,
+                request=(seat, request_id, str(version).encode()) if request_id else None,
+                jobs=self.tables.jobs(record, game, new_state, version, record.seats), shard=record.shard,
+            )
+            if result.outcome == "OK":
+                self.tables.remember((game_id, result.version, hash(raw.encode())), new_state)
+                metrics.MOVES.labels(record.game_type).inc()
+                if finished:
+                    metrics.GAMES_FINISHED.labels(record.game_type).inc()
+                events = [*table.events[-(RECENT_EVENTS - 1):], Event(version, event)]
+                return Moved(version, Seen(record, game, new_state, seat, events, version, status, record.seats))
+            if result.outcome == "DUPLICATE":
+                return await self._first_answer(game_id, seat, int(result.answer))
+            metrics.VERSION_CONFLICTS.inc()
+            if expected_version is not None:
+                raise errors.version_mismatch(expected_version, result.version)
+        raise errors.contended()
+
+    async def _first_answer(self, game_id: str, seat: int, version: int) -> Moved:
+        """The first answer to a request id, rebuilt from the events up to the version its move made: only that
+        version is stored, since a whole answer per move would be most of a game's memory in Redis."""
+        table = await self.tables.load(game_id)
+        events = [e for e in await self.store.events(game_id) if e.version <= version]
+        rebuilt = Replay(table.game)
+        for event in events:
+            rebuilt.step(event)
+        return Moved(version, rebuilt.seen(table.record, seat, version, events[-RECENT_EVENTS:]))
+
+    def _plan_move(self, table: Table, seat: int, move: str | Any, expected_version: int | None
+                   ) -> tuple[Any, dict[str, str]]:
+        """Check and apply the move to the loaded game: the new state and the event to commit, or raise the
+        ServiceError that says why not."""
+        record, game, state = table.record, table.game, table.state
+        if record.status == "waiting" or state is None:
+            raise errors.precondition("GAME_NOT_STARTED", "the game has not started yet")
+        if expected_version is not None and expected_version != record.version:
+            raise errors.version_mismatch(expected_version, record.version)
+        engine_move = self._engine_move(game, state, seat, move)
+        new_state = game.transition(state, seat, engine_move)  # _engine_move found it among the legal moves
+        # The move is stored by its id (ids of legal moves are stable: replay finds it with move_by_id), with its
+        # sentence for the mover and for the others, so recent events are told without replaying the game. `pub`
+        # (the engine's move_is_public) says whether seats other than the mover may see them; every move event
+        # has the same fields, in one order.
+        return new_state, {
+            "kind": "move", "seat": str(seat), "move_id": engine_move.id,
+            "move_label": engine_move.describe(Words(names(record.seats), seat, seat)),
+            "move_told": told_template(engine_move, seat, len(record.seats)),
+            "pub": "1" if game.move_is_public(state, seat, engine_move) else "0",
+            "at": str(now_ms()), "over": "1" if game.is_over(new_state) else "0",
+        }
+
+    @staticmethod
+    def _engine_move(game: Game, state: Any, seat: int, move: str | Any) -> Move:
+        """The caller's move as an engine move, checked against its legal moves."""
+        try:
+            if isinstance(move, str):
+                if not move or len(move) > 256:
+                    raise errors.invalid("INVALID_MOVE", "give a move_id (at most 256 characters) or a typed_move")
+                return game.move_by_id(state, seat, move)
+            try:
+                typed = wire.move_from_any(game, move)
+            except wire.WireError as exc:
+                raise errors.invalid("INVALID_MOVE", str(exc)) from None
+            game.check_can_act(state, seat)
+            if typed not in game.legal_moves(state, seat):
+                raise IllegalMove(f"that move is not a legal move for seat {seat} now")
+            return typed
+        except GameError as exc:
+            raise validation.engine_error(exc) from None
+
+    async def score(self, game_id: str, creds: Credentials) -> Scored:
+        table = await self.tables.load(game_id)
+        viewer = self.tables.identify(table.record, creds).seat
+        if table.state is None:
+            raise errors.precondition("GAME_NOT_STARTED", "the game has not started yet: there is no score")
+        return Scored(table.game, visible_score(table.game, table.state, viewer), table.record.version)

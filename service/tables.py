@@ -1,0 +1,180 @@
+"""What every use case of the game service shares: loading a game, knowing the caller, and the plain results.
+
+The use cases (lobby.py, play.py, watch.py, suggest.py) work on engine objects and the store and return the plain
+results defined here (`Seen`, ...); the servicer, at the edge, turns them into protos (messages.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from games.base import Game, Score, Words
+from service import auth, errors, validation
+from service.auth import Caller, Credentials
+from service.logs import bind
+from service.store import Event, GameRecord, GameStore, SeatRecord, seats_from_json
+
+RECENT_EVENTS = 10
+COMMIT_ATTEMPTS = 8
+STATE_CACHE_SIZE = 2048
+
+
+@dataclass(frozen=True)
+class Table:
+    """A loaded game: its record, engine, engine state (None before the start) and recent events."""
+
+    record: GameRecord
+    game: Game
+    state: Any
+    events: list[Event]
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A game as one caller sees it at one version: `viewer` is a seat, or None for a spectator."""
+
+    record: GameRecord
+    game: Game
+    state: Any  # the engine state at `version` (None before the start)
+    viewer: int | None
+    events: list[Event]  # the recent events, oldest first
+    version: int
+    status: str  # "waiting", "in_progress" or "finished"
+    seats: tuple[SeatRecord, ...]
+
+    @classmethod
+    def of(cls, table: Table, viewer: int | None) -> Seen:
+        record = table.record
+        return cls(record, table.game, table.state, viewer, table.events, record.version, record.status,
+                   record.seats)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return names(self.seats)
+
+    def to_act(self) -> list[int]:
+        return sorted(self.game.to_act(self.state)) if self.state is not None else []
+
+    def legal_moves(self) -> tuple:
+        viewer = self.viewer
+        if viewer is None or self.state is None or viewer not in self.game.to_act(self.state):
+            return ()
+        return tuple(self.game.legal_moves(self.state, viewer))
+
+    def words(self) -> Words:
+        """How the caller's own moves are told to it ("You ...")."""
+        return Words(self.names, self.viewer, self.viewer)
+
+
+def names(seats: tuple[SeatRecord, ...]) -> tuple[str, ...]:
+    return tuple(s.name for s in seats)
+
+
+def visible_score(game: Game, state: Any, viewer: int | None) -> Score:
+    """The score as `viewer` may know it: exact once the game is over; while it runs, the score of a state
+    sampled from the viewer's view (seeded by the view), so a live score that depends on hidden cards (a Naishi
+    Hand's order) cannot leak them. Where the live score depends only on public facts, it is the exact one."""
+    if game.is_over(state):
+        return game.score(state)
+    view = game.view(state, viewer)
+    rng = random.Random(hashlib.sha256(game.dump_view(view)).digest())
+    return game.score(game.sample(view, rng))
+
+
+class Replay:
+    """Rebuild a game event by event from its stream: seats, status and engine state after each event."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.seats: tuple[SeatRecord, ...] = ()
+        self.status = "waiting"
+        self.state: Any = None
+
+    def step(self, event: Event) -> None:
+        if event.get("seats"):
+            self.seats = seats_from_json(event.get("seats"))
+        kind = event.get("kind")
+        if kind == "started":
+            self.state = self.game.load_state(event.get("state"))
+        elif kind == "move":
+            self.state = self.game.apply_id(self.state, int(event.get("seat")), event.get("move_id"))
+        if self.state is not None:
+            self.status = "finished" if self.game.is_over(self.state) else "in_progress"
+
+    def seen(self, record: GameRecord, viewer: int | None, version: int, events: list[Event] = ()) -> Seen:
+        return Seen(record, self.game, self.state, viewer, list(events), version, self.status, self.seats)
+
+
+class Tables:
+    """Loads games from the store (keeping decoded engine states) and tells who the caller is."""
+
+    def __init__(self, store: GameStore, ai_service_token: str):
+        self.store = store
+        self.ai_service_token = ai_service_token
+        self._states: dict[tuple[str, int, int], Any] = {}
+
+    async def load(self, game_id: str, recent_events: int = 0) -> Table:
+        validation.check_game_id(game_id)
+        bind(game_id=game_id)
+        record, events = await self.store.load(game_id, recent_events)
+        if record is None:
+            raise errors.game_not_found(game_id)
+        game = validation.engine(record.game_type)
+        return Table(record, game, self._decode(record, game), events)
+
+    def _decode(self, record: GameRecord, game: Game) -> Any:
+        """The engine state of a record. Decoding is the costly part of a request, and states are immutable, so
+        decoded ones are kept by (game id, version, hash of the bytes): the bytes are in the key because a Redis
+        that lost its last writes may see a version committed twice with different states."""
+        if not record.state:
+            return None
+        key = (record.game_id, record.version, hash(record.state))
+        state = self._states.get(key)
+        if state is None:
+            state = game.load_state(record.state)
+            self.remember(key, state)
+        return state
+
+    def remember(self, key: tuple[str, int, int], state: Any) -> None:
+        self._states[key] = state
+        if len(self._states) > STATE_CACHE_SIZE:
+            self._states.pop(next(iter(self._states)))
+
+    def identify(self, record: GameRecord, creds: Credentials) -> Caller:
+        caller = auth.identify(
+            creds,
+            [s.token_hash for s in record.seats],
+            [s.kind for s in record.seats],
+            record.creator_hash,
+            self.ai_service_token,
+        )
+        bind(seat=caller.seat, role=caller.role)
+        return caller
+
+    def acting_seat(self, record: GameRecord, creds: Credentials) -> int:
+        """The seat the caller acts for; spectators and the creator token may not act."""
+        if creds.token is None:
+            raise errors.unauthenticated("MISSING_TOKEN", "this call needs a seat token (authorization: Bearer ...)")
+        caller = self.identify(record, creds)
+        if caller.seat is None:
+            raise errors.denied("NOT_A_SEAT", "the creator token acts for no seat; use a seat token")
+        return caller.seat
+
+    @staticmethod
+    def jobs(record: GameRecord, game: Game, state: Any, version: int,
+             seats: tuple[SeatRecord, ...]) -> list[dict[str, str]]:
+        """AI jobs for the AI seats that must decide at `version`."""
+        return [
+            {
+                "game_id": record.game_id,
+                "game_type": record.game_type,
+                "seat": str(seat),
+                "version": str(version),
+                "job_id": f"{record.game_id}:{version}:{seat}",
+            }
+            for seat in sorted(game.to_act(state))
+            if seats[seat].kind == "ai"
+        ]
