@@ -138,7 +138,8 @@ class NaishiWire(GameWire):
             return DiscardRiver(_place(d.first_pile, "the first River pile"),
                                 _place(d.second_pile, "the second River pile"))
         if kind == "decree":
-            return Decree(_enum(m.decree.row, ROW_NAMES, "the decreed row"), _place(m.decree.place, "the decreed place"))
+            return Decree(_enum(m.decree.row, ROW_NAMES, "the decreed row"),
+                          _place(m.decree.place, "the decreed place"))
         if kind == "recall":
             return Recall(tuple(_place(s, "a Court space", len(SPACES)) for s in m.recall.spaces))
         if kind == "give":

@@ -72,7 +72,8 @@ def test_a_known_card_reads_as_its_name():
     """"Give 2 of the remaining 4 Development cards to each player": the offer is two NaishiCard names."""
     state = GAME.new_game(2, {}, 3)
     view = _view_message(state, 0)
-    assert [np.NaishiCard.Name(c) for c in view.offer] == ["NAISHI_CARD_" + NAMES[c].upper().replace(" ", "_") for c in state.offers[0]]
+    names = ["NAISHI_CARD_" + NAMES[c].upper().replace(" ", "_") for c in state.offers[0]]
+    assert [np.NaishiCard.Name(c) for c in view.offer] == names
     assert view.phase == np.NAISHI_PHASE_GIFT
     # "places 5 mountain cards in a line"
     assert list(view.territories[1].line) == [np.NAISHI_CARD_MOUNTAIN] * 5
