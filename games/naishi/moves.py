@@ -9,7 +9,7 @@ from games.base import Move
 from games.naishi.data import NAMES, SLUGS
 
 ROW_NAMES = {"hand": "Hand", "line": "Line"}
-SWITCH_KINDS = {"river": "River", "line": "Line", "hand": "Hand", "column": "Hand and Line"}
+SWITCH_KINDS = {"river": "River", "line": "your Line", "hand": "your Hand", "column": "your Hand and Line"}
 # The Imperial Court's spaces: 3 "switch 2 cards", 2 "discard 2 River cards", 1 Imperial Decree.
 SPACES: tuple[str, ...] = ("switch1", "switch2", "switch3", "discard1", "discard2", "decree")
 SWITCH_SPACES = (0, 1, 2)
@@ -29,7 +29,7 @@ class Give(Move):
 
     @property
     def label(self) -> str:
-        return f"Give your {NAMES[self.card]} to your opponent (keep the other card)"
+        return f"Give your {NAMES[self.card]} to your opponent, keeping the other card"
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class Develop(Move):
 
     @property
     def label(self) -> str:
-        return f"Develop: discard position {self.pos + 1} of your {ROW_NAMES[self.row]}, take River card {self.pos + 1}"
+        return f"Develop position {self.pos + 1} of your {ROW_NAMES[self.row]} with River card {self.pos + 1}"
 
 
 @dataclass(frozen=True)
@@ -65,8 +65,8 @@ class Switch(Move):
     @property
     def label(self) -> str:
         if self.kind == "column":
-            return f"Emissary: switch your Hand and Line cards in position {self.a + 1}"
-        return f"Emissary: switch {SWITCH_KINDS[self.kind]} cards {self.a + 1} and {self.b + 1}"
+            return f"Send an Emissary to switch your Hand and Line cards in position {self.a + 1}"
+        return f"Send an Emissary to switch {SWITCH_KINDS[self.kind]} cards {self.a + 1} and {self.b + 1}"
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ class DiscardRiver(Move):
 
     @property
     def label(self) -> str:
-        return f"Emissary: discard River cards {self.a + 1} and {self.b + 1}"
+        return f"Send an Emissary to discard River cards {self.a + 1} and {self.b + 1}"
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ class Decree(Move):
 
     @property
     def label(self) -> str:
-        return f"Imperial Decree: exchange both players' {ROW_NAMES[self.row]} cards in position {self.pos + 1}"
+        return f"Impose the Imperial Decree, exchanging both players' {ROW_NAMES[self.row]} cards in position {self.pos + 1}"
 
 
 @dataclass(frozen=True)

@@ -98,8 +98,8 @@ class Api:
             metadata.append(("x-tabletop-seat", str(seat)))
         return metadata
 
-    def create(self, game_type: str, kinds: list[int], **kwargs) -> pb.CreateGameResponse:
-        seats = [pb.SeatSpec(kind=k) for k in kinds]
+    def create(self, game_type: str, kinds: list[int | pb.SeatSpec], **kwargs) -> pb.CreateGameResponse:
+        seats = [k if isinstance(k, pb.SeatSpec) else pb.SeatSpec(kind=k) for k in kinds]
         return self.stub.CreateGame(pb.CreateGameRequest(game_type=game_type, seats=seats, **kwargs))
 
     def state(self, game_id: str, token: str | None = None, seat: int | None = None) -> pb.GameState:

@@ -18,13 +18,13 @@ from pathlib import Path
 import grpc
 import pytest
 import redis
-from google.protobuf import descriptor, struct_pb2
+from google.protobuf import descriptor, json_format, struct_pb2
 from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from service.errors import error_info
-from service.tables import Replay
 from service.store import event_from_entry, events_key, game_key, unpack_state
+from service.tables import Replay
 from tabletop.embedded_redis import free_port
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
@@ -243,8 +243,17 @@ class Fuzzer:
             request.move_id = rng.choice(("card:1", "card:39", "take:blue", "area:3", "tribe:0", "end", "play:0"))
         elif kind < 0.7:
             request.move_id = random_text(rng)
-        elif kind < 0.8:
-            request.typed_move.move_json = random_json(rng)
+        elif kind < 0.8:  # a real move type with random bytes: it must parse, or be refused cleanly
+            request.typed_move.type_url = rng.choice((
+                "type.googleapis.com/tabletop.v1.HinodeMove", "type.googleapis.com/tabletop.v1.NaishiMove",
+                "type.googleapis.com/google.protobuf.Struct", "type.googleapis.com/tabletop.v1.HinodeView",
+            ))
+            request.typed_move.value = rng.randbytes(rng.choice((0, 1, 5, 40, 300)))
+        elif kind < 0.85:  # a Struct of random JSON (the wire of games without typed messages)
+            try:
+                request.typed_move.Pack(json_format.Parse(random_json(rng), struct_pb2.Struct()))
+            except json_format.ParseError:
+                request.typed_move.Pack(struct_pb2.Struct())
         else:
             fill_random(request.typed_move, rng)
         if rng.random() < 0.6:

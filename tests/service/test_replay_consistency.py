@@ -24,8 +24,9 @@ import pytest
 import redis
 
 from games import registry
+from games.base import Words
 from service.errors import error_info
-from service.store import event_from_entry, events_key, game_key, requests_key, unpack_state
+from service.store import event_from_entry, events_key, game_key, requests_key, seats_from_json, unpack_state
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
@@ -173,6 +174,7 @@ def test_racing_requests_leave_every_game_equal_to_the_replay_of_its_events(serv
             record = {k.decode(): v for k, v in client.hgetall(game_key(game.game_id)).items()}
             entries = [(i.decode(), event_from_entry(i, f).fields) for i, f in client.xrange(events_key(game.game_id))]
             engine = registry.get(game.game_type)
+            names = tuple(seat.name for seat in seats_from_json(record["seats"]))
             versions = [int(entry_id.split("-")[0]) for entry_id, _ in entries]
             assert versions == list(range(1, int(record["version"]) + 1))
             kinds = [fields["kind"] for _, fields in entries]
@@ -186,7 +188,8 @@ def test_racing_requests_leave_every_game_equal_to_the_replay_of_its_events(serv
             state, states = setup, {2: setup}
             for version, (_, fields) in zip(versions[2:], entries[2:], strict=True):
                 played = engine.move_by_id(state, int(fields["seat"]), fields["move_id"])
-                assert played.label == fields["move_label"]
+                mover = int(fields["seat"])
+                assert played.describe(Words(names, mover, mover)) == fields["move_label"]
                 assert fields["pub"] == ("1" if engine.move_is_public(state, int(fields["seat"]), played) else "0")
                 state = engine.apply(state, int(fields["seat"]), played)
                 states[version] = state

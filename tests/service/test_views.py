@@ -7,15 +7,27 @@ import random
 import pytest
 
 from games import registry
-from service.store import Event
+from games.base import Words
+from games.hinode.data import HERO
+from games.hinode.moves import PlayCard
+from games.hinode.wire import card_from_proto, card_to_proto
 from service.messages import event_to_proto
+from service.play import told_template
+from service.store import Event
 from service.tables import visible_score
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
+from tabletop.v1 import hinode_pb2 as hp
 from tests.service.conftest import HUMAN
 from tests.service.test_play import stored
 
 HINODE = registry.get("hinode")
+
+
+def hinode_view(state: pb.GameState) -> hp.HinodeView:
+    view = hp.HinodeView()
+    assert state.view.Unpack(view)
+    return view
 
 
 def test_hinode_seats_see_their_own_hand_and_spectators_none(api, redis_url):
@@ -30,54 +42,69 @@ def test_hinode_seats_see_their_own_hand_and_spectators_none(api, redis_url):
     state = HINODE.load_state(stored(redis_url, created.game_id).state)
     spectator = api.state(created.game_id)
     assert not spectator.HasField("your_seat") and not spectator.legal_moves
-    assert list(spectator.view.hinode.hand) == []
+    assert list(hinode_view(spectator).hand) == []
     assert wire.view_from_any(HINODE, spectator.view) == HINODE.view(state, None)
     for seat in range(4):
-        view = api.state(created.game_id, tokens[seat]).view
-        assert list(view.hinode.hand) == list(state.hands[seat])
-        assert wire.view_from_any(HINODE, view) == HINODE.view(state, seat)
-        serialized = view.SerializeToString()
+        mine = api.state(created.game_id, tokens[seat])
+        assert [card_from_proto(c) for c in hinode_view(mine).hand] == list(state.hands[seat])
+        assert wire.view_from_any(HINODE, mine.view) == HINODE.view(state, seat)
+        serialized = mine.view.SerializeToString()
         for other in range(4):
             if other != seat and state.hands[other]:
-                others_hand = pb.GameView(hinode={"hand": state.hands[other]}).hinode.SerializeToString()
+                others_hand = hp.HinodeView(hand=[card_to_proto(c) for c in state.hands[other]]).SerializeToString()
                 assert others_hand not in serialized
 
 
 def test_every_hinode_move_is_shown_to_the_other_seats_and_spectators(api):
     """Every Hinode move is made at the open table (move_is_public): other seats and spectators see its id and
-    label in recent_events and in WatchGame, not only "seat N moved"."""
-    created = api.create("hinode", [HUMAN] * 4, start=True)
+    sentence in recent_events and in WatchGame, not only "seat N moved"; the mover reads "You ...", everyone else
+    "Ann ..."."""
+    names = ["Ann", "Bob", "Cy", "Dee"]
+    created = api.create("hinode", [pb.SeatSpec(kind=pb.SEAT_KIND_HUMAN, name=n) for n in names], start=True)
     tokens = {t.seat: t.token for t in created.seat_tokens}
     rng = random.Random(4)
-    played = {}  # version -> (seat, id, label)
+    played = {}  # version -> (seat, id, sentence for the others)
+    own = {}  # version -> the mover's sentence
     for _ in range(12):  # tribes, an Area, then cards played
         seat = api.state(created.game_id).to_act[0]
         move = rng.choice(list(api.state(created.game_id, tokens[seat]).legal_moves))
+        assert move.label.startswith("You ")
         answer = api.move(created.game_id, tokens[seat], move.id)
-        played[answer.version] = (seat, move.id, move.label)
+        assert answer.state.recent_events[-1].move_label == move.label
+        verb, _, rest = move.label[len("You "):].partition(" ")
+        played[answer.version] = (seat, move.id, f"{names[seat]} {verb}s {rest}")
+        own[answer.version] = move.label
         observer = (seat + 1) % 4
         for state in (api.state(created.game_id, tokens[observer]), api.state(created.game_id)):
             event = state.recent_events[-1]
             assert event.version == answer.version
             assert (event.seat, event.move_id, event.move_label) == played[event.version]
-    for token in (tokens[0], None):
+    for token, viewer in ((tokens[0], 0), (None, None)):
         request = pb.WatchGameRequest(game_id=created.game_id, from_version=min(played) - 1)
         watched = api.stub.WatchGame(request, metadata=api.auth(token), timeout=10)
         updates = [next(watched) for _ in played]
         watched.cancel()
-        assert {u.event.version: (u.event.seat, u.event.move_id, u.event.move_label) for u in updates} == played
+        expected = {v: (seat, i, own[v] if seat == viewer else said) for v, (seat, i, said) in played.items()}
+        assert {u.event.version: (u.event.seat, u.event.move_id, u.event.move_label) for u in updates} == expected
     assert any(move_id.startswith("play:") for _, move_id, _ in played.values())
 
 
-def test_a_move_event_stored_without_the_public_flag_stays_the_movers_own():
-    """Events stored before `pub` existed may be secret moves: only the mover sees their id and label."""
-    fields = {"kind": "move", "seat": "1", "move_id": "card:3", "move_label": "Commit 3", "at": "5", "over": "0"}
-    for pub, others_see in ((None, False), ("0", False), ("1", True)):
-        event = Event(7, fields if pub is None else {**fields, "pub": pub})
-        assert event_to_proto(event, 1).move_label == "Commit 3"
-        for viewer in (0, None):
-            shown = event_to_proto(event, viewer)
-            assert (shown.move_id, shown.move_label) == (("card:3", "Commit 3") if others_see else ("", ""))
+def test_a_move_is_told_to_each_reader_in_its_own_words():
+    """The mover reads "You ...", the others the mover's name; a seat the move names is "you" to that seat."""
+    move = PlayCard(HERO, skill=3, pay=0, target_seat=2, target_colour=1)
+    fields = {"kind": "move", "seat": "1", "move_id": move.id, "pub": "1", "at": "5", "over": "0",
+              "move_label": move.describe(Words(("Ann", "Bob", "Cy"), 1, 1)), "move_told": told_template(move, 1, 3)}
+    names = ("Ann", "Bob", "Cy")
+    said = {viewer: event_to_proto(Event(7, fields), viewer, names).move_label for viewer in (0, 1, 2, None)}
+    assert said[1] == ("You play the Hero with the Charmont skill (paying 2 red), taking a blue resource from Cy")
+    assert said[0] == said[None] == ("Bob plays the Hero with the Charmont skill (paying 2 red), taking a blue "
+                                     "resource from Cy")
+    assert said[2].endswith("taking a blue resource from you")
+    secret = {**fields, "pub": "0"}
+    assert event_to_proto(Event(7, secret), 1, names).move_label == said[1]
+    for viewer in (0, 2, None):
+        shown = event_to_proto(Event(7, secret), viewer, names)
+        assert (shown.move_id, shown.move_label) == ("", "")
 
 
 def test_a_secret_commitment_stays_hidden_from_the_other_seats(api, toy_game):
