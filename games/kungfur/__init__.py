@@ -1,0 +1,19 @@
+"""Kung Fur Fight (功夫擂台, 쿵푸 파이트): cats against dogs on three arenas, planned in secret, fought in the open.
+
+2 seats. Rules: docs/rules/kung-fur-fight.md. The engine splits into data (cards and the one assumed data table),
+state, moves, rules (setup, planning, the dispatch of moves), battle (the battle phase, rewards, win checks,
+regroup), views (views, samples), scoring and engine (the Game object); greedy is the baseline player.
+"""
+
+from games.kungfur.engine import GAME, KungFur
+from games.registry import GameDescriptor, register
+
+DESCRIPTOR = register(GameDescriptor(
+    engine=GAME,
+    wire=None,
+    renderer=None,
+    baselines={"greedy": "games.kungfur.greedy:KungFurGreedy"},
+    rules_doc="docs/rules/kung-fur-fight.md",
+))
+
+__all__ = ["DESCRIPTOR", "GAME", "KungFur"]

@@ -1,0 +1,169 @@
+"""Kung Fur Fight's plain data: the card codes and THE one data table of what the rulebook leaves out.
+
+Every card (animal, Ranger, item, achievement) has a code, its index in `CARDS`. The table `TABLE` lists each
+card's English and Korean name, kind, side, AP and copies, and the game's missing numbers (starting SP, the SP a
+lost battle costs, the cap of Destruction); rows the rulebook (seed 004) or RULES_RESEARCH.md do not fix are
+marked `assumed`. The `data` game option overrides AP, copies and numbers (see `compile_table`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+CATS, DOGS = "cats", "dogs"
+ANIMAL, RANGER, ITEM, ACHIEVEMENT, NUMBER = "animal", "ranger", "item", "achievement", "number"
+ARENAS = 3
+MAX_SP = 12
+START_LIMIT = 3  # the card limit marker starts on 3 (RULES_RESEARCH.md, the English how-to)
+MAX_PER_ARENA = 3
+FOOD = 3
+WEAPONS = 4
+RAIFU_TOKENS = 2
+HUA_TOKENS = 3
+SONGO_PER_ARENA = 2
+TOKEN_AP = 2  # a Raifu or Hua token
+HAND_SIZE = 9
+
+
+@dataclass(frozen=True)
+class Row:
+    key: str  # the stable id used in move ids and options
+    name: str  # English
+    korean: str  # the rulebook's name
+    kind: str  # animal (a side's starting card), ranger, item, achievement, or number (a rule's value)
+    side: str | None  # cats or dogs for animals
+    value: int  # AP for animals and Rangers; the number itself for number rows
+    copies: int
+    assumed: bool
+    note: str = ""
+
+
+# fmt: off
+TABLE: tuple[Row, ...] = (
+    # The cats (Kōga Meows): 9 animal cards.
+    Row("raifu", "Raifu", "라이후우", ANIMAL, CATS, 1, 1, True, "leader: Raifu tokens (+2 AP) on the other two arenas"),
+    Row("musashi", "Musashi", "무사시", ANIMAL, CATS, 3, 1, True, "leader: loses at most 1 SP per loss"),
+    Row("himiko", "Himiko", "히미코", ANIMAL, CATS, 2, 1, True, "does not count toward the card limit"),
+    Row("ringo", "Ringo", "링고", ANIMAL, CATS, 2, 1, True, "leader: adds up to 4 Hidden Weapons in battle"),
+    Row("yaou", "Yaou", "야오우", ANIMAL, CATS, 3, 1, True, "leader: back to the hand when it wins"),
+    Row("genin", "Kōga Genin", "(고양이 기본 카드)", ANIMAL, CATS, 2, 2, True, "no ability"),
+    Row("jonin", "Kōga Jōnin", "(고양이 기본 카드)", ANIMAL, CATS, 4, 2, True, "no ability"),
+    # The dogs (Shaolin Woofs): 9 animal cards.
+    Row("hua", "Hua", "후아", ANIMAL, DOGS, 1, 1, True, "leader: a Hua token (+2 AP) on its arena"),
+    Row("bang", "Senior Brother Bang", "방 사형", ANIMAL, DOGS, 3, 1, True, "leader: ignores 5, steals 2 Hidden Weapons"),
+    Row("ye", "Eldest Senior Brother Ye", "예 대사형", ANIMAL, DOGS, 2, 1, True, "leader: +1 AP per opposing card"),
+    Row("shu", "Master Shu", "슈 사부", ANIMAL, DOGS, 2, 1, True, "leader: adds 1 assistant in battle"),
+    Row("gongming", "Teacher Gongming", "공밍 선생", ANIMAL, DOGS, 3, 1, True, "leader: 2 VP for a win"),
+    Row("siu-yao", "Siu-Yao", "시우-야오", ANIMAL, DOGS, 2, 1, True, "leader: rests the opponent's weakest assistant"),
+    Row("novice", "Shaolin Novice", "(강아지 기본 카드)", ANIMAL, DOGS, 3, 1, True, "no ability"),
+    Row("monk", "Shaolin Monk", "(강아지 기본 카드)", ANIMAL, DOGS, 4, 2, True, "no ability"),
+    # Rangers (방랑자): animals in the reward deck; whoever wins one adds it to their hand.
+    Row("boshak", "Boshak", "보샤크", RANGER, None, 3, 1, True, "leader: the loser loses 2 SP more"),
+    Row("tai-chii", "Tai-Chii", "타이-치이", RANGER, None, 1, 1, True, "leader: also wins when 4+ AP behind"),
+    Row("tumaz", "Tumaz", "투마즈", RANGER, None, 5, 1, True, "leader only, always alone"),
+    Row("heo-yun", "Heo-Yun", "허윤", RANGER, None, 1, 1, True, "leader: +2 AP at SP 5-8, +4 AP at SP 0-4"),
+    Row("kkami", "Kkami", "까미", RANGER, None, 2, 1, True, "leader: recovers 1 card in the regroup phase"),
+    # Items (아이템).
+    Row("ginseng", "Ginseng", "인삼", ITEM, None, 0, 3, True, "immediate: +1 SP, free recovery this regroup"),
+    Row("apple", "Apple", "사과", ITEM, None, 0, 1, True, "permanent: win every tie (not 0:0)"),
+    Row("coconut", "Coconut", "코코넛", ITEM, None, 0, 3, True, "permanent: a Coconut token (+1 AP), reusable"),
+    Row("banana", "Banana", "바나나", ITEM, None, 0, 3, True, "immediate: draw 3 rewards, keep 1"),
+    Row("songo", "Songo Mushroom", "송고 버섯", ITEM, None, 0, 4, True, "immediate: a Songo token (+1 AP) on the arena"),
+    Row("chef", "Head Chef", "주방장", ITEM, None, 0, 2, True, "one-time: recover without a food token (SP > 4)"),
+    Row("reinforcements", "Reinforcements", "(이름 없는 아이템)", ITEM, None, 0, 2, True, "one-time: card limit +1"),
+    # Achievements (성취).
+    Row("might", "Might", "위력", ACHIEVEMENT, None, 0, 3, True, "opponent -2 SP, you +1 SP"),
+    Row("blockade", "Blockade", "봉쇄", ACHIEVEMENT, None, 0, 2, True, "opponent -1 SP and card limit -1"),
+    Row("counterattack", "Counterattack", "반격", ACHIEVEMENT, None, 0, 2, True, "opponent -2 SP, recover this arena"),
+    Row("destruction", "Destruction", "파괴", ACHIEVEMENT, None, 0, 2, True, "opponent loses the AP difference in SP"),
+    Row("sinking", "Sinking", "굉침", ACHIEVEMENT, None, 0, 2, True, "opponent loses 1 SP per Sinking you have"),
+    # The numbers the rulebook leaves out.
+    Row("start_sp", "starting SP", "SP 시작", NUMBER, None, 10, 0, True),
+    Row("battle_loss", "SP lost by the loser of a battle", "전투 패배 SP", NUMBER, None, 1, 0, True),
+    Row("destruction_max", "most SP Destruction takes", "파괴 최대 SP", NUMBER, None, 3, 0, True),
+)
+# fmt: on
+
+CARDS: tuple[Row, ...] = tuple(r for r in TABLE if r.kind != NUMBER)
+KEYS: tuple[str, ...] = tuple(r.key for r in CARDS)
+NAMES: tuple[str, ...] = tuple(r.name for r in CARDS)
+KIND: tuple[str, ...] = tuple(r.kind for r in CARDS)
+CODE: dict[str, int] = {k: i for i, k in enumerate(KEYS)}
+NUMBERS: dict[str, Row] = {r.key: r for r in TABLE if r.kind == NUMBER}
+IS_ANIMAL: tuple[bool, ...] = tuple(k in (ANIMAL, RANGER) for k in KIND)
+
+(RAIFU, MUSASHI, HIMIKO, RINGO, YAOU, GENIN, JONIN, HUA, BANG, YE, SHU, GONGMING, SIU_YAO, NOVICE, MONK,
+ BOSHAK, TAI_CHII, TUMAZ, HEO_YUN, KKAMI, GINSENG, APPLE, COCONUT, BANANA, SONGO, CHEF, REINFORCEMENTS,
+ MIGHT, BLOCKADE, COUNTERATTACK, DESTRUCTION, SINKING) = range(len(CARDS))  # fmt: skip
+NAMED_ONCE = frozenset({RAIFU, MUSASHI, HIMIKO, RINGO, YAOU, HUA, BANG, YE, SHU, GONGMING, SIU_YAO})
+
+
+@dataclass(frozen=True)
+class Table:
+    """The data table compiled for one game (after the `data` option): what the state and views carry."""
+
+    ap: tuple[int, ...]  # per card code
+    hands: tuple[tuple[int, ...], tuple[int, ...]]  # the cats' and the dogs' 9 starting cards, sorted
+    rewards: tuple[int, ...]  # the reward deck's cards, sorted
+    start_sp: int
+    battle_loss: int
+    destruction_max: int
+
+
+def compile_table(override: Any = None) -> Table:
+    """The table with `override` applied; raise ValueError saying what is wrong.
+
+    `override` is a JSON object (or its text): card keys map to {"ap": n, "copies": n} (named animals of a side
+    keep 1 copy; each side must still have 9 cards), number keys to an integer, e.g.
+    {"jonin": {"ap": 5}, "might": {"copies": 2}, "start_sp": 11}.
+    """
+    ap = [r.value for r in CARDS]
+    copies = [r.copies for r in CARDS]
+    numbers = {k: r.value for k, r in NUMBERS.items()}
+    if isinstance(override, str):
+        try:
+            override = json.loads(override)
+        except ValueError as exc:
+            raise ValueError(f"data is not JSON: {exc}") from exc
+    if override is not None and not isinstance(override, dict):
+        raise ValueError("data must be an object mapping card or number keys to values")
+    for key, value in (override or {}).items():
+        if key in NUMBERS:
+            low = 1 if key == "start_sp" else 0
+            if not _is_int(value) or not low <= value <= MAX_SP:
+                raise ValueError(f"data[{key!r}] must be an integer from {low} to {MAX_SP}")
+            numbers[key] = int(value)
+            continue
+        if key not in CODE:
+            raise ValueError(f"data: unknown key {key!r} (cards: {', '.join(KEYS)}; numbers: {', '.join(NUMBERS)})")
+        code = CODE[key]
+        if not isinstance(value, dict) or not value or set(value) - {"ap", "copies"}:
+            raise ValueError(f'data[{key!r}] must be an object with "ap" and/or "copies"')
+        if "ap" in value:
+            if not IS_ANIMAL[code] or not _is_int(value["ap"]) or not 0 <= value["ap"] <= 9:
+                raise ValueError(f"data[{key!r}].ap must be an integer from 0 to 9, for an animal or Ranger")
+            ap[code] = int(value["ap"])
+        if "copies" in value:
+            if code in NAMED_ONCE or not _is_int(value["copies"]) or not 0 <= value["copies"] <= 9:
+                raise ValueError(f"data[{key!r}].copies must be an integer from 0 to 9 (named animals keep 1)")
+            copies[code] = int(value["copies"])
+    hands = tuple(
+        tuple(c for c, r in enumerate(CARDS) if r.side == side for _ in range(copies[c])) for side in (CATS, DOGS)
+    )
+    for side, hand in zip((CATS, DOGS), hands, strict=True):
+        if len(hand) != HAND_SIZE:
+            raise ValueError(f"data: the {side} must have {HAND_SIZE} animal cards, not {len(hand)}")
+    rewards = tuple(c for c, r in enumerate(CARDS) if r.kind not in (ANIMAL,) for _ in range(copies[c]))
+    if len(rewards) < ARENAS:
+        raise ValueError(f"data: the reward deck needs at least {ARENAS} cards")
+    return Table(tuple(ap), hands, rewards, numbers["start_sp"], numbers["battle_loss"], numbers["destruction_max"])
+
+
+def _is_int(value: Any) -> bool:
+    # 3.0 is accepted as 3: JSON that went through a protobuf Struct has only floats.
+    return not isinstance(value, bool) and isinstance(value, int | float) and value == int(value)
+
+
+DEFAULT_TABLE = compile_table()

@@ -1,0 +1,95 @@
+"""The Kung Fur Fight engine: options and setup, and the glue between the rules, views and scoring modules."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from games.base import Game, GameInfo, InvalidOptions, Move, OptionSpec, Score, chance
+from games.kungfur import rules, scoring, views
+from games.kungfur.data import compile_table
+from games.kungfur.moves import MOVE_TYPES, PLANNING_TYPES
+from games.kungfur.state import OVER, PLAN, State, View
+
+_NOBODY: frozenset[int] = frozenset()
+_SEATS = (frozenset({0}), frozenset({1}))
+_BOTH = frozenset({0, 1})
+CATS_CHOICES = ("random", "seat0", "seat1")
+
+
+class KungFur(Game[State, View]):
+    info = GameInfo(
+        name="kung-fur-fight",
+        title="Kung Fur Fight",
+        min_seats=2,
+        max_seats=2,
+        options=(
+            OptionSpec(
+                "cats",
+                "choice",
+                "random",
+                "which seat plays the cats (the other plays the dogs): random (from the seed) or the creator's choice",
+                choices=CATS_CHOICES,
+            ),
+            OptionSpec(
+                "data",
+                "json",
+                None,
+                'override the assumed data table: {"jonin": {"ap": 5}, "might": {"copies": 2}, "start_sp": 11} '
+                "(card keys with ap and/or copies; numbers start_sp, battle_loss, destruction_max)",
+            ),
+        ),
+        description="Cats against dogs: plan your animals on three arenas behind a screen, reveal, fight; "
+        "lead by 4 VP or bring the opponent's SP to 0.",
+    )
+    state_type = State
+    view_type = View
+    move_types = MOVE_TYPES
+
+    def new_game(self, num_seats: int, options: Mapping[str, Any], seed: int) -> State:
+        opts = self.resolve_setup(num_seats, options)
+        try:
+            table = compile_table(opts["data"])
+        except ValueError as exc:
+            raise InvalidOptions(str(exc)) from exc
+        if opts["cats"] == "random":
+            cats = chance(seed, "sides").randrange(2)
+        else:
+            cats = int(opts["cats"][4:])
+        return rules.new_game(table, cats, seed)
+
+    def num_seats(self, state: State) -> int:
+        return 2
+
+    def to_act(self, state: State) -> frozenset[int]:
+        phase = state.phase
+        if phase == PLAN:
+            done0, done1 = state.plans[0].done, state.plans[1].done
+            return _NOBODY if done0 and done1 else _SEATS[1] if done0 else _SEATS[0] if done1 else _BOTH
+        if phase == OVER or not state.queue:
+            return _NOBODY
+        return _SEATS[state.queue[0][0]]
+
+    # Bound straight to the rules: these two are the hot path of every playout.
+    legal_moves = staticmethod(rules.legal_moves)
+    transition = staticmethod(rules.transition)
+
+    def why_illegal(self, state: State, seat: int, move: Move) -> str:
+        return rules.why_illegal(state, seat, move)
+
+    def view(self, state: State, seat: int | None) -> View:
+        return views.view(state, seat)
+
+    def move_is_public(self, state: State, seat: int, move: Move) -> bool:
+        # Planning happens behind the screens; the battle's and the regroup's decisions are made in the open.
+        return not isinstance(move, PLANNING_TYPES)
+
+    def sample(self, view: View, rng: random.Random) -> State:
+        return views.sample(view, rng)
+
+    def score(self, state: State) -> Score:
+        return scoring.score(state)
+
+
+GAME = KungFur()

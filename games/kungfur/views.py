@@ -1,0 +1,110 @@
+"""What each observer sees (`view`) and the determinizations built from it (`sample`)."""
+
+from __future__ import annotations
+
+import random
+
+from games.base import evolve
+from games.kungfur.moves import DONE
+from games.kungfur.rules import plan_moves, transition
+from games.kungfur.state import BANANA, EMPTY_PLAN, PLAN, State, View
+
+_HIDDEN = (None, None)
+
+
+def _chooser(state_or_view) -> int | None:
+    queue = state_or_view.queue
+    return queue[0][0] if queue and queue[0][1] == BANANA else None
+
+
+def view(state: State, seat: int | None) -> View:
+    planning = state.phase == PLAN
+    if planning:
+        plans = (state.plans[0], None) if seat == 0 else (None, state.plans[1]) if seat == 1 else _HIDDEN
+    else:
+        plans = state.plans
+    chooser = _chooser(state)
+    unseen = list(state.deck)
+    for s in (0, 1):
+        if s != seat:
+            unseen += state.buried[s]
+    if chooser is not None and chooser != seat:
+        unseen += state.offer
+    return View(
+        seat=seat,
+        table=state.table,
+        cats=state.cats,
+        round=state.round,
+        phase=state.phase,
+        players=state.players,
+        plans=plans,
+        done=(state.plans[0].done, state.plans[1].done),
+        used=state.used,
+        arena=state.arena,
+        stage=state.stage,
+        rewards=state.rewards,
+        raifu=state.raifu,
+        hua=state.hua,
+        songo=state.songo,
+        results=state.results,
+        diff=state.diff,
+        todo=state.todo,
+        deck_size=len(state.deck),
+        discard=state.discard,
+        buried=state.buried[seat] if seat is not None else (),
+        buried_sizes=(len(state.buried[0]), len(state.buried[1])),
+        offer=state.offer if chooser is not None and chooser == seat else (),
+        offer_size=len(state.offer),
+        unseen=tuple(sorted(unseen)),
+        queue=state.queue,
+        winners=state.winners,
+        end=state.end,
+    )
+
+
+def sample(v: View, rng: random.Random) -> State:
+    """A full state consistent with `v`: the unseen reward cards dealt at random into the deck, the other seats'
+    face-down cards and a Banana draw, and a random plan (finished or not, as the view says) for each seat whose
+    plan is hidden."""
+    pool = list(v.unseen)
+    rng.shuffle(pool)
+    chooser = _chooser(v)
+    offer = v.offer
+    if chooser is not None and chooser != v.seat:
+        offer, pool = tuple(sorted(pool[: v.offer_size])), pool[v.offer_size :]
+    buried = []
+    for s in (0, 1):
+        if s == v.seat:
+            buried.append(v.buried)
+        else:
+            buried.append(tuple(sorted(pool[: v.buried_sizes[s]])))
+            pool = pool[v.buried_sizes[s] :]
+    assert len(pool) == v.deck_size
+    state = State(
+        seed=rng.getrandbits(32), table=v.table, cats=v.cats, round=v.round, phase=v.phase, players=v.players,
+        plans=tuple(p if p is not None else EMPTY_PLAN for p in v.plans), used=v.used, arena=v.arena,
+        stage=v.stage, rewards=v.rewards, raifu=v.raifu, hua=v.hua, songo=v.songo, results=v.results, diff=v.diff,
+        todo=v.todo, deck=tuple(pool), discard=v.discard, buried=tuple(buried), offer=offer, queue=v.queue,
+        winners=v.winners, end=v.end,
+    )  # fmt: skip
+    for s in (0, 1):
+        if v.plans[s] is None:
+            state = _random_plan(state, s, v.done[s], rng)
+    return state
+
+
+def _random_plan(state: State, seat: int, finished: bool, rng: random.Random) -> State:
+    """Make random planning moves for `seat`: until it is done if `finished`, else a random number of them."""
+    steps = rng.randrange(6)
+    while True:
+        moves = [m for m in plan_moves(state, seat) if m is not DONE]
+        if not moves or (not finished and steps <= 0) or (finished and rng.random() < 0.25):
+            break
+        state = transition(state, seat, moves[rng.randrange(len(moves))])
+        steps -= 1
+    if finished:
+        plans = list(state.plans)
+        plans[seat] = evolve(plans[seat], done=True)
+        state = evolve(state, plans=tuple(plans))
+    return state
+
