@@ -33,11 +33,7 @@ def event_lines(update: pb.WatchGameResponse, before: pb.GameState | None) -> li
     who = render.seat_name(state, event.seat) if event.HasField("seat") else ""
     kind = pb.GameEvent.Kind.Name(event.kind).removeprefix("KIND_").lower()
     if event.kind == pb.GameEvent.KIND_MOVE:
-        if event.move_label:
-            you = state.HasField("your_seat") and event.seat == state.your_seat
-            head = f"{'You' if you else who}: {event.move_label}"
-        else:
-            head = f"{who} moved"
+        head = event.move_label or f"{who} moved"  # the label is told to this reader: "You ..." or "Ann ..."
     elif event.kind == pb.GameEvent.KIND_JOINED:
         head = f"{who} joined"
     else:

@@ -58,7 +58,7 @@ def test_play_hinode_self_contained_with_hint_score_and_final_breakdown():
         _, board = term.expect(PROMPT, timeout=90)
         assert "Top of the Hinode Town" in board and "Bonus Area" in board and "Positions:" in board
         assert re.search(r"Your hand: .*Hero", board), "your hand is shown, with your Hero"
-        assert "Your move:" in board and re.search(r"\n\s+1\) Choose the tribe", board)
+        assert "Your move:" in board and re.search(r"\n\s+1\) You choose the tribe", board)
 
         while not re.search(r"\n\s+2\) ", board):  # a hint is worth asking with a choice to make
             term.type("1")
@@ -98,7 +98,7 @@ def test_play_naishi_against_a_running_service_without_colours(stack):
     term = Terminal(argv, client_env(NO_COLOR="1"), cwd=REPO)
     try:
         _, first = term.expect(PROMPT, timeout=60)
-        assert "Naishi" in first and "Give your" in first and "You are seat 1" in first
+        assert "Naishi" in first and "You give your" in first and "You are seat 1" in first
         typed = play_to_the_end(term, first_prompt_seen=True)
         assert typed >= 3
         term.expect(r"ranking: .+\n", timeout=30)

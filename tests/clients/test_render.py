@@ -10,6 +10,8 @@ import pytest
 from clients import render
 from clients.render import Style
 from games import registry
+from games.base import Words
+from games.hinode.data import NAWABARI
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 
@@ -22,8 +24,9 @@ def game_state(game_type: str, game, state, seat: int | None, seats: int, versio
     if seat is not None:
         message.your_seat = seat
         if seat in game.to_act(state):
-            message.legal_moves.extend(wire.legal_moves_to_proto(game, game.legal_moves(state, seat)))
-    message.view.CopyFrom(wire.view_to_proto(game, game.view(state, seat)))
+            words = Words(tuple(f"Player{s}" for s in range(seats)), seat, seat)
+            message.legal_moves.extend(wire.legal_moves_to_proto(game, game.legal_moves(state, seat), words))
+    message.view.CopyFrom(wire.view_to_any(game, game.view(state, seat)))
     if game.is_over(state):
         message.status = pb.GAME_STATUS_FINISHED
     return message
@@ -56,30 +59,28 @@ def test_every_position_renders_for_seats_and_spectators(game_type, seats):
         assert game.is_over(state)
 
 
-def test_hinode_shows_the_seats_own_cards():
+def test_hinode_shows_the_seats_own_cards_and_the_town():
     game = registry.get("hinode")
     state = game.new_game(2, {}, seed=3)
     message = game_state("hinode", game, state, 0, 2, 1)
     screen = "\n".join(render.render_state(message, Style()))
     hand_line = next(line for line in screen.splitlines() if line.startswith("  Your hand:"))
-    for card in message.view.hinode.hand:
-        assert str(card % 13 + 1) in hand_line
-    assert "Bonus Area" in screen and "P3 proxy 3" in screen
-
-
-def test_the_renderers_codes_agree_with_the_engines_data_tables():
-    """The clients may not import the engines, so they keep copies of the codes that the protos document."""
-    from clients.render import hinode as hinode_render
-    from clients.render import naishi as naishi_render
-    from games.hinode import data
-    from games.naishi.data import NAMES
-
-    assert [hinode_render.nawabari_colour(card) for card in range(data.NAWABARI_CARDS)] == list(data.NAWABARI_COLOUR)
-    assert hinode_render.COLOURS == data.COLOUR_NAMES and hinode_render.HERO == data.HERO
-    assert [hinode_render.card_name(card) for card in range(data.BATTLE_CARDS + 1)] == [
-        data.card_name(card).replace("hero", "Hero") for card in range(data.BATTLE_CARDS + 1)]
-    assert len(hinode_render.TRIBES) == len(data.TRIBE_TITLES)
-    assert naishi_render.NAMES == NAMES
+    by_suit = {}
+    for card in state.hands[0]:
+        by_suit.setdefault(("red", "blue", "yellow")[card // 13], []).append(str(card % 13 + 1))
+    for suit, numbers in by_suit.items():
+        assert f"{suit} {' '.join(numbers)}" in hand_line
+    assert "Hero" in hand_line
+    assert "P3 proxy 3" in screen and "P4 proxy 4" in screen
+    bonus = ("red", "blue", "yellow", "white")[NAWABARI[state.layout[12]].colour]
+    assert f"Bonus Area: {bonus}" in screen
+    # Each Area shows its Nawabari colour and VP and the resources on it, row by row.
+    first = NAWABARI[state.layout[0]]
+    cubes = state.cubes[:3]
+    town = screen.splitlines()
+    row_one = next(i for i, line in enumerate(town) if line.startswith("  r1 "))
+    assert f"{('red', 'blue', 'yellow', 'white')[first.colour]} {state.vp[2 * state.layout[0]]}/" in town[row_one - 1]
+    assert f"r{cubes[0]} b{cubes[1]} y{cubes[2]}" in town[row_one]
 
 
 def test_an_event_tells_your_move_by_its_label_and_anothers_by_what_it_changed():
@@ -91,15 +92,17 @@ def test_an_event_tells_your_move_by_its_label_and_anothers_by_what_it_changed()
     seat = min(game.to_act(before))
     move = game.legal_moves(before, seat)[0]
     after = game.apply(before, seat, move)
-    event = pb.GameEvent(version=3, kind=pb.GameEvent.KIND_MOVE, seat=seat, move_id=move.id, move_label=move.label)
+    event = pb.GameEvent(version=3, kind=pb.GameEvent.KIND_MOVE, seat=seat, move_id=move.id,
+                         move_label=move.describe(Words(("P0", "P1", "P2", "P3"), seat, seat)))
     for viewer in (seat, (seat + 1) % 4, None):
         update = pb.WatchGameResponse(event=event, state=game_state("hinode", game, after, viewer, 4, 3))
         told = event_lines(update, game_state("hinode", game, before, viewer, 4, 2))
         if viewer == seat:
-            assert told == [f"  v3 You: {move.label}"]
+            assert told == [f"  v3 {event.move_label}"]
         else:
             assert len(told) == 1 and told[0].startswith(f"  v3 Player{seat} chose the tribe "), told
     unseen = game_state("naishi", registry.get("naishi"), registry.get("naishi").new_game(2, {}, 1), None, 2, 3)
     quiet = pb.WatchGameResponse(event=pb.GameEvent(version=3, kind=pb.GameEvent.KIND_MOVE, seat=1,
-                                                    move_id="end_turn", move_label="End your turn"), state=unseen)
-    assert event_lines(quiet, unseen) == ["  v3 Player1: End your turn"]
+                                                    move_id="end_turn", move_label="Player1 ends their turn"),
+                                  state=unseen)
+    assert event_lines(quiet, unseen) == ["  v3 Player1 ends their turn"]

