@@ -234,7 +234,7 @@ def test_suggest_move_answers_within_the_callers_deadline(redis_db_url, tmp_path
             assert reply.status == health_pb2.HealthCheckResponse.SERVING
             stub = ai_service_pb2_grpc.AIServiceStub(channel)
             request = ai_service_pb2.AIServiceSuggestMoveRequest(
-                game_type="hinode", seat=seat, version=1, view=wire.view_to_proto(game, view),
+                game_type="hinode", seat=seat, version=1, view=wire.view_to_any(game, view),
                 time_budget_seconds=30, seed=3,
             )
             started = time.monotonic()
