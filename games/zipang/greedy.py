@@ -24,7 +24,7 @@ from games.zipang.data import (
     TAX,
     TRIBUTE,
 )
-from games.zipang.moves import COIN_BLOCK, MONK_CANCEL, Play, React, Take, Use
+from games.zipang.moves import COIN_BLOCK, MONK_CANCEL, Play, React, Take
 from games.zipang.state import View
 from games.zipang.views import unseen
 

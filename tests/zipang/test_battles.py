@@ -70,8 +70,8 @@ def test_no_card_to_draw_and_no_hand_means_exclusion():
 def test_defence_is_the_total_btl_of_the_hand():
     """ "Each defending player's defense strength is the total BATTLE points (BTL) of all the cards in their
     hand. If that total is equal to or greater than the attacker's BTL, the defender ... blocks the attack." """
-    state = position(hands={0: ("commander", "peasant", "peasant"), 1: ("captain", "peasant"), 2: ("bandit", "peasant")},
-                     had_turn=(True,) * 4)
+    hands = {0: ("commander", "peasant", "peasant"), 1: ("captain", "peasant"), 2: ("bandit", "peasant")}
+    state = position(hands=hands, had_turn=(True,) * 4)
     state = act(state, (0, "play:commander>s1>s2"), (1, "defend"), (2, "defend"))
     assert state.in_battle[:3] == (True, True, False)  # 3 + 1 = 4 >= 4; 2 + 1 = 3 < 4
 

@@ -38,7 +38,7 @@ def test_cards_are_removed_by_player_count():
     for n, in_play in ((2, 18), (3, 18), (4, 25), (5, 25), (6, 30)):
         state = GAME.new_game(n, {}, seed=1)
         assert sum(state.copies) == in_play
-        assert tuple(f - r for f, r in zip(full, removed(n))) == state.copies
+        assert tuple(f - r for f, r in zip(full, removed(n), strict=True)) == state.copies
     two = GAME.new_game(2, {}, seed=1).copies
     assert two[card("bandit")] == 1 and two[card("captain")] == 2 and two[card("peasant")] == 3
     assert two[card("monk")] == 2 and two[card("commander")] == 1
