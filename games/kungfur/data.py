@@ -49,7 +49,7 @@ TABLE: tuple[Row, ...] = (
     Row("ringo", "Ringo", "링고", ANIMAL, CATS, 2, 1, True, "leader: adds up to 4 Hidden Weapons in battle"),
     Row("yaou", "Yaou", "야오우", ANIMAL, CATS, 3, 1, True, "leader: back to the hand when it wins"),
     Row("genin", "Kōga Genin", "(고양이 기본 카드)", ANIMAL, CATS, 2, 2, True, "no ability"),
-    Row("jonin", "Kōga Jōnin", "(고양이 기본 카드)", ANIMAL, CATS, 4, 2, True, "no ability"),
+    Row("jonin", "Kōga Jōnin", "(고양이 기본 카드)", ANIMAL, CATS, 3, 2, True, "no ability"),
     # The dogs (Shaolin Woofs): 9 animal cards.
     Row("hua", "Hua", "후아", ANIMAL, DOGS, 1, 1, True, "leader: a Hua token (+2 AP) on its arena"),
     Row("bang", "Senior Brother Bang", "방 사형", ANIMAL, DOGS, 3, 1, True, "leader: ignores 5, steals 2 Hidden Weapons"),
@@ -58,7 +58,7 @@ TABLE: tuple[Row, ...] = (
     Row("gongming", "Teacher Gongming", "공밍 선생", ANIMAL, DOGS, 3, 1, True, "leader: 2 VP for a win"),
     Row("siu-yao", "Siu-Yao", "시우-야오", ANIMAL, DOGS, 2, 1, True, "leader: rests the opponent's weakest assistant"),
     Row("novice", "Shaolin Novice", "(강아지 기본 카드)", ANIMAL, DOGS, 3, 1, True, "no ability"),
-    Row("monk", "Shaolin Monk", "(강아지 기본 카드)", ANIMAL, DOGS, 4, 2, True, "no ability"),
+    Row("monk", "Shaolin Monk", "(강아지 기본 카드)", ANIMAL, DOGS, 5, 2, True, "no ability"),
     # Rangers (방랑자): animals in the reward deck; whoever wins one adds it to their hand.
     Row("boshak", "Boshak", "보샤크", RANGER, None, 3, 1, True, "leader: the loser loses 2 SP more"),
     Row("tai-chii", "Tai-Chii", "타이-치이", RANGER, None, 1, 1, True, "leader: also wins when 4+ AP behind"),
