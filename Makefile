@@ -24,7 +24,7 @@ test: $(STAMP)
 
 ## Regenerate the Python code from protos/ (committed; a test fails when it is stale).
 protos: $(STAMP)
-	$(BIN)/python -m tabletop.protogen
+	$(BIN)/python -m commands.protogen
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -23,11 +23,7 @@ from games.base import Game, GameError
 
 
 def load_game(name: str) -> Game:
-    """The registered engine `name`, or "toy": the tiny test game (tests/support/toygame.py)."""
-    if name == "toy":
-        from tests.support.toygame import GAME
-
-        return GAME
+    """The registered engine `name` (TABLETOP_GAME_MODULES adds games from elsewhere)."""
     return registry.get(name)
 
 
@@ -247,7 +243,7 @@ def plot(rows: list[dict], title: str, path: str) -> None:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tabletop arena", description=__doc__.splitlines()[0])
-    parser.add_argument("--game", required=True, help="a registered game, or 'toy'")
+    parser.add_argument("--game", required=True, help="a registered game")
     parser.add_argument("--players", required=True, help="comma-separated specs, one per seat")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
@@ -261,7 +257,7 @@ def main(argv: list[str]) -> int:
     try:
         game = load_game(args.game)
     except KeyError:
-        print(f"tabletop arena: unknown game {args.game!r} (known: {', '.join(registry.names())}, toy)",
+        print(f"tabletop arena: unknown game {args.game!r} (known: {', '.join(registry.names())})",
               file=sys.stderr)
         return 2
     players = [p.strip() for p in args.players.split(",") if p.strip()]

@@ -13,7 +13,7 @@ import sys
 from clients import render
 from clients.render import Style
 from clients.sdk import Client, Seat, TabletopError, connect
-from clients.session import STRENGTHS, fail, say, service_target
+from clients.session import STRENGTHS, LocalStarter, fail, say, service_target
 from clients.terminal import event_lines
 from tabletop.v1 import game_service_pb2 as pb
 
@@ -50,7 +50,8 @@ def run_demo(client: Client, game_type: pb.GameType, seats: int, strength: str, 
     }
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], local: LocalStarter | None = None) -> int:
+    """`tabletop demo`; `local` starts a local stack when no service is named (see clients.session)."""
     parser = argparse.ArgumentParser(prog="tabletop demo", description="Play an all-AI game from start to end.")
     parser.add_argument("game", help="the game type, e.g. hinode or naishi")
     parser.add_argument("--seed", type=int, help="seed of the game's chance (the deal): same seed, same deal")
@@ -66,7 +67,7 @@ def main(argv: list[str]) -> int:
     except ValueError as exc:
         return fail(f"--options is not JSON: {exc}")
     style = Style.for_stream(sys.stdout)
-    with service_target(args.target, quiet=args.json) as target, connect(target) as client:
+    with service_target(args.target, quiet=args.json, local=local) as target, connect(target) as client:
         try:
             types = {t.name: t for t in client.game_types()}
             if args.game not in types:

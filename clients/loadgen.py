@@ -17,7 +17,10 @@ import asyncio
 import os
 import random
 import statistics
+import sys
 import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -275,7 +278,12 @@ def _levels(text: str) -> list[int]:
     return levels
 
 
-def main(argv: list[str]) -> int:
+# Starts Redis (with the given appendfsync) and a game service with TABLETOP_BENCH_ECHO=1, yielding (target,
+# Redis URL, service pid); given by the composition root, since a client never starts servers itself.
+BenchStarter = Callable[[str], AbstractContextManager[tuple[str, str, int]]]
+
+
+def main(argv: list[str], local: BenchStarter | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tabletop bench load", description=__doc__.split("\n\n")[0])
     parser.add_argument("--target", help="a running game service with TABLETOP_BENCH_ECHO=1 (default: start one)")
     parser.add_argument("--redis-url", help="the target's Redis, for the memory figure (default: the one started)")
@@ -291,14 +299,10 @@ def main(argv: list[str]) -> int:
     if args.target:
         return asyncio.run(run(args.target, args.clients, args.games, args.seconds, args.finished, args.seed,
                                args.redis_url))
-    from tabletop.embedded_redis import EmbeddedRedis  # the local stack as processes, as `tabletop play` starts it
-    from tabletop.launcher import LocalStack
-
-    os.environ["TABLETOP_BENCH_ECHO"] = "1"
-    os.environ.setdefault("TABLETOP_METRICS_PORT", "0")
-    with EmbeddedRedis(appendonly=True, appendfsync=args.fsync) as redis_server, \
-            LocalStack(redis_url=redis_server.url, with_worker=False) as stack:
-        print(f"started redis-server ({redis_server.url}, AOF appendfsync {args.fsync}) and tabletop serve "
-              f"({stack.target}, TABLETOP_BENCH_ECHO=1, pid {stack.procs[0][1].pid})")
-        return asyncio.run(run(stack.target, args.clients, args.games, args.seconds, args.finished, args.seed,
-                               args.redis_url or redis_server.url, stack.procs[0][1].pid))
+    if local is None:
+        print("tabletop bench load: give --target HOST:PORT (a service run with TABLETOP_BENCH_ECHO=1)",
+              file=sys.stderr)
+        return 2
+    with local(args.fsync) as (target, redis_url, pid):
+        return asyncio.run(run(target, args.clients, args.games, args.seconds, args.finished, args.seed,
+                               args.redis_url or redis_url, pid))

@@ -326,8 +326,8 @@ class Client:
 
     def move(self, game_id: str, token: str, move: str | any_pb2.Any, expected_version: int | None,
              request_id: str | None = None) -> pb.MakeMoveResponse:
-        """Make a move (a legal move's id, or its typed message packed in an Any); retried with the same request_id (applied once);
-        a stale version raises StaleVersion.
+        """Make a move (a legal move's id, or its typed message packed in an Any); retried with the same
+        request_id (applied once); a stale version raises StaleVersion.
 
         `expected_version=None` applies the move to whatever the current version is: then a CONTENDED abort
         (the game changed too often meanwhile) is retried too.

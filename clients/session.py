@@ -6,8 +6,8 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 
 from clients.sdk import Seat
 
@@ -20,29 +20,23 @@ def say(*lines: str) -> None:
         print(line, flush=True)
 
 
+# Starts a whole local stack and yields its target; given by the composition root (`tabletop play` without a
+# target), since a client never starts servers itself. Its argument: quiet (say nothing while starting).
+LocalStarter = Callable[[bool], AbstractContextManager[str]]
+
+
 @contextlib.contextmanager
-def service_target(target: str | None, quiet: bool = False) -> Iterator[str]:
-    """Yield the game service address: `target`, else TABLETOP_SERVICE_TARGET, else a local stack (Redis, game
-    service and AI worker as child processes) started here and stopped on the way out."""
+def service_target(target: str | None, quiet: bool = False, local: LocalStarter | None = None) -> Iterator[str]:
+    """Yield the game service address: `target`, else TABLETOP_SERVICE_TARGET, else the target of a local stack
+    that `local` starts for the occasion (and stops on the way out)."""
     target = target or os.environ.get("TABLETOP_SERVICE_TARGET")
     if target:
         yield target
         return
-    from tabletop.launcher import LocalStack  # the composition root's launcher, only for the self-contained mode
-
-    if not quiet:
-        say("Starting a local Tabletop (Redis, game service, AI worker)...")
-    with tempfile.TemporaryDirectory(prefix="tabletop-play-") as data_dir:  # Redis's files go with the stack
-        stack = LocalStack(data_dir=data_dir)
-        try:
-            stack.start()
-        except Exception as exc:  # noqa: BLE001 - reported as a message, not a traceback
-            stack.stop()
-            raise SystemExit(f"could not start the local stack: {exc}") from None
-        try:
-            yield stack.target
-        finally:
-            stack.stop()
+    if local is None:
+        raise SystemExit("no game service to talk to: give --target HOST:PORT or set TABLETOP_SERVICE_TARGET")
+    with local(quiet) as started:
+        yield started
 
 
 def parse_seats(text: str, name: str = "") -> list[Seat]:

@@ -13,7 +13,7 @@ import sys
 from clients import render
 from clients.render import Style
 from clients.sdk import Client, Player, StaleVersion, TabletopError, connect
-from clients.session import fail, parse_seats, say, service_target
+from clients.session import LocalStarter, fail, parse_seats, say, service_target
 from tabletop.v1 import game_service_pb2 as pb
 
 HELP_KEYS = "number or move id = play it, h = hint, s = score, b = board, q = quit"
@@ -151,7 +151,8 @@ def _play_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def play_main(argv: list[str]) -> int:
+def play_main(argv: list[str], local: LocalStarter | None = None) -> int:
+    """`tabletop play`; `local` starts a local stack when no service is named (see clients.session)."""
     import json
 
     args = _play_args(argv)
@@ -160,7 +161,7 @@ def play_main(argv: list[str]) -> int:
     except ValueError as exc:
         return fail(f"--options is not JSON: {exc}")
     style = Style.for_stream(sys.stdout)
-    with service_target(args.target) as target, connect(target, tls=args.tls) as client:
+    with service_target(args.target, local=local) as target, connect(target, tls=args.tls) as client:
         try:
             game_type = _game_type(client, args.game)
             default = ",".join(["human"] + ["ai:normal"] * (max(game_type.max_seats, 2) - 1))

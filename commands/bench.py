@@ -8,7 +8,7 @@ import sys
 KINDS = {
     "engine": ("ai.bench_engine:main", "random playouts and moves per second of a rules engine on one core"),
     "ai": ("ai.bench_ai:main", "ISMCTS iterations per second from the opening and from a mid-game position"),
-    "load": ("clients.loadgen:main", "concurrent games through the service: moves/s, p50/p99, vs an echo floor"),
+    "load": ("commands.local:bench_load", "concurrent games through the service: moves/s, p50/p99, vs an echo floor"),
 }
 
 

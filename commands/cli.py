@@ -9,15 +9,15 @@ import sys
 
 # subcommand -> ("module:function", one-line help). Each function takes the remaining argv and returns an exit code.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "run": ("tabletop.launcher:main", "start the whole stack locally: Redis (embedded unless a URL is given), "
+    "run": ("commands.launcher:main", "start the whole stack locally: Redis (embedded unless a URL is given), "
                                       "the game service and the AI worker"),
     "serve": ("service.server:main", "run the gRPC game service"),
     "ai-worker": ("ai.worker:main", "run the AI worker (job consumer and AIService for suggestions)"),
     "arena": ("ai.arena:main", "play many games between players on the engines and print win rates"),
-    "play": ("clients.terminal:play_main", "play a game in the terminal against AI seats"),
+    "play": ("commands.local:play", "play a game in the terminal against AI seats"),
     "watch": ("clients.terminal:watch_main", "follow a game as a spectator"),
-    "demo": ("clients.demo:main", "play an all-AI game from start to end"),
-    "bench": ("tabletop.bench:main", "benchmarks: engine, ai, load"),
+    "demo": ("commands.local:demo", "play an all-AI game from start to end"),
+    "bench": ("commands.bench:main", "benchmarks: engine, ai, load"),
 }
 
 

@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from tabletop.embedded_redis import EmbeddedRedis, free_port
+from commands.embedded_redis import EmbeddedRedis, free_port
 
 
 def wait_serving(target: str, proc: subprocess.Popen, name: str, timeout: float = 30.0, service: str = "") -> None:
@@ -85,7 +85,7 @@ class LocalStack:
     def _spawn(self, name: str, args: list[str], env: dict[str, str]) -> subprocess.Popen:
         out = subprocess.DEVNULL if self.quiet else None
         proc = subprocess.Popen(
-            [sys.executable, "-m", "tabletop.cli", *args], env=env, stdout=out, stderr=out, start_new_session=True
+            [sys.executable, "-m", "commands.cli", *args], env=env, stdout=out, stderr=out, start_new_session=True
         )
         self.procs.append((name, proc))
         return proc

@@ -9,7 +9,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tabletop.embedded_redis import find_redis_server, free_port
+from commands.embedded_redis import find_redis_server, free_port
 
 
 class LocalCluster:

@@ -10,7 +10,7 @@ import os
 import pytest
 
 from tabletop import settings
-from tabletop.embedded_redis import EmbeddedRedis
+from commands.embedded_redis import EmbeddedRedis
 
 # Games under development can join every suite that runs over the registry: TABLETOP_GAME_MODULES=games.x pytest
 settings.load_game_modules(os.environ)

@@ -13,7 +13,7 @@ import time
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from tabletop.embedded_redis import free_port
+from commands.embedded_redis import free_port
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 
@@ -25,7 +25,7 @@ def test_tabletop_run_starts_the_stack_and_stops_on_ctrl_c(tmp_path):
     env["TABLETOP_AI_METRICS_PORT"] = str(free_port())
     env["TABLETOP_AI_GRPC_PORT"] = str(free_port())
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tabletop.cli", "run", "--port", str(port), "--data-dir", str(tmp_path / "redis")],
+        [sys.executable, "-m", "commands.cli", "run", "--port", str(port), "--data-dir", str(tmp_path / "redis")],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
     )
     try:

@@ -1,6 +1,6 @@
 """The generated code in tabletop/v1 is what `make protos` makes from protos/ now."""
 
-from tabletop import protogen
+from commands import protogen
 
 
 def test_generated_code_is_up_to_date():

@@ -8,7 +8,17 @@ import json
 import pytest
 
 from ai import arena
+from games import registry
+from tests.support.toygame import DESCRIPTOR
 from tests.support.toygame import GAME as TOY
+
+
+@pytest.fixture(autouse=True)
+def toy_hosted():
+    """The arena plays registered games: host the toy game (as TABLETOP_GAME_MODULES would) while these run."""
+    registry.register(DESCRIPTOR)
+    yield
+    registry.unregister(DESCRIPTOR.name)
 
 
 def test_a_tiny_arena_prints_win_rates_as_json(capsys):

@@ -18,8 +18,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from games import registry
 from tabletop import wire
-from tabletop.embedded_redis import free_port
-from tabletop.launcher import wait_serving
+from commands.embedded_redis import free_port
+from commands.launcher import wait_serving
 from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc, game_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
 
@@ -39,7 +39,7 @@ def _env(redis_url: str, **extra: str) -> dict[str, str]:
 
 def _spawn(args: list[str], env: dict[str, str], log_path) -> subprocess.Popen:
     with open(log_path, "ab") as log:
-        return subprocess.Popen([sys.executable, "-m", "tabletop.cli", *args], env=env, stdout=log, stderr=log,
+        return subprocess.Popen([sys.executable, "-m", "commands.cli", *args], env=env, stdout=log, stderr=log,
                                 start_new_session=True)
 
 

@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from tabletop.embedded_redis import free_port
-from tabletop.launcher import LocalStack, wait_serving
+from commands.embedded_redis import free_port
+from commands.launcher import LocalStack, wait_serving
 
 FAST_BUDGETS = "easy=25,normal=50,hard=100"
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -26,7 +26,7 @@ def client_env(**changes: str) -> dict[str, str]:
 
 
 def tabletop(*args: str) -> list[str]:
-    return [sys.executable, "-m", "tabletop.cli", *args]
+    return [sys.executable, "-m", "commands.cli", *args]
 
 
 class FastStack(LocalStack):

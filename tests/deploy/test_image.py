@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tabletop.cli import COMMANDS
+from commands.cli import COMMANDS
 from tests.deploy.rendering import (
     DEPLOY,
     REPO,
@@ -110,7 +110,7 @@ def test_entrypoint_is_the_tabletop_command_and_its_subcommands_exist():
     assert json.loads(runtime["ENTRYPOINT"]) == ["tabletop"]
     assert json.loads(runtime["CMD"]) == ["serve"]
     scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
-    assert scripts["tabletop"] == "tabletop.cli:main"
+    assert scripts["tabletop"] == "commands.cli:main"
     for process in TABLETOP_PROCESSES.values():
         assert process["args"][0] in COMMANDS, process["args"]
     assert "serve" in COMMANDS

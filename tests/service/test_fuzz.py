@@ -25,7 +25,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from service.errors import error_info
 from service.store import event_from_entry, events_key, game_key, unpack_state
 from service.tables import Replay
-from tabletop.embedded_redis import free_port
+from commands.embedded_redis import free_port
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 
@@ -49,7 +49,7 @@ class ServeProcess:
                         TABLETOP_METRICS_PORT="0", TABLETOP_AI_SERVICE_TOKEN=AI_TOKEN,
                         TABLETOP_AI_TARGET=f"127.0.0.1:{free_port()}", TABLETOP_SHUTDOWN_GRACE_SECONDS="2",
                         TABLETOP_LOG_LEVEL="warning", **env)
-        self.proc = subprocess.Popen([sys.executable, "-m", "tabletop.cli", "serve"], cwd=ROOT, env=self.env,
+        self.proc = subprocess.Popen([sys.executable, "-m", "commands.cli", "serve"], cwd=ROOT, env=self.env,
                                      stdout=self.log, stderr=subprocess.STDOUT)
         self.channel = grpc.insecure_channel(self.target)
         self.stub = game_service_pb2_grpc.GameServiceStub(self.channel)

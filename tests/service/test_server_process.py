@@ -16,7 +16,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from tabletop.embedded_redis import free_port
+from commands.embedded_redis import free_port
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.service.conftest import HUMAN
@@ -37,7 +37,7 @@ def serve(redis_url, tmp_path):
         TABLETOP_LOG_LEVEL="info",
     )
     log = (tmp_path / "serve.log").open("w+")
-    proc = subprocess.Popen([sys.executable, "-m", "tabletop.cli", "serve"], cwd=ROOT, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "commands.cli", "serve"], cwd=ROOT, env=env,
                             stdout=log, stderr=subprocess.STDOUT)
     channel = grpc.insecure_channel(f"127.0.0.1:{port}")
     health = health_pb2_grpc.HealthStub(channel)

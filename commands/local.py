@@ -1,0 +1,66 @@
+"""The commands that may start a whole local stack when no service is named: `tabletop play`, `tabletop demo`
+and `tabletop bench load`. The clients never start servers themselves; the composition root hands them a
+starter (clients.session.LocalStarter, clients.loadgen.BenchStarter)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+
+from clients.session import say
+
+
+@contextlib.contextmanager
+def local_stack(quiet: bool = False) -> Iterator[str]:
+    """Redis, game service and AI worker as child processes, stopped on the way out; yields the service target."""
+    from commands.launcher import LocalStack
+
+    if not quiet:
+        say("Starting a local Tabletop (Redis, game service, AI worker)...")
+    with tempfile.TemporaryDirectory(prefix="tabletop-play-") as data_dir:  # Redis's files go with the stack
+        stack = LocalStack(data_dir=data_dir)
+        try:
+            stack.start()
+        except Exception as exc:  # noqa: BLE001 - reported as a message, not a traceback
+            stack.stop()
+            raise SystemExit(f"could not start the local stack: {exc}") from None
+        try:
+            yield stack.target
+        finally:
+            stack.stop()
+
+
+@contextlib.contextmanager
+def bench_stack(fsync: str) -> Iterator[tuple[str, str, int]]:
+    """Redis (AOF with `fsync`) and a game service serving the Echo floor; yields (target, Redis URL, pid)."""
+    from commands.embedded_redis import EmbeddedRedis
+    from commands.launcher import LocalStack
+
+    os.environ["TABLETOP_BENCH_ECHO"] = "1"
+    os.environ.setdefault("TABLETOP_METRICS_PORT", "0")
+    with EmbeddedRedis(appendonly=True, appendfsync=fsync) as redis_server, \
+            LocalStack(redis_url=redis_server.url, with_worker=False) as stack:
+        pid = stack.procs[0][1].pid
+        print(f"started redis-server ({redis_server.url}, AOF appendfsync {fsync}) and tabletop serve "
+              f"({stack.target}, TABLETOP_BENCH_ECHO=1, pid {pid})")
+        yield stack.target, redis_server.url, pid
+
+
+def play(argv: list[str]) -> int:
+    from clients.terminal import play_main
+
+    return play_main(argv, local=local_stack)
+
+
+def demo(argv: list[str]) -> int:
+    from clients.demo import main
+
+    return main(argv, local=local_stack)
+
+
+def bench_load(argv: list[str]) -> int:
+    from clients.loadgen import main
+
+    return main(argv, local=bench_stack)
