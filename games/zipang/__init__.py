@@ -10,8 +10,8 @@ from games.zipang.engine import GAME, Zipang
 
 DESCRIPTOR = register(GameDescriptor(
     engine=GAME,
-    wire=None,
-    renderer=None,
+    wire="games.zipang.wire:WIRE",
+    renderer="games.zipang.render",
     baselines={"greedy": "games.zipang.greedy:ZipangGreedy"},
     rules_doc="docs/rules/zipang.md",
 ))
