@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test protos lint venv clean
+.PHONY: run test test-fast protos lint venv clean
 
 venv: $(STAMP)
 
@@ -21,6 +21,10 @@ run: $(STAMP)
 ## Run every test (unit, integration against real Redis and servers, deploy checks).
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+
+## The fast tier for a developer's loop: rules engines, conformance, wire, layers, renderers (no servers).
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not integration and not slow"
 
 ## Regenerate the Python code from protos/ (committed; a test fails when it is stale).
 protos: $(STAMP)

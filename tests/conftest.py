@@ -61,3 +61,14 @@ def own_redis(tmp_path):
         yield server
     finally:
         server.cleanup()
+
+
+# Fixtures that start real servers (Redis, the service, the worker): a test using any of them is an integration
+# test, left out of the fast tier (`make test-fast`).
+SERVER_FIXTURES = {"redis_server", "redis_url", "redis_db_url", "server", "api", "stack", "serve", "cluster"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.integration)
