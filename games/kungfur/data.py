@@ -57,7 +57,7 @@ TABLE: tuple[Row, ...] = (
     Row("shu", "Master Shu", "슈 사부", ANIMAL, DOGS, 2, 1, True, "leader: adds 1 assistant in battle"),
     Row("gongming", "Teacher Gongming", "공밍 선생", ANIMAL, DOGS, 3, 1, True, "leader: 2 VP for a win"),
     Row("siu-yao", "Siu-Yao", "시우-야오", ANIMAL, DOGS, 2, 1, True, "leader: rests the opponent's weakest assistant"),
-    Row("novice", "Shaolin Novice", "(강아지 기본 카드)", ANIMAL, DOGS, 3, 1, True, "no ability"),
+    Row("novice", "Shaolin Novice", "(강아지 기본 카드)", ANIMAL, DOGS, 2, 1, True, "no ability"),
     Row("monk", "Shaolin Monk", "(강아지 기본 카드)", ANIMAL, DOGS, 5, 2, True, "no ability"),
     # Rangers (방랑자): animals in the reward deck; whoever wins one adds it to their hand.
     Row("boshak", "Boshak", "보샤크", RANGER, None, 3, 1, True, "leader: the loser loses 2 SP more"),

@@ -12,15 +12,17 @@ from tests.kungfur.positions import CATS, DOGS, c, cards, fight, ids, play, play
 def test_the_rulebooks_battle_example():
     """"아래의 경우 1번 전장은 7:8으로 고양이가 승리하고 2번 전장은 2:0으로 강아지가 승리하고 3번 전장은 4:5로 고양이가
     승리합니다." (arena 1 is won by the cats 7:8, arena 2 by the dogs 2:0, arena 3 by the cats 4:5; dogs' AP first.)
-    The figure is missing; this position fits it: Ye + Novice (+2 for the cats' 2 cards) against 2 Jonin and 2
-    Hidden Weapons; a Hua token alone against nothing; Gongming + a Coconut against Himiko, a Genin and a weapon."""
+    The figure is missing; this position fits it: Ye + Novice + a Coconut (+2 for the cats' 2 cards) against 2
+    Jonin and 2 Hidden Weapons; a Hua token alone against nothing; Gongming + a Coconut against Himiko, a Genin and
+    a weapon."""
     state = evolve(position(), hua=(None, DOGS, None))
-    state = player(state, DOGS, coconuts=1)
+    state = player(state, DOGS, coconuts=2)
     state = fight(
         state,
         cats=("lead:1:jonin", "assist:1:jonin", "lead:3:himiko", "assist:3:genin", "weapon:1", "weapon:1", "weapon:3"),
-        dogs=("lead:1:ye", "assist:1:novice", "lead:3:gongming", "coconut:3"),
+        dogs=("lead:1:ye", "assist:1:novice", "lead:3:gongming", "coconut:1", "coconut:3"),
     )
+    assert [_ap_after_fight(state, k) for k in range(3)] == [(7, 8), (2, 0), (4, 5)]
     assert state.results == (CATS, DOGS, CATS)
     assert state.players[CATS].vp == 2 and state.players[DOGS].vp == 1
 
@@ -35,7 +37,7 @@ def test_higher_ap_wins_a_vp_and_the_loser_loses_sp():
     the higher wins; the winner gains 1 VP). The loser loses SP (assumed: 1)."""
     state = fight(position(), cats=("lead:1:jonin",), dogs=("lead:1:novice", "assist:1:ye"))
     assert state.results[0] == DOGS and state.players[DOGS].vp == 1 and state.players[CATS].sp == 9
-    tie = fight(position(), cats=("lead:1:jonin",), dogs=("lead:1:novice",))
+    tie = fight(position(), cats=("lead:1:genin",), dogs=("lead:1:novice",))
     assert tie.results[0] is None and tie.players[CATS].sp == tie.players[DOGS].sp == 10
 
 
@@ -71,7 +73,7 @@ def test_eldest_senior_brother_ye_counts_the_opponents_cards():
     """"예 대사형은 해당 전장에 놓인 상대 동물 카드 수 만큼 AP를 추가합니다. 상대가 전장에 3장의 동물 카드를 배치했다면
     3AP를 추가합니다." """
     state = fight(position(), cats=("lead:1:genin", "assist:1:genin", "assist:1:raifu"), dogs=("lead:1:ye", "assist:1:novice"))
-    assert arena_ap(state, DOGS, 0) == 2 + 3 + 3
+    assert arena_ap(state, DOGS, 0) == 2 + 2 + 3
     assert state.results[0] == DOGS  # 8 against 5
 
 
@@ -81,9 +83,9 @@ def test_master_shu_adds_an_assistant_in_battle():
     have fewer than 3 cards there.)"""
     state = player(position(), DOGS, limit=3)
     state = fight(state, cats=("lead:1:jonin", "assist:1:genin"), dogs=("lead:1:shu", "lead:2:monk", "lead:3:monk"))
-    assert GAME.to_act(state) == {DOGS} and "shu:novice" in ids(state, DOGS) and "shu:none" in ids(state, DOGS)
-    state = play(state, DOGS, "shu:novice")
-    assert state.plans[DOGS].stacks[0] == (c("shu"), c("novice"))
+    assert GAME.to_act(state) == {DOGS} and "shu:bang" in ids(state, DOGS) and "shu:none" in ids(state, DOGS)
+    state = play(state, DOGS, "shu:bang")
+    assert state.plans[DOGS].stacks[0] == (c("shu"), c("bang"))
     assert state.results[0] is None  # 2 + 3 against 3 + 2: a tie
 
 
