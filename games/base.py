@@ -174,6 +174,7 @@ class Score:
     ranking: tuple[tuple[int, ...], ...]
     final: bool
     tie_breaks: tuple[str, ...] = ()  # the rulebook's tie-breaks, in the order they were applied
+    decided_by: str = ""  # a rule that decided the ranking regardless of the totals (e.g. a sudden win)
 
     def winners(self) -> tuple[int, ...]:
         return self.ranking[0] if self.ranking else ()

@@ -198,6 +198,7 @@ def score_to_proto(game: Game, score: Score, version: int) -> pb.GetScoreRespons
         seats=seats,
         ranking=[pb.RankGroup(seats=group) for group in score.ranking],
         tie_breaks=score.tie_breaks,
+        decided_by=score.decided_by,
     )
 
 

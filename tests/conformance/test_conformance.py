@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import pytest
 
 from games import registry
-from games.base import Game, GameError, IllegalMove, Move
+from games.base import Game, GameError, IllegalMove, Move, Score, SeatScore
 from tests.support.toygame import GAME as TOY
 
 # At least 500 games per game type (the foundation issue asks for 500 Hinode games); CONFORMANCE_GAMES raises it.
@@ -131,6 +131,8 @@ def _check_position(game: Game, state, seat: int, move: Move, rng: random.Random
     assert len(ids) == len(set(ids)), f"duplicate move ids: {ids}"
     assert all(m.label for m in moves)
     assert game.move_by_id(state, seat, move.id) == move
+    # The search's unchecked fast path is the checked engine, move for move.
+    assert game.transition(state, seat, move) == game.apply(state, seat, move)
     # Whether others may see a move is a plain, repeatable answer for every legal move.
     public = [game.move_is_public(state, seat, m) for m in moves]
     assert all(type(p) is bool for p in public), public
@@ -195,10 +197,39 @@ def _check_final(game: Game, state):
     score = game.score(state)
     _check_score(game, score, final=True)
     assert score.ranking, "a finished game has a ranking"
-    # Better-ranked groups never have a lower total than worse-ranked ones, unless a tie-break says why.
+    _check_ranking(score)
+
+
+def _check_ranking(score) -> None:
+    """The ranking follows the totals: a better group never has a lower total, seats sharing a place have equal
+    totals, and equal totals in different places need a tie-break that says why; only a rule that decides the
+    game regardless of points (`decided_by`, e.g. a sudden win) may rank otherwise."""
+    if score.decided_by:
+        return
     totals = {s.seat: s.total for s in score.seats}
-    flat = [totals[s] for group in score.ranking for s in group]
-    assert flat == sorted(flat, reverse=True) or score.tie_breaks
+    groups = [[totals[s] for s in group] for group in score.ranking]
+    for group in groups:
+        assert len(set(group)) == 1, f"seats tied in one place have different totals: {score}"
+    flat = [group[0] for group in groups]
+    assert flat == sorted(flat, reverse=True), f"a better place has a lower total: {score}"
+    if len(set(flat)) < len(flat):
+        assert score.tie_breaks, f"equal totals split into places with no tie-break named: {score}"
+
+
+def test_the_ranking_check_fires():
+    """_check_ranking is not a test that cannot fail: each kind of broken ranking is caught."""
+    seat = lambda s, t: SeatScore(s, t, (("points", t),))  # noqa: E731
+    good = Score((seat(0, 5), seat(1, 5), seat(2, 3)), ((0,), (1,), (2,)), final=True, tie_breaks=("coins",))
+    _check_ranking(good)
+    broken = [
+        Score((seat(0, 3), seat(1, 5)), ((0,), (1,)), final=True, tie_breaks=("coins",)),  # lower total first
+        Score((seat(0, 5), seat(1, 3)), ((0, 1),), final=True),  # a shared place with different totals
+        Score((seat(0, 5), seat(1, 5)), ((0,), (1,)), final=True),  # a tie split with no tie-break
+        Score((seat(0, 3), seat(1, 5)), ((0,), (1,)), final=True, tie_breaks=("most coins",)),  # no excuse
+    ]
+    for score in broken:
+        with pytest.raises(AssertionError):
+            _check_ranking(score)
 
 
 def test_registry_lists_every_engine():
