@@ -54,9 +54,10 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 @contextmanager
-def _service(redis_url: str, tmp_path, ai_target: str = "127.0.0.1:1"):
+def _service(redis_url: str, tmp_path, ai_target: str = "127.0.0.1:1", **extra: str):
     port = free_port()
-    env = _env(redis_url, TABLETOP_GRPC_PORT=str(port), TABLETOP_METRICS_PORT="0", TABLETOP_AI_TARGET=ai_target)
+    env = _env(redis_url, TABLETOP_GRPC_PORT=str(port), TABLETOP_METRICS_PORT="0", TABLETOP_AI_TARGET=ai_target,
+               **extra)
     proc = _spawn(["serve"], env, tmp_path / "service.log")
     try:
         wait_serving(f"127.0.0.1:{port}", proc, "game service")
