@@ -24,6 +24,7 @@ from service.store import GameStore
 from service.suggest import Suggest
 from service.tables import Tables
 from service.watch import Watch
+from tabletop import wire
 from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
 
 SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
@@ -82,6 +83,9 @@ async def start_server(config: Config) -> RunningServer:
         abandoned_seconds=config.abandoned_seconds,
         job_shards=config.ai_job_shards,
     )
+    # Each game's messages, loaded now: reflection serves them, and a broken plugin fails at start.
+    for game in registry.all_games():
+        wire.wire_of(game)
     tables = Tables(store, config.ai_service_token)
     servicer = GameServicer(Lobby(tables, config), Play(tables), Watch(tables), Suggest(tables, config))
     server = grpc.aio.server(

@@ -76,6 +76,11 @@ def test_serve_answers_health_reflection_and_metrics_then_stops_on_sigterm(serve
     listed = next(reflection.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")])))
     names = {s.name for s in listed.list_services_response.service}
     assert {"tabletop.v1.GameService", "grpc.health.v1.Health"} <= names
+    # Each game's messages are served too, so grpcurl can render a view packed in an Any.
+    for symbol in ("tabletop.v1.HinodeView", "tabletop.v1.NaishiMove"):
+        found = next(reflection.ServerReflectionInfo(iter([
+            reflection_pb2.ServerReflectionRequest(file_containing_symbol=symbol)])))
+        assert found.HasField("file_descriptor_response"), symbol
 
     text = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5).read().decode()
     for needle in (
