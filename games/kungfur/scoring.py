@@ -12,8 +12,12 @@ def score(state: State) -> Score:
         winners = state.winners
         losers = tuple(s for s in (0, 1) if s not in winners)
         ranking = (winners, losers) if losers else (winners,)
-        # The win checks rank the seats; SP at 0 beats a VP lead, so the reason is always given.
-        return Score(seats, ranking, final=True, tie_breaks=(state.end,))
+        sp = (state.players[0].sp, state.players[1].sp)
+        if (sp[0] == 0) != (sp[1] == 0):
+            # SP at 0 loses whatever the VP: the rule decides regardless of the totals.
+            return Score(seats, ranking, final=True, decided_by=state.end)
+        tie_breaks = ("the higher SP",) if "higher SP" in state.end else ()
+        return Score(seats, ranking, final=True, tie_breaks=tie_breaks)
     vp = (state.players[0].vp, state.players[1].vp)
     if vp[0] == vp[1]:
         ranking: tuple[tuple[int, ...], ...] = ((0, 1),)

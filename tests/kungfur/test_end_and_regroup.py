@@ -32,7 +32,7 @@ def test_sp_zero_loses_even_with_a_vp_lead():
     state = fight(state, cats=("lead:1:jonin",), dogs=("lead:2:monk",))
     assert state.phase == OVER and state.winners == (DOGS,)
     score = GAME.score(state)
-    assert score.final and score.ranking == ((DOGS,), (CATS,)) and score.tie_breaks
+    assert score.final and score.ranking == ((DOGS,), (CATS,)) and score.decided_by == "the opponent's SP is 0"
 
 
 def test_both_at_zero_sp_the_higher_vp_wins():
