@@ -22,6 +22,7 @@ Contract (checked by tests/conformance for every registered game):
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -353,6 +354,44 @@ def resolve_options(info: GameInfo, options: Mapping[str, Any] | None) -> dict[s
                 raise InvalidOptions(f"option {name} must be one of {', '.join(spec.choices)}")
         resolved[name] = value
     return resolved
+
+
+def seat_option(name: str, description: str, max_seats: int) -> OptionSpec:
+    """An option naming a seat, "random" (drawn from the seed) by default: who starts, who plays which side."""
+    choices = ("random", *(f"seat{s}" for s in range(max_seats)))
+    help_ = f"{description}: random (from the seed), or the creator's choice of seat"
+    return OptionSpec(name, "choice", "random", help_, choices=choices)
+
+
+def chosen_seat(options: Mapping[str, Any], name: str, num_seats: int, seed: int) -> int:
+    """The seat a `seat_option` names in resolved `options`, drawn from the seed (salted by the option's name) when
+    random; raise InvalidOptions for a seat the game does not have."""
+    value = options[name]
+    if value == "random":
+        return chance(seed, SEAT_SALTS.get(name, name)).randrange(num_seats)
+    seat = int(value[4:])
+    if seat >= num_seats:
+        raise InvalidOptions(f"{name} {value} is not a seat of a {num_seats}-seat game")
+    return seat
+
+
+# The chance events' names that games used before they shared `chosen_seat` (their seeded deals stay the same).
+SEAT_SALTS = {"start_player": "start", "cats": "sides"}
+
+
+def json_object(name: str, override: Any) -> dict[str, Any]:
+    """A data-table override as given in an option (a JSON object, or its text): the object, or {} for None;
+    raise ValueError saying what is wrong."""
+    if override is None:
+        return {}
+    if isinstance(override, str):
+        try:
+            override = json.loads(override)
+        except ValueError as exc:
+            raise ValueError(f"{name} is not JSON: {exc}") from exc
+    if not isinstance(override, dict):
+        raise ValueError(f"{name} must be a JSON object")
+    return override
 
 
 _FIELDS: dict[type, frozenset[str]] = {}

@@ -9,8 +9,8 @@ import os
 
 import pytest
 
-from tabletop import settings
 from commands.embedded_redis import EmbeddedRedis
+from tabletop import settings
 
 # Games under development can join every suite that runs over the registry: TABLETOP_GAME_MODULES=games.x pytest
 settings.load_game_modules(os.environ)

@@ -6,9 +6,10 @@ Everything the rulebook leaves out lives here, in one table, each row marked `as
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
+
+from games.base import json_object
 
 COLOURS = ("red", "blue", "yellow")
 RED, BLUE, YELLOW = 0, 1, 2
@@ -105,16 +106,7 @@ def vp_table(override: Any = None) -> tuple[int, ...]:
     {"red-4": [-3, 1], "white": [10, 5]}; cards it does not name keep the assumed values.
     """
     values = [v for n in NAWABARI for v in (n.first, n.second)]
-    if override is None:
-        return tuple(values)
-    if isinstance(override, str):
-        try:
-            override = json.loads(override)
-        except ValueError as exc:
-            raise ValueError(f"nawabari_vp is not JSON: {exc}") from exc
-    if not isinstance(override, dict):
-        raise ValueError("nawabari_vp must be an object mapping card keys to [first, second]")
-    for key, pair in override.items():
+    for key, pair in json_object("nawabari_vp", override).items():
         if key not in NAWABARI_KEYS:
             raise ValueError(f"nawabari_vp: unknown card {key!r} (cards: {', '.join(NAWABARI_KEYS)})")
         if not isinstance(pair, list | tuple) or len(pair) != 2 or not all(map(_is_vp, pair)):

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Game, GameInfo, InvalidOptions, Move, OptionSpec, Score, chance
+from games.base import Game, GameInfo, InvalidOptions, Move, OptionSpec, Score, chosen_seat, seat_option
 from games.hinode import rules, scoring, views
 from games.hinode.data import vp_table
 from games.hinode.moves import MOVE_TYPES
@@ -14,7 +14,6 @@ from games.hinode.state import State, View
 
 _ACTING = tuple(frozenset({p}) for p in range(4))
 _NOBODY: frozenset[int] = frozenset()
-START_CHOICES = ("random", "seat0", "seat1", "seat2", "seat3")
 
 
 class Hinode(Game[State, View]):
@@ -24,13 +23,7 @@ class Hinode(Game[State, View]):
         min_seats=1,
         max_seats=4,
         options=(
-            OptionSpec(
-                "start_player",
-                "choice",
-                "random",
-                "who starts: random (from the seed) or the creator's choice of seat",
-                choices=START_CHOICES,
-            ),
+            seat_option("start_player", "who starts", 4),
             OptionSpec("advanced", "bool", False, "advanced rules: the four tribe skills"),
             OptionSpec(
                 "nawabari_vp",
@@ -52,13 +45,7 @@ class Hinode(Game[State, View]):
             vp = vp_table(opts["nawabari_vp"])
         except ValueError as exc:
             raise InvalidOptions(str(exc)) from exc
-        if opts["start_player"] == "random":
-            start = chance(seed, "start").randrange(num_seats)
-        else:
-            start = int(opts["start_player"][4:])
-            if start >= num_seats:
-                raise InvalidOptions(f"start_player {opts['start_player']} is not a seat of a {num_seats}-seat game")
-        return rules.new_game(num_seats, opts["advanced"], vp, start, seed)
+        return rules.new_game(num_seats, opts["advanced"], vp, chosen_seat(opts, "start_player", num_seats, seed), seed)
 
     def num_seats(self, state: State) -> int:
         return state.num_players

@@ -12,8 +12,6 @@ from games.kungfur.data import (
     APPLE,
     ARENAS,
     BANANA,
-    RAIFU as RAIFU_CODE,
-    REINFORCEMENTS as REINFORCEMENTS_CODE,
     BANG,
     BLOCKADE,
     BOSHAK,
@@ -44,6 +42,12 @@ from games.kungfur.data import (
     YAOU,
     YE,
 )
+from games.kungfur.data import (
+    RAIFU as RAIFU_CODE,
+)
+from games.kungfur.data import (
+    REINFORCEMENTS as REINFORCEMENTS_CODE,
+)
 from games.kungfur.moves import (
     BANANA_PICKS,
     KKAMI_TAKES,
@@ -58,22 +62,30 @@ from games.kungfur.moves import (
     ShuAdd,
 )
 from games.kungfur.state import (
+    BANANA as BANANA_CHOICE,
+)
+from games.kungfur.state import (
     BATTLE,
     EMPTY_PLAN,
     FIGHT,
-    KKAMI as KKAMI_CHOICE,
     OPEN,
     OVER,
     PLAN,
     RECOVER,
     REGROUP,
-    RINGO as RINGO_CHOICE,
-    SHU as SHU_CHOICE,
-    BANANA as BANANA_CHOICE,
     SPOILS,
     Plan,
     Player,
     State,
+)
+from games.kungfur.state import (
+    KKAMI as KKAMI_CHOICE,
+)
+from games.kungfur.state import (
+    RINGO as RINGO_CHOICE,
+)
+from games.kungfur.state import (
+    SHU as SHU_CHOICE,
 )
 
 WEAPON_IGNORE, WEAPON_STEAL = 5, 2  # Senior Brother Bang
@@ -345,7 +357,8 @@ def fight(state: State) -> State:
             plans[other] = evolve(plans[other], stacks=_set(plans[other].stacks, k, stack[:i] + stack[i + 1 :]))
         elif lead == BANG and plans[other].weapons[k]:
             ignored = min(WEAPON_IGNORE, plans[other].weapons[k])
-            plans[other] = evolve(plans[other], weapons=_set(plans[other].weapons, k, plans[other].weapons[k] - ignored))
+            weapons = plans[other].weapons
+            plans[other] = evolve(plans[other], weapons=_set(weapons, k, weapons[k] - ignored))
             players[seat] = evolve(players[seat], weapons=players[seat].weapons + min(WEAPON_STEAL, ignored))
     state = evolve(state, plans=tuple(plans), players=tuple(players))
     ap0, ap1 = arena_ap(state, 0, k), arena_ap(state, 1, k)

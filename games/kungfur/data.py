@@ -8,9 +8,10 @@ marked `assumed`. The `data` game option overrides AP, copies and numbers (see `
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
+
+from games.base import json_object
 
 CATS, DOGS = "cats", "dogs"
 ANIMAL, RANGER, ITEM, ACHIEVEMENT, NUMBER = "animal", "ranger", "item", "achievement", "number"
@@ -52,7 +53,8 @@ TABLE: tuple[Row, ...] = (
     Row("jonin", "Kōga Jōnin", "(고양이 기본 카드)", ANIMAL, CATS, 3, 2, True, "no ability"),
     # The dogs (Shaolin Woofs): 9 animal cards.
     Row("hua", "Hua", "후아", ANIMAL, DOGS, 1, 1, True, "leader: a Hua token (+2 AP) on its arena"),
-    Row("bang", "Senior Brother Bang", "방 사형", ANIMAL, DOGS, 3, 1, True, "leader: ignores 5, steals 2 Hidden Weapons"),
+    Row("bang", "Senior Brother Bang", "방 사형", ANIMAL, DOGS, 3, 1, True,
+        "leader: ignores 5, steals 2 Hidden Weapons"),
     Row("ye", "Eldest Senior Brother Ye", "예 대사형", ANIMAL, DOGS, 2, 1, True, "leader: +1 AP per opposing card"),
     Row("shu", "Master Shu", "슈 사부", ANIMAL, DOGS, 2, 1, True, "leader: adds 1 assistant in battle"),
     Row("gongming", "Teacher Gongming", "공밍 선생", ANIMAL, DOGS, 3, 1, True, "leader: 2 VP for a win"),
@@ -70,7 +72,8 @@ TABLE: tuple[Row, ...] = (
     Row("apple", "Apple", "사과", ITEM, None, 0, 1, True, "permanent: win every tie (not 0:0)"),
     Row("coconut", "Coconut", "코코넛", ITEM, None, 0, 3, True, "permanent: a Coconut token (+1 AP), reusable"),
     Row("banana", "Banana", "바나나", ITEM, None, 0, 3, True, "immediate: draw 3 rewards, keep 1"),
-    Row("songo", "Songo Mushroom", "송고 버섯", ITEM, None, 0, 4, True, "immediate: a Songo token (+1 AP) on the arena"),
+    Row("songo", "Songo Mushroom", "송고 버섯", ITEM, None, 0, 4, True,
+        "immediate: a Songo token (+1 AP) on the arena"),
     Row("chef", "Head Chef", "주방장", ITEM, None, 0, 2, True, "one-time: recover without a food token (SP > 4)"),
     Row("reinforcements", "Reinforcements", "(이름 없는 아이템)", ITEM, None, 0, 2, True, "one-time: card limit +1"),
     # Achievements (성취).
@@ -122,14 +125,7 @@ def compile_table(override: Any = None) -> Table:
     ap = [r.value for r in CARDS]
     copies = [r.copies for r in CARDS]
     numbers = {k: r.value for k, r in NUMBERS.items()}
-    if isinstance(override, str):
-        try:
-            override = json.loads(override)
-        except ValueError as exc:
-            raise ValueError(f"data is not JSON: {exc}") from exc
-    if override is not None and not isinstance(override, dict):
-        raise ValueError("data must be an object mapping card or number keys to values")
-    for key, value in (override or {}).items():
+    for key, value in json_object("data", override).items():
         if key in NUMBERS:
             low = 1 if key == "start_sp" else 0
             if not _is_int(value) or not low <= value <= MAX_SP:

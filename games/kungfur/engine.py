@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Game, GameInfo, InvalidOptions, Move, OptionSpec, Score, chance
+from games.base import Game, GameInfo, InvalidOptions, Move, OptionSpec, Score, chosen_seat, seat_option
 from games.kungfur import rules, scoring, views
 from games.kungfur.data import compile_table
 from games.kungfur.moves import MOVE_TYPES, PLANNING_TYPES
@@ -15,7 +15,6 @@ from games.kungfur.state import OVER, PLAN, State, View
 _NOBODY: frozenset[int] = frozenset()
 _SEATS = (frozenset({0}), frozenset({1}))
 _BOTH = frozenset({0, 1})
-CATS_CHOICES = ("random", "seat0", "seat1")
 
 
 class KungFur(Game[State, View]):
@@ -25,13 +24,7 @@ class KungFur(Game[State, View]):
         min_seats=2,
         max_seats=2,
         options=(
-            OptionSpec(
-                "cats",
-                "choice",
-                "random",
-                "which seat plays the cats (the other plays the dogs): random (from the seed) or the creator's choice",
-                choices=CATS_CHOICES,
-            ),
+            seat_option("cats", "which seat plays the cats (the other plays the dogs)", 2),
             OptionSpec(
                 "data",
                 "json",
@@ -53,11 +46,7 @@ class KungFur(Game[State, View]):
             table = compile_table(opts["data"])
         except ValueError as exc:
             raise InvalidOptions(str(exc)) from exc
-        if opts["cats"] == "random":
-            cats = chance(seed, "sides").randrange(2)
-        else:
-            cats = int(opts["cats"][4:])
-        return rules.new_game(table, cats, seed)
+        return rules.new_game(table, chosen_seat(opts, "cats", num_seats, seed), seed)
 
     def num_seats(self, state: State) -> int:
         return 2

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 
 from games.kungfur import battle
 from games.kungfur.data import (
-
     APPLE,
     ARENAS,
     BANANA,
@@ -41,9 +40,20 @@ from games.kungfur.data import (
     TUMAZ,
     YE,
 )
-from games.kungfur.moves import ASSISTS, COCONUT_TOKENS, DONE, LEADS, REINFORCE, WEAPON_TOKENS, KkamiTake
-from games.kungfur.moves import BananaPick, Recover, RingoAdd, ShuAdd
-from games.kungfur.state import PLAN, RECOVER, View
+from games.kungfur.moves import (
+    ASSISTS,
+    COCONUT_TOKENS,
+    DONE,
+    LEADS,
+    REINFORCE,
+    WEAPON_TOKENS,
+    BananaPick,
+    KkamiTake,
+    Recover,
+    RingoAdd,
+    ShuAdd,
+)
+from games.kungfur.state import PLAN, View
 
 CANDIDATES = 160
 OPPONENT_PLANS = 24

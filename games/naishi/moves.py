@@ -98,7 +98,8 @@ class Decree(Move):
 
     @property
     def label(self) -> str:
-        return f"Impose the Imperial Decree, exchanging both players' {ROW_NAMES[self.row]} cards in position {self.pos + 1}"
+        row, place = ROW_NAMES[self.row], self.pos + 1
+        return f"Impose the Imperial Decree, exchanging both players' {row} cards in position {place}"
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,10 @@ A card in a hand or a pile is its type's index; copies of a type are interchange
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
+
+from games.base import json_object
 
 # Effects: what playing (or using) a card does.
 NO_EFFECT = "none"
@@ -102,14 +103,7 @@ def card_table(num_players: int, override: Any = None) -> Table:
     hnr = [c.hnr for c in CARDS]
     copies = [c.copies for c in CARDS]
     if override is not None:
-        if isinstance(override, str):
-            try:
-                override = json.loads(override)
-            except ValueError as exc:
-                raise ValueError(f"cards is not JSON: {exc}") from exc
-        if not isinstance(override, dict):
-            raise ValueError("cards must be an object mapping card keys to {btl, hnr, copies}")
-        for key, values in override.items():
+        for key, values in json_object("cards", override).items():
             if key not in KEYS:
                 raise ValueError(f"cards: unknown card {key!r} (cards: {', '.join(KEYS)})")
             if not isinstance(values, dict) or not values or set(values) - {"btl", "hnr", "copies"}:

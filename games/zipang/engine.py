@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Game, GameInfo, InvalidOptions, Move, OptionSpec, Score, chance
+from games.base import Game, GameInfo, InvalidOptions, Move, OptionSpec, Score, chosen_seat, seat_option
 from games.zipang import rules, scoring, views
 from games.zipang.data import KEYS, MAX_PLAYERS, MIN_PLAYERS, card_table
 from games.zipang.moves import MOVE_TYPES
@@ -14,7 +14,6 @@ from games.zipang.state import State, View
 
 _ACTING = tuple(frozenset({p}) for p in range(MAX_PLAYERS))
 _NOBODY: frozenset[int] = frozenset()
-START_CHOICES = ("random", *(f"seat{p}" for p in range(MAX_PLAYERS)))
 
 
 class Zipang(Game[State, View]):
@@ -24,13 +23,7 @@ class Zipang(Game[State, View]):
         min_seats=MIN_PLAYERS,
         max_seats=MAX_PLAYERS,
         options=(
-            OptionSpec(
-                "start_player",
-                "choice",
-                "random",
-                "who starts the first battle: random (from the seed) or the creator's choice of seat",
-                choices=START_CHOICES,
-            ),
+            seat_option("start_player", "who starts the first battle", MAX_PLAYERS),
             OptionSpec(
                 "cards",
                 "json",
@@ -52,13 +45,7 @@ class Zipang(Game[State, View]):
             table = card_table(num_seats, opts["cards"])
         except ValueError as exc:
             raise InvalidOptions(str(exc)) from exc
-        if opts["start_player"] == "random":
-            start = chance(seed, "start").randrange(num_seats)
-        else:
-            start = int(opts["start_player"][4:])
-            if start >= num_seats:
-                raise InvalidOptions(f"start_player {opts['start_player']} is not a seat of a {num_seats}-seat game")
-        return rules.new_game(num_seats, table, start, seed)
+        return rules.new_game(num_seats, table, chosen_seat(opts, "start_player", num_seats, seed), seed)
 
     def num_seats(self, state: State) -> int:
         return state.num_players

@@ -16,10 +16,10 @@ import pytest
 import redis
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from games import registry
-from tabletop import wire
 from commands.embedded_redis import free_port
 from commands.launcher import wait_serving
+from games import registry
+from tabletop import wire
 from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc, game_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
 

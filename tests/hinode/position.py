@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from games.base import evolve
 from games.hinode import GAME
 from games.hinode.data import BATTLE_CARDS, COLOUR_LETTERS, HERO, SUIT_SIZE
-from games.base import evolve
 from games.hinode.state import AREA, State
 
 # Area grid used by default: row 1 red-1..red-4, row 2 blue-1..4, row 3 yellow-1..4; the Bonus Area is white.

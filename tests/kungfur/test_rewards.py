@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from games.base import evolve
-from games.kungfur import GAME
 from games.kungfur.battle import arena_ap
 from tests.kungfur.positions import CATS, DOGS, c, cards, fight, ids, play, player, position
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from games.naishi.greedy import NaishiGreedy
 from ai.players import RandomPlayer
 from games.naishi import GAME
+from games.naishi.greedy import NaishiGreedy
 
 GAMES = 60
 

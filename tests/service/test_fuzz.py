@@ -22,10 +22,10 @@ from google.protobuf import descriptor, json_format, struct_pb2
 from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from commands.embedded_redis import free_port
 from service.errors import error_info
 from service.store import event_from_entry, events_key, game_key, unpack_state
 from service.tables import Replay
-from commands.embedded_redis import free_port
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 
