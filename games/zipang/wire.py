@@ -160,6 +160,8 @@ class ZipangWire(GameWire):
             _count(p.coins, "a seat's coins")
             _count(p.hand_size, "a hand's size")
         seat = _seat(_optional(m, "seat"), n, "the viewing seat")
+        if seat is None and (m.hand or any(p.known_cards or p.knows_of_your_hand for p in m.players)):
+            raise WireError("a spectator has no hand and knows no hand")
         effect = None
         ikki, strength, targets, victim, offer, limbo = False, 0, (), None, (), None
         if m.HasField("effect"):

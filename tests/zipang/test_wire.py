@@ -291,9 +291,12 @@ def _broken_views():
     def bad_card_known_of_your_hand(v):
         v.players[0].knows_of_your_hand.append(13)
 
-    return [unset_phase, unknown_phase, bad_card_in_hand, unset_card_in_discard, one_player, seven_players,
-            players_out_of_order, card_types_short, card_types_out_of_order, negative_copies, negative_coins,
-            negative_hand_size, bad_viewer, bad_actor, bad_active, bad_starter, unset_effect_card,
+    def spectator_with_a_hand(v):
+        v.ClearField("seat")
+
+    return [spectator_with_a_hand, unset_phase, unknown_phase, bad_card_in_hand, unset_card_in_discard, one_player,
+            seven_players, players_out_of_order, card_types_short, card_types_out_of_order, negative_copies,
+            negative_coins, negative_hand_size, bad_viewer, bad_actor, bad_active, bad_starter, unset_effect_card,
             effect_of_another_seat, target_out_of_range, ikki_of_a_warlord, negative_strength, bad_looked_at,
             bad_usable, bad_taken_card, battles_misnumbered, bad_winner, negative_draw_pile, negative_coin_area,
             bad_known_card, bad_card_known_of_your_hand]
