@@ -10,8 +10,8 @@ from games.registry import GameDescriptor, register
 
 DESCRIPTOR = register(GameDescriptor(
     engine=GAME,
-    wire=None,
-    renderer=None,
+    wire="games.kungfur.wire:WIRE",
+    renderer="games.kungfur.render",
     baselines={"greedy": "games.kungfur.greedy:KungFurGreedy"},
     rules_doc="docs/rules/kung-fur-fight.md",
 ))
