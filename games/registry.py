@@ -21,6 +21,7 @@ from games.base import Game
 BUILTIN: tuple[str, ...] = (
     "games.hinode",
     "games.naishi",
+    "games.zipang",
 )
 
 

@@ -2,7 +2,8 @@
 
 Rules: docs/rules/zipang.md. The engine splits into data (the card types and the one table of assumed values),
 moves, state, rules (setup, legal moves, transition), views (views, samples), scoring and engine (the Game
-object); greedy is the baseline player. The API mapping and the terminal renderer come later.
+object); greedy is the baseline player; wire maps its public messages (protos/tabletop/v1/zipang.proto) and
+render draws it in the terminal.
 """
 
 from games.registry import GameDescriptor, register

@@ -5,14 +5,11 @@ turn, cancel an effect aimed at you"; docs/rules/zipang.md)."""
 
 from __future__ import annotations
 
-import os
 import random
 import time
 
 import grpc
-import pytest
 
-from games import registry
 from games.zipang import GAME as ZIPANG
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
@@ -23,15 +20,6 @@ from tests.ai.test_worker import _service, _stop, _worker
 HUMAN = 0
 GAMES = 20  # the bound on games played until both answers have happened (usually 1 to 5 are enough)
 DEADLINE_SECONDS = 60
-
-
-@pytest.fixture
-def zipang_hosted(monkeypatch):
-    """Until Zipang is built in, the service and worker processes (which inherit this environment) load it by
-    TABLETOP_GAME_MODULES."""
-    modules = [m.strip() for m in os.environ.get("TABLETOP_GAME_MODULES", "").split(",") if m.strip()]
-    if "games.zipang" not in registry.BUILTIN and "games.zipang" not in modules:
-        monkeypatch.setenv("TABLETOP_GAME_MODULES", ",".join([*modules, "games.zipang"]))
 
 
 def zv(state: pb.GameState) -> zp.ZipangView:
@@ -119,7 +107,7 @@ def _play_one_game(stub, rng: random.Random, done: dict[str, int]) -> None:
     raise AssertionError(f"game {game_id} did not finish within {DEADLINE_SECONDS}s")
 
 
-def test_a_human_blocks_an_attack_with_a_coin_and_cancels_an_effect_with_a_monk(zipang_hosted, redis_db_url,
+def test_a_human_blocks_an_attack_with_a_coin_and_cancels_an_effect_with_a_monk(redis_db_url,
                                                                                 tmp_path):
     """Deals are random (a seed is refused with a human seat), so games are played until both answers have
     happened, at most GAMES of them; the AI seats attack and steal as they see fit."""
