@@ -422,7 +422,7 @@ class _Changes:
 
     def _regroup(self) -> None:
         old, new = self.old, self.new
-        if old.phase == kp.KUNG_FUR_PHASE_BATTLE and new.phase == kp.KUNG_FUR_PHASE_REGROUP:
+        if new.phase == kp.KUNG_FUR_PHASE_REGROUP and (old.phase != kp.KUNG_FUR_PHASE_REGROUP or not self.same_round):
             self.say(None, "Regroup: the animals used go to the rest area")
         if new.round > old.round and new.phase != kp.KUNG_FUR_PHASE_OVER:
             rewards = "; ".join(f"arena {a.number}: {card_list(a.rewards)}" for a in new.arenas)
