@@ -166,3 +166,30 @@ def test_the_sdk_imports_only_the_protos_and_grpc():
 
     assert loaded("clients.sdk", ("games", "service", "ai", "redis")) == "[]"
     assert loaded("clients.sdk, clients.render, clients.terminal, clients.demo", ("service", "ai", "redis")) == "[]"
+
+
+def test_a_players_live_score_is_scored_from_its_own_view(client):
+    """Player.score() sends the seat's token: a Naishi seat knows its own Hand's order, so its own territory's live
+    total is exact (a spectator's estimate shuffles the hidden Hand)."""
+    from games.naishi.scoring import score_territory
+    from tabletop.v1 import naishi_pb2
+
+    game = two_humans(client)
+    players = [game.player(0), game.player(1)]
+    for player in players:  # the gifts: both seats choose at once
+        player.move(player.state().legal_moves[0].id)
+    checked = 0
+    for _ in range(12):
+        state = client.state(game.game_id)
+        if state.status == pb.GAME_STATUS_FINISHED:
+            break
+        seat = state.to_act[0]
+        mine = players[seat].state()
+        view = naishi_pb2.NaishiView()
+        assert mine.view.Unpack(view)
+        own = view.territories[seat]
+        exact = score_territory(tuple(c - 1 for c in own.line), tuple(c - 1 for c in own.hand)).total
+        assert players[seat].score().seats[seat].total == exact
+        checked += 1
+        players[seat].move(next(m.id for m in mine.legal_moves if m.id != "declare_end"))
+    assert checked >= 6
