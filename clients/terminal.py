@@ -27,20 +27,20 @@ def _game_type(client: Client, name: str) -> pb.GameType:
 
 
 def event_lines(update: pb.WatchGameResponse, before: pb.GameState | None) -> list[str]:
-    """An event in words: one's own move by its label, then its visible effects; another's move by its effects,
-    or by its label (when public) when nothing shows."""
+    """An event in words: a move told to this reader by its label ("You play ...", "Ann plays ..."), then what it
+    changed that the label does not say; a secret move (no label) by its visible effects, or as "Ann moved"."""
     event, state = update.event, update.state
     who = render.seat_name(state, event.seat) if event.HasField("seat") else ""
     kind = pb.GameEvent.Kind.Name(event.kind).removeprefix("KIND_").lower()
     if event.kind == pb.GameEvent.KIND_MOVE:
-        head = event.move_label or f"{who} moved"  # the label is told to this reader: "You ..." or "Ann ..."
+        head = event.move_label or f"{who} moved"
     elif event.kind == pb.GameEvent.KIND_JOINED:
         head = f"{who} joined"
     else:
         head = f"the game was {kind}"
-    mine = event.seat if event.move_label and state.HasField("your_seat") and event.seat == state.your_seat else None
-    effects = render.describe_changes(before, state, skip_seat=mine)
-    lines = [head] + effects if mine is not None else effects or [head]
+    told = bool(event.move_label)
+    effects = render.describe_changes(before, state, skip_seat=event.seat if told else None)
+    lines = [head, *effects] if told else effects or [head]
     return [f"  v{event.version} {line}" for line in lines]
 
 

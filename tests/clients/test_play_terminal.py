@@ -83,7 +83,7 @@ def test_play_hinode_self_contained_with_hint_score_and_final_breakdown():
         term.expect(r"ranking: .+\n", timeout=30)
         assert term.wait(timeout=60) == 0
         screen = term.screen
-        assert re.search(r"v\d+ AI \d played", screen), "what the others did is told"
+        assert re.search(r"v\d+ AI \d plays the ", screen), "what the others did is told"
         assert re.search(r"Trick \d judged: 1st", screen)
         assert "Final score" in screen
         assert_breakdown_adds_up(screen)

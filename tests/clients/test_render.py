@@ -83,26 +83,40 @@ def test_hinode_shows_the_seats_own_cards_and_the_town():
     assert f"r{cubes[0]} b{cubes[1]} y{cubes[2]}" in town[row_one]
 
 
-def test_an_event_tells_your_move_by_its_label_and_anothers_by_what_it_changed():
-    """Another seat's public move is told by its effects on your view; its label stands in when nothing shows."""
+def test_an_event_tells_a_move_by_its_label_to_each_reader_then_what_else_it_changed():
+    """Every reader gets the move's label told to it ("You ..." to the mover, "P0 ..." to the others), then the
+    effects the label does not say; a secret move (no label) is told by what changed, or as "P1 moved"."""
     from clients.terminal import event_lines
 
     game = registry.get("hinode")
+    names = ("Player0", "Player1", "Player2", "Player3")
     before = game.new_game(4, {}, 3)
     seat = min(game.to_act(before))
     move = game.legal_moves(before, seat)[0]
     after = game.apply(before, seat, move)
-    event = pb.GameEvent(version=3, kind=pb.GameEvent.KIND_MOVE, seat=seat, move_id=move.id,
-                         move_label=move.describe(Words(("P0", "P1", "P2", "P3"), seat, seat)))
     for viewer in (seat, (seat + 1) % 4, None):
+        event = pb.GameEvent(version=3, kind=pb.GameEvent.KIND_MOVE, seat=seat, move_id=move.id,
+                             move_label=move.describe(Words(names, seat, viewer)))
         update = pb.WatchGameResponse(event=event, state=game_state("hinode", game, after, viewer, 4, 3))
         told = event_lines(update, game_state("hinode", game, before, viewer, 4, 2))
-        if viewer == seat:
-            assert told == [f"  v3 {event.move_label}"]
-        else:
-            assert len(told) == 1 and told[0].startswith(f"  v3 Player{seat} chose the tribe "), told
+        expected = "You choose the tribe " if viewer == seat else f"Player{seat} chooses the tribe "
+        assert len(told) == 1 and told[0].startswith(f"  v3 {expected}"), told
+    # A whole trick: the label says the card; the effects add what the label cannot (the judgment).
+    state = before
+    while True:  # up to the move that completes the first trick
+        last = min(game.to_act(state))
+        card = game.legal_moves(state, last)[0]
+        judged = game.apply(state, last, card)
+        if judged.trick > state.trick:
+            break
+        state = judged
+    event = pb.GameEvent(version=9, kind=pb.GameEvent.KIND_MOVE, seat=last, move_id=card.id,
+                         move_label=card.describe(Words(names, last, None)))
+    told = event_lines(pb.WatchGameResponse(event=event, state=game_state("hinode", game, judged, None, 4, 9)),
+                       game_state("hinode", game, state, None, 4, 8))
+    assert told[0] == f"  v9 {event.move_label}" and event.move_label.startswith(f"Player{last} ")
+    assert any("Trick 1 judged" in line for line in told[1:]), told
+    # A secret move: no label, nothing visible changed.
     unseen = game_state("naishi", registry.get("naishi"), registry.get("naishi").new_game(2, {}, 1), None, 2, 3)
-    quiet = pb.WatchGameResponse(event=pb.GameEvent(version=3, kind=pb.GameEvent.KIND_MOVE, seat=1,
-                                                    move_id="end_turn", move_label="Player1 ends their turn"),
-                                  state=unseen)
-    assert event_lines(quiet, unseen) == ["  v3 Player1 ends their turn"]
+    quiet = pb.WatchGameResponse(event=pb.GameEvent(version=3, kind=pb.GameEvent.KIND_MOVE, seat=1), state=unseen)
+    assert event_lines(quiet, unseen) == ["  v3 Player1 moved"]
