@@ -27,7 +27,6 @@ from tabletop.job_shards import job_stream, shard_slot, shard_tag
 
 T = TypeVar("T")
 
-EVENT_FIELDS = ("kind", "seat", "move_id", "move_label", "move_told", "pub", "state", "seats", "at", "over")
 
 
 @dataclass(frozen=True)
