@@ -28,7 +28,6 @@ from tabletop.job_shards import job_stream, shard_slot, shard_tag
 T = TypeVar("T")
 
 
-
 @dataclass(frozen=True)
 class SeatRecord:
     kind: str  # "human", "ai" or "open"
