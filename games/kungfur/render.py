@@ -24,7 +24,7 @@ SPELLING = {"KOGA_GENIN": "Kōga Genin", "KOGA_JONIN": "Kōga Jōnin", "TAI_CHII
 SIDES = {kp.KUNG_FUR_SIDE_CATS: "cats", kp.KUNG_FUR_SIDE_DOGS: "dogs"}
 PHASES = {kp.KUNG_FUR_PHASE_PLANNING: "planning", kp.KUNG_FUR_PHASE_BATTLE: "battle",
           kp.KUNG_FUR_PHASE_REGROUP: "regroup", kp.KUNG_FUR_PHASE_OVER: "over"}
-STAGES = {kp.KUNG_FUR_BATTLE_STAGE_ABILITIES: "abilities to decide", kp.KUNG_FUR_BATTLE_STAGE_FIGHT: "to fight",
+STAGES = {kp.KUNG_FUR_BATTLE_STAGE_OPENING: "opening", kp.KUNG_FUR_BATTLE_STAGE_FIGHT: "fighting",
           kp.KUNG_FUR_BATTLE_STAGE_REWARDS: "rewards to take"}
 DECISIONS = {
     kp.KUNG_FUR_DECISION_MASTER_SHU: "Master Shu's ability (add an assistant or not)",

@@ -68,7 +68,7 @@ class KungFurPhase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
 class KungFurBattleStage(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     KUNG_FUR_BATTLE_STAGE_UNSPECIFIED: _ClassVar[KungFurBattleStage]
-    KUNG_FUR_BATTLE_STAGE_ABILITIES: _ClassVar[KungFurBattleStage]
+    KUNG_FUR_BATTLE_STAGE_OPENING: _ClassVar[KungFurBattleStage]
     KUNG_FUR_BATTLE_STAGE_FIGHT: _ClassVar[KungFurBattleStage]
     KUNG_FUR_BATTLE_STAGE_REWARDS: _ClassVar[KungFurBattleStage]
 
@@ -160,7 +160,7 @@ KUNG_FUR_PHASE_BATTLE: KungFurPhase
 KUNG_FUR_PHASE_REGROUP: KungFurPhase
 KUNG_FUR_PHASE_OVER: KungFurPhase
 KUNG_FUR_BATTLE_STAGE_UNSPECIFIED: KungFurBattleStage
-KUNG_FUR_BATTLE_STAGE_ABILITIES: KungFurBattleStage
+KUNG_FUR_BATTLE_STAGE_OPENING: KungFurBattleStage
 KUNG_FUR_BATTLE_STAGE_FIGHT: KungFurBattleStage
 KUNG_FUR_BATTLE_STAGE_REWARDS: KungFurBattleStage
 KUNG_FUR_ARENA_NUMBER_UNSPECIFIED: KungFurArenaNumber
