@@ -7,7 +7,9 @@
 -- KEYS[3] request answers      game:{id}:requests  (hash: "<seat>:<request id>" -> answer)
 -- KEYS[4] active-games zset    tabletop:games_active:{jB}:<type>  (member = game id, score = expiry in ms)
 -- KEYS[5] AI job stream        ai:jobs:{jB}
--- B is the game's job shard: the game id is minted to hash to the slot of `jB`, so all five keys share one
+-- KEYS[6] lobby zset           tabletop:lobby:{jB}  (public games not started; member "<type>|<created ms>|<id>")
+-- KEYS[7] deadlines zset       tabletop:deadlines:{jB}  (member = game id, score = its earliest turn deadline, ms)
+-- B is the game's job shard: the game id is minted to hash to the slot of `jB`, so all seven keys share one
 -- Redis Cluster slot (service/store.py mint_game_id).
 -- ARGV[1] expected version (the version the change was computed from)
 -- ARGV[2] JSON object of hash fields to set
@@ -22,6 +24,8 @@
 -- ARGV[10] JSON array of AI jobs (objects of fields)
 -- ARGV[11] the engine state for the hash's "state" field, zlib bytes ("" = unchanged; binary, so not in ARGV[2])
 -- ARGV[12] the engine state the event carries, zlib bytes ("" = none)
+-- ARGV[13] the lobby: "" (unchanged), "+<member>" (list the game) or "-<member>" (unlist it)
+-- ARGV[14] the game's deadline: "" (unchanged), "-" (none now) or the earliest deadline in ms
 -- Returns {"OK", new version} | {"CONFLICT", current version} | {"DUPLICATE", first answer}
 
 if ARGV[4] ~= "" then
@@ -68,6 +72,21 @@ if ARGV[7] == "finished" then
   redis.call("ZREM", KEYS[4], ARGV[9])
 elseif ARGV[7] == "playing" then
   redis.call("ZADD", KEYS[4], ARGV[8], ARGV[9])
+end
+
+local lobby = ARGV[13]
+if lobby ~= "" then
+  if string.sub(lobby, 1, 1) == "+" then
+    redis.call("ZADD", KEYS[6], 0, string.sub(lobby, 2))
+  else
+    redis.call("ZREM", KEYS[6], string.sub(lobby, 2))
+  end
+end
+
+if ARGV[14] == "-" then
+  redis.call("ZREM", KEYS[7], ARGV[9])
+elseif ARGV[14] ~= "" then
+  redis.call("ZADD", KEYS[7], ARGV[14], ARGV[9])
 end
 
 for _, job in ipairs(cjson.decode(ARGV[10])) do

@@ -14,7 +14,7 @@ from service import auth, errors, metrics, validation
 from service.auth import Credentials
 from service.config import Config
 from service.logs import bind, log
-from service.store import SeatRecord, now_ms, seats_json
+from service.store import SeatRecord, Timer, lobby_member, now_ms, seats_json
 from service.tables import COMMIT_ATTEMPTS, RECENT_EVENTS, Seen, Tables
 
 
@@ -56,8 +56,10 @@ class Lobby:
         self.config = config
 
     async def create(self, game_type: str, options: str | dict[str, Any] | None, seats: list[SeatRequest],
-                     start: bool, seed: int | None = None) -> Created:
+                     start: bool, seed: int | None = None, visibility: str = "private",
+                     timer: Timer | None = None) -> Created:
         game = validation.engine(game_type)
+        validation.check_timer(timer)
         resolved = validation.resolve_options(game, validation.parse_options(options))
         info = game.info
         if not info.min_seats <= len(seats) <= info.max_seats:
@@ -94,17 +96,21 @@ class Lobby:
         options_json = json.dumps(resolved, sort_keys=True, separators=(",", ":"))
         for attempt in range(COMMIT_ATTEMPTS):
             game_id, shard = self.store.new_game_id()
+            created_ms = now_ms()
+            listed = visibility == "public" and not start
             try:
                 result = await self.store.commit(
                     game_id, game_type, 0,
                     {
                         "type": game_type, "status": "waiting", "options": options_json, "seats": seats_json(records),
                         "creator_hash": auth.token_hash(creator_token), "join_hash": auth.token_hash(join_secret),
-                        "created_ms": str(now_ms()), "shard": str(shard),
+                        "created_ms": str(created_ms), "shard": str(shard), "visibility": visibility,
                         **({"seed": str(seed)} if seed is not None else {}),
+                        **({"timer": timer.to_json()} if timer is not None else {}),
                     },
-                    {"kind": "created", "seats": public_seats(records), "at": str(now_ms())},
+                    {"kind": "created", "seats": public_seats(records), "at": str(created_ms)},
                     shard=shard,
+                    lobby="+" + lobby_member(game_type, created_ms, game_id) if listed else "",
                 )
             except errors.ServiceError as exc:
                 # On Cluster one master may be down (until its failover): a new game can go to another shard.

@@ -16,6 +16,7 @@ from service import auth, errors, messages
 from service.lobby import Lobby, SeatRequest
 from service.logs import bind, log
 from service.play import Play
+from service.store import Timer
 from service.suggest import Suggest
 from service.watch import Watch
 from tabletop import wire
@@ -109,7 +110,14 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         )
         seats = [SeatRequest(SEAT_KINDS.get(s.kind, ""), s.name, s.strength) for s in request.seats]
         seed = request.seed if request.HasField("seed") else None
-        return messages.created(await self.lobby.create(request.game_type, options, seats, request.start, seed))
+        visibility = "public" if request.visibility == pb.VISIBILITY_PUBLIC else "private"
+        timer = None
+        if request.HasField("timer") and request.timer.turn_seconds:
+            t = request.timer
+            timer = Timer(t.turn_seconds, "forfeit" if t.on_timeout == pb.TIMEOUT_POLICY_FORFEIT else "ai",
+                          t.strength or "easy", t.away_after or 2)
+        return messages.created(await self.lobby.create(request.game_type, options, seats, request.start, seed,
+                                                        visibility, timer))
 
     @unary
     async def JoinGame(self, request: pb.JoinGameRequest, context) -> pb.JoinGameResponse:

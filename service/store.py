@@ -15,7 +15,7 @@ import time
 import zlib
 from binascii import crc_hqx
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, TypeVar
 
@@ -34,13 +34,43 @@ class SeatRecord:
     name: str
     strength: str = ""
     token_hash: str | None = None
+    state: str = ""  # "" (its holder plays it), "away", "left" or "resigned" (the AI plays a human seat then)
+    misses: int = 0  # turn timeouts in a row
+
+    @property
+    def played_by_ai(self) -> bool:
+        return self.kind == "ai" or self.state in ("away", "left", "resigned")
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "strength": self.strength, "token_hash": self.token_hash}
+        doc = {"kind": self.kind, "name": self.name, "strength": self.strength, "token_hash": self.token_hash}
+        if self.state:
+            doc["state"] = self.state
+        if self.misses:
+            doc["misses"] = self.misses
+        return doc
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> SeatRecord:
-        return cls(doc["kind"], doc["name"], doc.get("strength", ""), doc.get("token_hash"))
+        return cls(doc["kind"], doc["name"], doc.get("strength", ""), doc.get("token_hash"), doc.get("state", ""),
+                   doc.get("misses", 0))
+
+
+@dataclass(frozen=True)
+class Timer:
+    """A game's turn timer: seconds per decision, what a timeout does ("ai" moves, or "forfeit"), the strength of
+    an AI move made for a late seat, and the timeouts in a row that make a seat away."""
+
+    turn_seconds: int
+    on_timeout: str = "ai"
+    strength: str = "easy"
+    away_after: int = 2
+
+    def to_json(self) -> str:
+        return json.dumps([self.turn_seconds, self.on_timeout, self.strength, self.away_after])
+
+    @classmethod
+    def from_json(cls, raw: str) -> Timer:
+        return cls(*json.loads(raw))
 
 
 def seats_json(seats: list[SeatRecord] | tuple[SeatRecord, ...]) -> str:
@@ -66,7 +96,10 @@ class GameRecord:
     state: bytes | None
     created_ms: int
     seed: int | None = None  # a creator-chosen seed (all-AI games only); never shown to a client
-    shard: int = 0  # the AI job shard, fixed at creation (a game stored before shards were minted: 0)
+    shard: int = 0  # the AI job shard, fixed at creation
+    visibility: str = "private"  # or "public": listed in the lobby until it starts
+    timer: Timer | None = None
+    deadlines: dict[int, int] = field(default_factory=dict)  # seat -> when it must have decided (ms), timer games
 
     @classmethod
     def from_hash(cls, game_id: str, doc: dict[bytes, bytes]) -> GameRecord:
@@ -86,6 +119,9 @@ class GameRecord:
             created_ms=int(text("created_ms") or 0),
             seed=int(text("seed")) if text("seed") else None,
             shard=int(text("shard") or 0),
+            visibility=text("visibility") or "private",
+            timer=Timer.from_json(text("timer")) if text("timer") else None,
+            deadlines={int(k): v for k, v in json.loads(text("deadlines") or "{}").items()},
         )
 
 
@@ -129,6 +165,21 @@ def request_field(seat: int, request_id: str) -> str:
 def active_key(shard: int, game_type: str) -> str:
     """The started, unfinished games of a type on one shard (in the shard's slot, so commit.lua may touch it)."""
     return f"tabletop:games_active:{{{shard_tag(shard)}}}:{game_type}"
+
+
+def lobby_key(shard: int) -> str:
+    """The public games of one shard that have not started (members: lobby_member)."""
+    return f"tabletop:lobby:{{{shard_tag(shard)}}}"
+
+
+def lobby_member(game_type: str, created_ms: int, game_id: str) -> str:
+    """A lobby entry, ordered (as the zset orders equal scores: by bytes) by type, then creation, then id."""
+    return f"{game_type}|{created_ms:013d}|{game_id}"
+
+
+def deadlines_key(shard: int) -> str:
+    """The games of one shard with a pending turn deadline (member: game id, score: the earliest deadline, ms)."""
+    return f"tabletop:deadlines:{{{shard_tag(shard)}}}"
 
 
 ID_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
@@ -267,9 +318,13 @@ class GameStore:
         request: tuple[int, str, bytes] | None = None,
         jobs: list[dict[str, str]] = (),
         shard: int = 0,
+        lobby: str = "",
+        deadline: int | None | str = "",
     ) -> CommitResult:
         """Apply one change if the game is still at `expected_version` (see commit.lua); `shard` is the game's
-        job shard (GameRecord.shard), whose slot its id hashes to."""
+        job shard (GameRecord.shard), whose slot its id hashes to. `lobby`: "+member" lists a public game in
+        the shard's lobby, "-member" unlists it (see lobby_member). `deadline`: the game's earliest turn deadline
+        in ms, None when no seat has one any more, "" to leave it as it is."""
         ttl = self.retention_seconds if finished else self.abandoned_seconds
         seat, request_id, answer = request if request else (0, "", b"")
         keys = [
@@ -278,6 +333,8 @@ class GameStore:
             requests_key(game_id),
             active_key(shard, game_type),
             job_stream(shard),
+            lobby_key(shard),
+            deadlines_key(shard),
         ]
         args = [
             expected_version,
@@ -292,6 +349,8 @@ class GameStore:
             json.dumps(list(jobs)),
             pack_state(fields["state"]) if "state" in fields else b"",
             pack_state(event["state"]) if "state" in event else b"",
+            lobby,
+            "-" if deadline is None else str(deadline),
         ]
         outcome, value = await self._timed("commit", lambda: self._commit(keys=keys, args=args))
         outcome = outcome.decode()

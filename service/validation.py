@@ -9,6 +9,7 @@ from typing import Any
 from games import registry
 from games.base import Game, GameError, InvalidOptions
 from service import errors
+from service.store import Timer
 
 STRENGTHS = ("easy", "normal", "hard")
 MAX_NAME = 64
@@ -78,6 +79,19 @@ def resolve_options(game: Game, options: dict[str, Any]) -> dict[str, Any]:
         return game.resolve_options(options)
     except InvalidOptions as exc:
         raise errors.invalid("INVALID_OPTIONS", exc.message) from None
+
+
+MIN_TURN_SECONDS, MAX_TURN_SECONDS = 3, 86_400
+
+
+def check_timer(timer: Timer | None) -> None:
+    if timer is None:
+        return
+    if not MIN_TURN_SECONDS <= timer.turn_seconds <= MAX_TURN_SECONDS:
+        raise errors.invalid("INVALID_TIMER", f"turn_seconds must be within {MIN_TURN_SECONDS}..{MAX_TURN_SECONDS}")
+    if not 1 <= timer.away_after <= 100:
+        raise errors.invalid("INVALID_TIMER", "away_after must be within 1..100")
+    strength(timer.strength)
 
 
 def strength(name: str) -> str:

@@ -9,6 +9,18 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class Visibility(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    VISIBILITY_UNSPECIFIED: _ClassVar[Visibility]
+    VISIBILITY_PRIVATE: _ClassVar[Visibility]
+    VISIBILITY_PUBLIC: _ClassVar[Visibility]
+
+class TimeoutPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TIMEOUT_POLICY_UNSPECIFIED: _ClassVar[TimeoutPolicy]
+    TIMEOUT_POLICY_AI_MOVES: _ClassVar[TimeoutPolicy]
+    TIMEOUT_POLICY_FORFEIT: _ClassVar[TimeoutPolicy]
+
 class GameStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     GAME_STATUS_UNSPECIFIED: _ClassVar[GameStatus]
@@ -30,6 +42,20 @@ class OptionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     OPTION_KIND_INT: _ClassVar[OptionKind]
     OPTION_KIND_CHOICE: _ClassVar[OptionKind]
     OPTION_KIND_JSON: _ClassVar[OptionKind]
+
+class SeatState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SEAT_STATE_UNSPECIFIED: _ClassVar[SeatState]
+    SEAT_STATE_PRESENT: _ClassVar[SeatState]
+    SEAT_STATE_AWAY: _ClassVar[SeatState]
+    SEAT_STATE_LEFT: _ClassVar[SeatState]
+    SEAT_STATE_RESIGNED: _ClassVar[SeatState]
+VISIBILITY_UNSPECIFIED: Visibility
+VISIBILITY_PRIVATE: Visibility
+VISIBILITY_PUBLIC: Visibility
+TIMEOUT_POLICY_UNSPECIFIED: TimeoutPolicy
+TIMEOUT_POLICY_AI_MOVES: TimeoutPolicy
+TIMEOUT_POLICY_FORFEIT: TimeoutPolicy
 GAME_STATUS_UNSPECIFIED: GameStatus
 GAME_STATUS_WAITING_FOR_PLAYERS: GameStatus
 GAME_STATUS_IN_PROGRESS: GameStatus
@@ -43,6 +69,23 @@ OPTION_KIND_BOOL: OptionKind
 OPTION_KIND_INT: OptionKind
 OPTION_KIND_CHOICE: OptionKind
 OPTION_KIND_JSON: OptionKind
+SEAT_STATE_UNSPECIFIED: SeatState
+SEAT_STATE_PRESENT: SeatState
+SEAT_STATE_AWAY: SeatState
+SEAT_STATE_LEFT: SeatState
+SEAT_STATE_RESIGNED: SeatState
+
+class TurnTimer(_message.Message):
+    __slots__ = ("turn_seconds", "on_timeout", "strength", "away_after")
+    TURN_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    ON_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    STRENGTH_FIELD_NUMBER: _ClassVar[int]
+    AWAY_AFTER_FIELD_NUMBER: _ClassVar[int]
+    turn_seconds: int
+    on_timeout: TimeoutPolicy
+    strength: str
+    away_after: int
+    def __init__(self, turn_seconds: _Optional[int] = ..., on_timeout: _Optional[_Union[TimeoutPolicy, str]] = ..., strength: _Optional[str] = ..., away_after: _Optional[int] = ...) -> None: ...
 
 class GameOption(_message.Message):
     __slots__ = ("name", "kind", "default_value", "description", "choices", "minimum", "maximum")
@@ -105,20 +148,24 @@ class SeatSpec(_message.Message):
     def __init__(self, kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., strength: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("game_type", "options_json", "options_struct", "seats", "start", "seed")
+    __slots__ = ("game_type", "options_json", "options_struct", "seats", "start", "seed", "visibility", "timer")
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_STRUCT_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     START_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
+    VISIBILITY_FIELD_NUMBER: _ClassVar[int]
+    TIMER_FIELD_NUMBER: _ClassVar[int]
     game_type: str
     options_json: str
     options_struct: _struct_pb2.Struct
     seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
     start: bool
     seed: int
-    def __init__(self, game_type: _Optional[str] = ..., options_json: _Optional[str] = ..., options_struct: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., start: _Optional[bool] = ..., seed: _Optional[int] = ...) -> None: ...
+    visibility: Visibility
+    timer: TurnTimer
+    def __init__(self, game_type: _Optional[str] = ..., options_json: _Optional[str] = ..., options_struct: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., start: _Optional[bool] = ..., seed: _Optional[int] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., timer: _Optional[_Union[TurnTimer, _Mapping]] = ...) -> None: ...
 
 class SeatToken(_message.Message):
     __slots__ = ("seat", "token")
@@ -143,14 +190,16 @@ class CreateGameResponse(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., seat_tokens: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., creator_token: _Optional[str] = ..., join_code: _Optional[str] = ..., state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
 
 class JoinGameRequest(_message.Message):
-    __slots__ = ("join_code", "name", "seat")
+    __slots__ = ("join_code", "game_id", "name", "seat")
     JOIN_CODE_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     join_code: str
+    game_id: str
     name: str
     seat: int
-    def __init__(self, join_code: _Optional[str] = ..., name: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+    def __init__(self, join_code: _Optional[str] = ..., game_id: _Optional[str] = ..., name: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class JoinGameResponse(_message.Message):
     __slots__ = ("game_id", "seat", "token", "state")
@@ -177,16 +226,20 @@ class StartGameResponse(_message.Message):
     def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
 
 class SeatInfo(_message.Message):
-    __slots__ = ("seat", "kind", "name", "strength")
+    __slots__ = ("seat", "kind", "name", "strength", "state", "deadline_unix_ms")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     STRENGTH_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     kind: SeatKind
     name: str
     strength: str
-    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., strength: _Optional[str] = ...) -> None: ...
+    state: SeatState
+    deadline_unix_ms: int
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., strength: _Optional[str] = ..., state: _Optional[_Union[SeatState, str]] = ..., deadline_unix_ms: _Optional[int] = ...) -> None: ...
 
 class LegalMove(_message.Message):
     __slots__ = ("id", "label", "move")
@@ -199,7 +252,7 @@ class LegalMove(_message.Message):
     def __init__(self, id: _Optional[str] = ..., label: _Optional[str] = ..., move: _Optional[_Union[_any_pb2.Any, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("version", "kind", "seat", "move_id", "move_label", "time_unix_ms", "game_over")
+    __slots__ = ("version", "kind", "seat", "move_id", "move_label", "time_unix_ms", "game_over", "moved_by")
     class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         KIND_UNSPECIFIED: _ClassVar[GameEvent.Kind]
@@ -207,11 +260,29 @@ class GameEvent(_message.Message):
         KIND_JOINED: _ClassVar[GameEvent.Kind]
         KIND_STARTED: _ClassVar[GameEvent.Kind]
         KIND_MOVE: _ClassVar[GameEvent.Kind]
+        KIND_LEFT: _ClassVar[GameEvent.Kind]
+        KIND_RESIGNED: _ClassVar[GameEvent.Kind]
+        KIND_AWAY: _ClassVar[GameEvent.Kind]
+        KIND_RETURNED: _ClassVar[GameEvent.Kind]
     KIND_UNSPECIFIED: GameEvent.Kind
     KIND_CREATED: GameEvent.Kind
     KIND_JOINED: GameEvent.Kind
     KIND_STARTED: GameEvent.Kind
     KIND_MOVE: GameEvent.Kind
+    KIND_LEFT: GameEvent.Kind
+    KIND_RESIGNED: GameEvent.Kind
+    KIND_AWAY: GameEvent.Kind
+    KIND_RETURNED: GameEvent.Kind
+    class MovedBy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        MOVED_BY_UNSPECIFIED: _ClassVar[GameEvent.MovedBy]
+        MOVED_BY_HOLDER: _ClassVar[GameEvent.MovedBy]
+        MOVED_BY_AI_ON_TIMEOUT: _ClassVar[GameEvent.MovedBy]
+        MOVED_BY_AI_TAKEOVER: _ClassVar[GameEvent.MovedBy]
+    MOVED_BY_UNSPECIFIED: GameEvent.MovedBy
+    MOVED_BY_HOLDER: GameEvent.MovedBy
+    MOVED_BY_AI_ON_TIMEOUT: GameEvent.MovedBy
+    MOVED_BY_AI_TAKEOVER: GameEvent.MovedBy
     VERSION_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -219,6 +290,7 @@ class GameEvent(_message.Message):
     MOVE_LABEL_FIELD_NUMBER: _ClassVar[int]
     TIME_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     GAME_OVER_FIELD_NUMBER: _ClassVar[int]
+    MOVED_BY_FIELD_NUMBER: _ClassVar[int]
     version: int
     kind: GameEvent.Kind
     seat: int
@@ -226,10 +298,11 @@ class GameEvent(_message.Message):
     move_label: str
     time_unix_ms: int
     game_over: bool
-    def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[GameEvent.Kind, str]] = ..., seat: _Optional[int] = ..., move_id: _Optional[str] = ..., move_label: _Optional[str] = ..., time_unix_ms: _Optional[int] = ..., game_over: _Optional[bool] = ...) -> None: ...
+    moved_by: GameEvent.MovedBy
+    def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[GameEvent.Kind, str]] = ..., seat: _Optional[int] = ..., move_id: _Optional[str] = ..., move_label: _Optional[str] = ..., time_unix_ms: _Optional[int] = ..., game_over: _Optional[bool] = ..., moved_by: _Optional[_Union[GameEvent.MovedBy, str]] = ...) -> None: ...
 
 class GameState(_message.Message):
-    __slots__ = ("game_id", "game_type", "status", "version", "seats", "your_seat", "to_act", "legal_moves", "recent_events", "view", "options_json")
+    __slots__ = ("game_id", "game_type", "status", "version", "seats", "your_seat", "to_act", "legal_moves", "recent_events", "view", "options_json", "visibility", "timer")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -241,6 +314,8 @@ class GameState(_message.Message):
     RECENT_EVENTS_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    VISIBILITY_FIELD_NUMBER: _ClassVar[int]
+    TIMER_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     game_type: str
     status: GameStatus
@@ -252,7 +327,9 @@ class GameState(_message.Message):
     recent_events: _containers.RepeatedCompositeFieldContainer[GameEvent]
     view: _any_pb2.Any
     options_json: str
-    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., status: _Optional[_Union[GameStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., your_seat: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., legal_moves: _Optional[_Iterable[_Union[LegalMove, _Mapping]]] = ..., recent_events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., view: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., options_json: _Optional[str] = ...) -> None: ...
+    visibility: Visibility
+    timer: TurnTimer
+    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., status: _Optional[_Union[GameStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., your_seat: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., legal_moves: _Optional[_Iterable[_Union[LegalMove, _Mapping]]] = ..., recent_events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., view: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., options_json: _Optional[str] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., timer: _Optional[_Union[TurnTimer, _Mapping]] = ...) -> None: ...
 
 class GetStateRequest(_message.Message):
     __slots__ = ("game_id",)
@@ -387,3 +464,65 @@ class SuggestMoveResponse(_message.Message):
     best_move_label: str
     candidates: _containers.RepeatedCompositeFieldContainer[CandidateMove]
     def __init__(self, version: _Optional[int] = ..., best_move_id: _Optional[str] = ..., best_move_label: _Optional[str] = ..., candidates: _Optional[_Iterable[_Union[CandidateMove, _Mapping]]] = ...) -> None: ...
+
+class ListGamesRequest(_message.Message):
+    __slots__ = ("game_type", "min_open_seats", "page_size", "page_token")
+    GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
+    MIN_OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    game_type: str
+    min_open_seats: int
+    page_size: int
+    page_token: str
+    def __init__(self, game_type: _Optional[str] = ..., min_open_seats: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class GameSummary(_message.Message):
+    __slots__ = ("game_id", "game_type", "seats", "open_seats", "created_unix_ms", "options_json", "timer")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
+    CREATED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    TIMER_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    game_type: str
+    seats: _containers.RepeatedCompositeFieldContainer[SeatInfo]
+    open_seats: int
+    created_unix_ms: int
+    options_json: str
+    timer: TurnTimer
+    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., open_seats: _Optional[int] = ..., created_unix_ms: _Optional[int] = ..., options_json: _Optional[str] = ..., timer: _Optional[_Union[TurnTimer, _Mapping]] = ...) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games", "next_page_token")
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[GameSummary]
+    next_page_token: str
+    def __init__(self, games: _Optional[_Iterable[_Union[GameSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class LeaveGameRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class LeaveGameResponse(_message.Message):
+    __slots__ = ("state",)
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    state: GameState
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
+
+class ResignRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class ResignResponse(_message.Message):
+    __slots__ = ("state",)
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    state: GameState
+    def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...

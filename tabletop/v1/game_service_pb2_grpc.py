@@ -50,6 +50,11 @@ class GameServiceStub:
                 request_serializer=tabletop_dot_v1_dot_game__service__pb2.JoinGameRequest.SerializeToString,
                 response_deserializer=tabletop_dot_v1_dot_game__service__pb2.JoinGameResponse.FromString,
                 _registered_method=True)
+        self.ListGames = channel.unary_unary(
+                '/tabletop.v1.GameService/ListGames',
+                request_serializer=tabletop_dot_v1_dot_game__service__pb2.ListGamesRequest.SerializeToString,
+                response_deserializer=tabletop_dot_v1_dot_game__service__pb2.ListGamesResponse.FromString,
+                _registered_method=True)
         self.StartGame = channel.unary_unary(
                 '/tabletop.v1.GameService/StartGame',
                 request_serializer=tabletop_dot_v1_dot_game__service__pb2.StartGameRequest.SerializeToString,
@@ -80,6 +85,16 @@ class GameServiceStub:
                 request_serializer=tabletop_dot_v1_dot_game__service__pb2.SuggestMoveRequest.SerializeToString,
                 response_deserializer=tabletop_dot_v1_dot_game__service__pb2.SuggestMoveResponse.FromString,
                 _registered_method=True)
+        self.LeaveGame = channel.unary_unary(
+                '/tabletop.v1.GameService/LeaveGame',
+                request_serializer=tabletop_dot_v1_dot_game__service__pb2.LeaveGameRequest.SerializeToString,
+                response_deserializer=tabletop_dot_v1_dot_game__service__pb2.LeaveGameResponse.FromString,
+                _registered_method=True)
+        self.Resign = channel.unary_unary(
+                '/tabletop.v1.GameService/Resign',
+                request_serializer=tabletop_dot_v1_dot_game__service__pb2.ResignRequest.SerializeToString,
+                response_deserializer=tabletop_dot_v1_dot_game__service__pb2.ResignResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -101,7 +116,15 @@ class GameServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def JoinGame(self, request, context):
-        """Take an open seat of a game that has not started, with its join code; returns the seat's token.
+        """Take an open seat of a game that has not started, with its join code (or, for a public game, its id);
+        returns the seat's token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListGames(self, request, context):
+        """The lobby: public games that have not started, newest last, paginated (AIP-158).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -149,6 +172,20 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def LeaveGame(self, request, context):
+        """Leave a game: the AI plays the caller's seat from now on, and the game goes on.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Resign(self, request, context):
+        """Resign: the caller's seat takes the last place; a game with one seat left in it ends.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -166,6 +203,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.JoinGame,
                     request_deserializer=tabletop_dot_v1_dot_game__service__pb2.JoinGameRequest.FromString,
                     response_serializer=tabletop_dot_v1_dot_game__service__pb2.JoinGameResponse.SerializeToString,
+            ),
+            'ListGames': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListGames,
+                    request_deserializer=tabletop_dot_v1_dot_game__service__pb2.ListGamesRequest.FromString,
+                    response_serializer=tabletop_dot_v1_dot_game__service__pb2.ListGamesResponse.SerializeToString,
             ),
             'StartGame': grpc.unary_unary_rpc_method_handler(
                     servicer.StartGame,
@@ -196,6 +238,16 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.SuggestMove,
                     request_deserializer=tabletop_dot_v1_dot_game__service__pb2.SuggestMoveRequest.FromString,
                     response_serializer=tabletop_dot_v1_dot_game__service__pb2.SuggestMoveResponse.SerializeToString,
+            ),
+            'LeaveGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.LeaveGame,
+                    request_deserializer=tabletop_dot_v1_dot_game__service__pb2.LeaveGameRequest.FromString,
+                    response_serializer=tabletop_dot_v1_dot_game__service__pb2.LeaveGameResponse.SerializeToString,
+            ),
+            'Resign': grpc.unary_unary_rpc_method_handler(
+                    servicer.Resign,
+                    request_deserializer=tabletop_dot_v1_dot_game__service__pb2.ResignRequest.FromString,
+                    response_serializer=tabletop_dot_v1_dot_game__service__pb2.ResignResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -280,6 +332,33 @@ class GameService:
             '/tabletop.v1.GameService/JoinGame',
             tabletop_dot_v1_dot_game__service__pb2.JoinGameRequest.SerializeToString,
             tabletop_dot_v1_dot_game__service__pb2.JoinGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListGames(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tabletop.v1.GameService/ListGames',
+            tabletop_dot_v1_dot_game__service__pb2.ListGamesRequest.SerializeToString,
+            tabletop_dot_v1_dot_game__service__pb2.ListGamesResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -442,6 +521,60 @@ class GameService:
             '/tabletop.v1.GameService/SuggestMove',
             tabletop_dot_v1_dot_game__service__pb2.SuggestMoveRequest.SerializeToString,
             tabletop_dot_v1_dot_game__service__pb2.SuggestMoveResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def LeaveGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tabletop.v1.GameService/LeaveGame',
+            tabletop_dot_v1_dot_game__service__pb2.LeaveGameRequest.SerializeToString,
+            tabletop_dot_v1_dot_game__service__pb2.LeaveGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Resign(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tabletop.v1.GameService/Resign',
+            tabletop_dot_v1_dot_game__service__pb2.ResignRequest.SerializeToString,
+            tabletop_dot_v1_dot_game__service__pb2.ResignResponse.FromString,
             options,
             channel_credentials,
             insecure,
