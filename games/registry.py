@@ -22,6 +22,7 @@ BUILTIN: tuple[str, ...] = (
     "games.hinode",
     "games.naishi",
     "games.zipang",
+    "games.kungfur",
 )
 
 

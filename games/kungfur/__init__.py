@@ -2,7 +2,8 @@
 
 2 seats. Rules: docs/rules/kung-fur-fight.md. The engine splits into data (cards and the one assumed data table),
 state, moves, rules (setup, planning, the dispatch of moves), battle (the battle phase, rewards, win checks,
-regroup), views (views, samples), scoring and engine (the Game object); greedy is the baseline player.
+regroup), views (views, samples), scoring and engine (the Game object); greedy is the baseline player; wire maps
+its public messages (protos/tabletop/v1/kungfur.proto) and render draws it in the terminal.
 """
 
 from games.kungfur.engine import GAME, KungFur

@@ -20,7 +20,6 @@ from tests.ai.test_worker import _service, _stop, _worker
 from tests.service.test_play import stored
 
 GAME_TYPE = "kung-fur-fight"
-MODULES = {"TABLETOP_GAME_MODULES": "games.kungfur"}  # not yet a built-in game: the processes are told to load it
 HUMAN = pb.SEAT_KIND_HUMAN
 
 
@@ -49,7 +48,7 @@ def _by_id(state: pb.GameState, move_id: str) -> pb.LegalMove:
 
 
 def test_the_plan_stays_behind_the_screen_until_both_are_done(redis_db_url, tmp_path):
-    with _service(redis_db_url, tmp_path, **MODULES) as target, grpc.insecure_channel(target) as channel:
+    with _service(redis_db_url, tmp_path) as target, grpc.insecure_channel(target) as channel:
         stub = game_service_pb2_grpc.GameServiceStub(channel)
         seats = [pb.SeatSpec(kind=HUMAN, name="Ann"), pb.SeatSpec(kind=HUMAN, name="Bob")]
         created = stub.CreateGame(pb.CreateGameRequest(game_type=GAME_TYPE, seats=seats, start=True,
@@ -107,8 +106,8 @@ def test_the_plan_stays_behind_the_screen_until_both_are_done(redis_db_url, tmp_
 
 
 def test_a_human_plays_kung_fur_fight_against_the_ai_worker(redis_db_url, tmp_path):
-    cheap = {"TABLETOP_AI_BUDGETS": "easy=30,normal=30,hard=30", **MODULES}
-    with _service(redis_db_url, tmp_path, **MODULES) as target:
+    cheap = {"TABLETOP_AI_BUDGETS": "easy=30,normal=30,hard=30"}
+    with _service(redis_db_url, tmp_path) as target:
         worker, _ = _worker(redis_db_url, target, tmp_path, "kungfur", **cheap)
         try:
             with grpc.insecure_channel(target) as channel:
