@@ -16,9 +16,11 @@ from tests.support.toygame import GAME as TOY
 @pytest.fixture(autouse=True)
 def toy_hosted():
     """The arena plays registered games: host the toy game (as TABLETOP_GAME_MODULES would) while these run."""
+    hosted = DESCRIPTOR.name in registry.names()  # another fixture of this process may host it already
     registry.register(DESCRIPTOR)
     yield
-    registry.unregister(DESCRIPTOR.name)
+    if not hosted:
+        registry.unregister(DESCRIPTOR.name)
 
 
 def test_a_tiny_arena_prints_win_rates_as_json(capsys):

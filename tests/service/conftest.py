@@ -66,9 +66,11 @@ def toy_game():
     """Host the toy game (tests/support/toygame.py) in the registry while the service tests run."""
     from tests.support.toygame import DESCRIPTOR, GAME
 
+    hosted = DESCRIPTOR.name in registry.names()
     registry.register(DESCRIPTOR)
     yield GAME
-    registry.unregister(DESCRIPTOR.name)
+    if not hosted:
+        registry.unregister(DESCRIPTOR.name)
 
 
 def service_config(redis_url: str, **changes) -> Config:
