@@ -9,6 +9,9 @@
     me.move(state.legal_moves[0].id)    # expected_version = the version of the state just read
     for update in client.watch(game.game_id):   # resumes by itself after a dropped stream
         ...
+    waiting = next(client.lobby("naishi"), None)    # public games waiting for players, oldest first, all pages
+    if waiting:                                     # (create_game(..., public=True) lists one)
+        bo = client.join_game(game_id=waiting.game_id, name="Bo")   # a public game needs no join code
 
 Errors are exceptions of the `TabletopError` family carrying the gRPC code, the ErrorInfo reason, the message
 and the ErrorInfo metadata. Retries: reads and moves are retried on UNAVAILABLE / DEADLINE_EXCEEDED with
@@ -236,21 +239,46 @@ class Client:
         return list(reply.game_types)
 
     def create_game(self, game_type: str, seats: list[Seat], options: dict[str, Any] | None = None,
-                    start: bool = False, seed: int | None = None) -> CreatedGame:
+                    start: bool = False, seed: int | None = None, public: bool = False) -> CreatedGame:
         """Create a game (not retried: a lost answer would leave a second game behind).
 
-        `seed` fixes the game's chance; the service accepts it only when every seat is AI."""
-        request = pb.CreateGameRequest(game_type=game_type, seats=[s.spec() for s in seats], start=start, seed=seed)
+        `seed` fixes the game's chance; the service accepts it only when every seat is AI. `public` lists the game
+        in the lobby (`list_games`, `lobby`) until it starts, and lets anyone join an open seat by its id."""
+        request = pb.CreateGameRequest(game_type=game_type, seats=[s.spec() for s in seats], start=start, seed=seed,
+                                       visibility=pb.VISIBILITY_PUBLIC if public else pb.VISIBILITY_PRIVATE)
         if options is not None:
             request.options_json = json.dumps(options)
         reply = _call(lambda: self.stub.CreateGame(request, timeout=self.timeout), None)
         return CreatedGame(self, reply.game_id, {t.seat: t.token for t in reply.seat_tokens}, reply.creator_token,
                            reply.join_code, reply.state)
 
-    def join_game(self, join_code: str, name: str = "", seat: int | None = None) -> Player:
-        request = pb.JoinGameRequest(join_code=join_code, name=name, seat=seat)
+    def join_game(self, join_code: str | None = None, name: str = "", seat: int | None = None,
+                  game_id: str | None = None) -> Player:
+        """Take an open seat (`seat`, or the first one) of the game named by `join_code`, or by `game_id` when
+        the game is public (a private game's id is refused: PermissionDenied NOT_PUBLIC)."""
+        request = pb.JoinGameRequest(join_code=join_code or "", game_id=game_id or "", name=name, seat=seat)
         reply = _call(lambda: self.stub.JoinGame(request, timeout=self.timeout), None)
         return Player(self, reply.game_id, reply.seat, reply.token)
+
+    def list_games(self, game_type: str = "", min_open_seats: int = 0, page_size: int = 0,
+                   page_token: str = "") -> pb.ListGamesResponse:
+        """One page of the lobby: public games not started yet with at least max(1, `min_open_seats`) open seats,
+        oldest first (`page_size` 0 = 50, at most 100). Pass the response's `next_page_token` (with the same
+        filter) for the next page; it is empty on the last one."""
+        request = pb.ListGamesRequest(game_type=game_type, min_open_seats=min_open_seats, page_size=page_size,
+                                      page_token=page_token)
+        return _call(lambda: self.stub.ListGames(request, timeout=self.timeout), self.retry)
+
+    def lobby(self, game_type: str = "", min_open_seats: int = 0, page_size: int = 0) -> Iterator[pb.GameSummary]:
+        """Every game of the lobby (see `list_games`), fetching page after page as the iteration goes on. A game
+        listed when the iteration began and still listed when its page comes is yielded once; no game twice."""
+        token = ""
+        while True:
+            page = self.list_games(game_type, min_open_seats, page_size, token)
+            yield from page.games
+            token = page.next_page_token
+            if not token:
+                return
 
     def start_game(self, game_id: str, creator_token: str) -> pb.GameState:
         request = pb.StartGameRequest(game_id=game_id)
