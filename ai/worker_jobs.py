@@ -25,6 +25,7 @@ import structlog
 from ai.worker_config import WorkerConfig, dead_letter_stream
 from ai.worker_metrics import JOBS, QUEUE_LAG_SECONDS, RECLAIMED
 from ai.worker_service import think
+from ai.worker_timeouts import Timekeeper
 from games import registry
 from tabletop import redis_client, wire
 from tabletop.v1 import game_service_pb2 as pb
@@ -32,7 +33,8 @@ from tabletop.v1 import game_service_pb2_grpc
 
 log = structlog.get_logger("tabletop.ai")
 
-READ_BLOCK_MS = 1000  # how long a read waits for a job; also how soon a stop request is noticed
+READ_BLOCK_MS = 500  # how long a read waits for a job; also how soon a stop request (or a timeout) is noticed
+SWEEP_SECONDS = 0.25  # how often the turn deadlines are looked at (at most every read)
 SHARD_BLOCK_MS = 100  # on Cluster: the wait on one shard after an empty sweep (bounds the latency of the others)
 RPC_TIMEOUT = 10.0
 TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
@@ -48,17 +50,21 @@ class JobConsumer:
         self.stopping = stopping
         self.streams = config.streams()
         self._turn = 0  # on Cluster: the shard the next sweep starts at
+        self.timekeeper = Timekeeper(self)
 
     # --- the loop ---------------------------------------------------------------------------------------------
     def run(self) -> None:
         """Take and play jobs until `stopping` is set; the job in hand is finished first."""
         self.ensure_groups()
-        next_claim = 0.0
+        next_claim = next_sweep = 0.0
         while not self.stopping.is_set():
             try:
                 if time.monotonic() >= next_claim:
                     self.reclaim()
                     next_claim = time.monotonic() + max(0.5, self.config.claim_idle_seconds / 2)
+                if time.monotonic() >= next_sweep:  # turn timers that ran out
+                    self.timekeeper.sweep()
+                    next_sweep = time.monotonic() + SWEEP_SECONDS
                 for stream, messages in self.read() or ():
                     for entry_id, fields in messages:
                         self.handle(stream, entry_id, fields)
@@ -165,7 +171,7 @@ class JobConsumer:
     def play(self, job: dict[str, str]) -> str:
         """Make the job's move; "moved", or "stale" when the game has moved on."""
         game_id, seat, version = job["game_id"], int(job["seat"]), int(job["version"])
-        metadata = (("authorization", f"Bearer {self.config.ai_service_token}"), ("x-tabletop-seat", str(seat)))
+        metadata = self.metadata(seat)
         try:
             state = self._call(self.stub.GetState, pb.GetStateRequest(game_id=game_id), metadata).state
         except grpc.RpcError as exc:
@@ -180,7 +186,9 @@ class JobConsumer:
             return "stale"
         game = registry.get(state.game_type)
         view = wire.view_from_any(game, state.view)
-        strength = next((s.strength for s in state.seats if s.seat == seat), "") or "normal"
+        # An AI seat's own strength; for a human seat the AI plays (late, away, left), its timer's, else normal.
+        timer_strength = state.timer.strength if state.HasField("timer") else ""
+        strength = next((s.strength for s in state.seats if s.seat == seat), "") or timer_strength or "normal"
         budget = self.config.budgets.get(strength, self.config.budgets["normal"])
         # Seeded by what the seat sees: the same position gets the same move, so a game dealt from a fixed seed
         # (CreateGame.seed, all-AI games) plays out the same every time.
@@ -202,6 +210,10 @@ class JobConsumer:
         return "moved"
 
     # --- helpers ----------------------------------------------------------------------------------------------
+    def metadata(self, seat: int) -> tuple[tuple[str, str], ...]:
+        """The AI service credential, acting for `seat`."""
+        return (("authorization", f"Bearer {self.config.ai_service_token}"), ("x-tabletop-seat", str(seat)))
+
     def _call(self, method: Callable, request: Any, metadata) -> Any:
         """Call the game service, retrying a few times while it is unreachable."""
         for delay in (*RETRY_DELAYS, None):

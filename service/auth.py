@@ -1,7 +1,8 @@
 """Bearer tokens: random, shown once, stored only as a hash, compared in constant time, never logged.
 
 A seat token acts for one seat of one game; the creator token may start its game; the AI service token (shared
-with the AI worker) acts for the AI seat named in the `x-tabletop-seat` metadata, and for AI seats only.
+with the AI worker) acts for the seat named in the `x-tabletop-seat` metadata when the AI plays it: an AI seat, a
+human seat that is away, left or resigned, or one whose turn timer ran out.
 """
 
 from __future__ import annotations
@@ -79,19 +80,20 @@ def constant_time_equal(token_digest: str, stored: str | None) -> bool:
 def identify(
     creds: Credentials,
     seat_hashes: list[str | None],
-    seat_kinds: list[str],
+    ai_seats: list[bool],
     creator_hash: str | None,
     ai_service_token: str,
 ) -> Caller:
-    """Check the credentials against one game; raise UNAUTHENTICATED / PERMISSION_DENIED when they do not fit."""
+    """Check the credentials against one game; raise UNAUTHENTICATED / PERMISSION_DENIED when they do not fit.
+    `ai_seats`: per seat, whether the AI service credential may act for it now."""
     if creds.token is None:
         return SPECTATOR
     if ai_service_token and hmac.compare_digest(creds.token.encode(), ai_service_token.encode()):
         seat = creds.seat_header
         if seat is None:
             raise errors.invalid("MISSING_SEAT", f"the AI service credential needs the {SEAT_HEADER} metadata")
-        if not 0 <= seat < len(seat_kinds) or seat_kinds[seat] != "ai":
-            raise errors.denied("NOT_AN_AI_SEAT", f"seat {seat} is not an AI seat of this game")
+        if not 0 <= seat < len(ai_seats) or not ai_seats[seat]:
+            raise errors.denied("NOT_AN_AI_SEAT", f"the AI does not play seat {seat} of this game now")
         return Caller("ai", seat)
     digest = token_hash(creds.token)
     found = None

@@ -15,7 +15,16 @@ from service.auth import Credentials
 from service.config import Config
 from service.logs import bind, log
 from service.store import SeatRecord, Timer, lobby_member, now_ms, seats_json
-from service.tables import COMMIT_ATTEMPTS, RECENT_EVENTS, Seen, Tables
+from service.tables import (
+    COMMIT_ATTEMPTS,
+    RECENT_EVENTS,
+    Seen,
+    Tables,
+    deadline_fields,
+    deadlines_after,
+    is_active,
+    to_act,
+)
 
 
 @dataclass(frozen=True)
@@ -128,16 +137,27 @@ class Lobby:
         table = await self.tables.load(game_id, RECENT_EVENTS)
         return Created(game_id, tokens, creator_token, f"{game_id}.{join_secret}", Seen.of(table, None))
 
-    async def join(self, join_code: str, name: str, seat: int | None) -> Joined:
-        game_id, _, secret = join_code.partition(".")
-        if not secret or not validation.GAME_ID.match(game_id) or len(secret) > 64:
-            raise errors.invalid("MALFORMED_JOIN_CODE", "a join code looks like <game id>.<secret>")
+    async def join(self, join_code: str, name: str, seat: int | None, game_id: str = "") -> Joined:
+        """Take an open seat of the game named by `join_code`, or by `game_id` when the game is public."""
+        if bool(join_code) == bool(game_id):
+            raise errors.invalid("JOIN_CODE_OR_GAME_ID",
+                                 "give either a join code or the id of a public game (game_id), not both")
+        secret = ""
+        if join_code:
+            game_id, _, secret = join_code.partition(".")
+            if not secret or not validation.GAME_ID.match(game_id) or len(secret) > 64:
+                raise errors.invalid("MALFORMED_JOIN_CODE", "a join code looks like <game id>.<secret>")
+        else:
+            validation.check_game_id(game_id)
         name = validation.check_name(name)
         for _ in range(COMMIT_ATTEMPTS):
             table = await self.tables.load(game_id)
             record = table.record
-            if not auth.constant_time_equal(auth.token_hash(secret), record.join_hash):
-                raise errors.denied("INVALID_JOIN_CODE", "the join code is not valid for this game")
+            if secret:
+                if not auth.constant_time_equal(auth.token_hash(secret), record.join_hash):
+                    raise errors.denied("INVALID_JOIN_CODE", "the join code is not valid for this game")
+            elif record.visibility != "public":
+                raise errors.denied("NOT_PUBLIC", "the game is not public: join it with its join code")
             if record.status != "waiting":
                 raise errors.precondition("GAME_ALREADY_STARTED", "the game has started: no seat can be joined")
             open_seats = [i for i, s in enumerate(record.seats) if s.kind == "open"]
@@ -192,13 +212,22 @@ class Lobby:
             state = game.new_game(len(seats), json.loads(record.options), seed)
             raw = game.dump_state(state).decode()
             finished = game.is_over(state)
+            status = "finished" if finished else "in_progress"
+            fields = {"status": status, "seats": seats_json(seats), "state": raw}
+            event = {"kind": "started", "state": raw, "seats": public_seats(seats), "at": str(now_ms()),
+                     "over": "1" if finished else "0"}
+            deadline: int | None | str = ""
+            if record.timer is not None:  # the first turn deadlines
+                deadlines = deadlines_after(record.timer, {}, to_act(game, state, status), seats, now_ms())
+                text, deadline = deadline_fields(deadlines)
+                fields["deadlines"] = event["deadlines"] = text
             result = await self.store.commit(
-                game_id, record.game_type, record.version,
-                {"status": "finished" if finished else "in_progress", "seats": seats_json(seats), "state": raw},
-                {"kind": "started", "state": raw, "seats": public_seats(seats), "at": str(now_ms()),
-                 "over": "1" if finished else "0"},
-                finished=finished, playing=True,
+                game_id, record.game_type, record.version, fields, event,
+                finished=finished, playing=is_active(seats, status), deadline=deadline,
                 jobs=self.tables.jobs(record, game, state, record.version + 1, seats), shard=record.shard,
+                # A started game leaves the lobby (removing a member that is not there is harmless).
+                lobby="-" + lobby_member(record.game_type, record.created_ms, game_id)
+                if record.visibility == "public" else "",
             )
             if result.outcome == "OK":
                 return

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from service.listing import Listed
 from service.lobby import Created, Joined
 from service.play import Moved, Scored, told
-from service.store import Event
+from service.store import Event, SeatRecord, Timer
 from service.suggest import Suggestion
 from service.tables import Seen
 from tabletop import wire
@@ -21,7 +22,32 @@ EVENT_KINDS = {
     "joined": pb.GameEvent.KIND_JOINED,
     "started": pb.GameEvent.KIND_STARTED,
     "move": pb.GameEvent.KIND_MOVE,
+    "left": pb.GameEvent.KIND_LEFT,
+    "resigned": pb.GameEvent.KIND_RESIGNED,
+    "away": pb.GameEvent.KIND_AWAY,
+    "returned": pb.GameEvent.KIND_RETURNED,
 }
+MOVED_BY = {
+    "holder": pb.GameEvent.MOVED_BY_HOLDER,
+    "timeout": pb.GameEvent.MOVED_BY_AI_ON_TIMEOUT,
+    "takeover": pb.GameEvent.MOVED_BY_AI_TAKEOVER,
+}
+SEAT_STATES = {"": pb.SEAT_STATE_PRESENT, "away": pb.SEAT_STATE_AWAY, "left": pb.SEAT_STATE_LEFT,
+               "resigned": pb.SEAT_STATE_RESIGNED}
+TIMEOUT_POLICIES = {"ai": pb.TIMEOUT_POLICY_AI_MOVES, "forfeit": pb.TIMEOUT_POLICY_FORFEIT}
+VISIBILITY = {"public": pb.VISIBILITY_PUBLIC, "private": pb.VISIBILITY_PRIVATE}
+
+
+def timer_to_proto(timer: Timer | None) -> pb.TurnTimer | None:
+    if timer is None:
+        return None
+    return pb.TurnTimer(turn_seconds=timer.turn_seconds, on_timeout=TIMEOUT_POLICIES[timer.on_timeout],
+                        strength=timer.strength, away_after=timer.away_after)
+
+
+def seat_info(seat: int, record: SeatRecord, deadline: int | None = None) -> pb.SeatInfo:
+    return pb.SeatInfo(seat=seat, kind=SEAT_KINDS[record.kind], name=record.name, strength=record.strength,
+                       state=SEAT_STATES[record.state], deadline_unix_ms=deadline)
 
 
 def event_to_proto(event: Event, viewer: int | None, names: tuple[str, ...]) -> pb.GameEvent:
@@ -39,6 +65,7 @@ def event_to_proto(event: Event, viewer: int | None, names: tuple[str, ...]) -> 
         move_label=(event.get("move_label") if mine else told(event.get("move_told"), viewer, names)) if shown else "",
         time_unix_ms=int(event.get("at") or 0),
         game_over=event.get("over") == "1",
+        moved_by=MOVED_BY.get(event.get("by") or "holder") if is_move else None,
     )
 
 
@@ -51,16 +78,15 @@ def game_state(seen: Seen) -> pb.GameState:
         game_type=seen.record.game_type,
         status=STATUS[seen.status],
         version=seen.version,
-        seats=[
-            pb.SeatInfo(seat=i, kind=SEAT_KINDS[s.kind], name=s.name, strength=s.strength)
-            for i, s in enumerate(seen.seats)
-        ],
+        seats=[seat_info(i, s, seen.deadlines.get(i)) for i, s in enumerate(seen.seats)],
         your_seat=viewer,
         to_act=seen.to_act(),
         legal_moves=wire.legal_moves_to_proto(game, seen.legal_moves(), seen.words()),
         recent_events=[event_to_proto(e, viewer, names) for e in seen.events],
         view=wire.view_to_any(game, game.view(state, viewer)) if state is not None else None,
         options_json=seen.record.options,
+        timer=timer_to_proto(seen.record.timer),
+        visibility=VISIBILITY.get(seen.record.visibility, pb.VISIBILITY_PRIVATE),
     )
 
 
@@ -96,4 +122,17 @@ def suggestion(result: Suggestion) -> pb.SuggestMoveResponse:
         version=result.version, best_move_id=result.best_move_id, best_move_label=result.best_move_label,
         candidates=[pb.CandidateMove(move_id=c.move_id, label=c.label, visits=c.visits, mean_reward=c.mean_reward)
                     for c in result.candidates],
+    )
+
+
+def listed(result: Listed) -> pb.ListGamesResponse:
+    """A lobby page: each game's seats without tokens (a game waiting for players has no deadlines)."""
+    return pb.ListGamesResponse(
+        games=[
+            pb.GameSummary(game_id=g.game_id, game_type=g.game_type,
+                           seats=[seat_info(i, s) for i, s in enumerate(g.seats)], open_seats=g.open_seats,
+                           created_unix_ms=g.created_ms, options_json=g.options, timer=timer_to_proto(g.timer))
+            for g in result.games
+        ],
+        next_page_token=result.next_page_token,
     )

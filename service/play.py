@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from games.base import Game, GameError, IllegalMove, Move, Score, Words
 from service import errors, metrics, validation
-from service.auth import Credentials
+from service.auth import Caller, Credentials
 from service.logs import bind
-from service.store import Event, now_ms
-from service.tables import COMMIT_ATTEMPTS, RECENT_EVENTS, Replay, Seen, Table, Tables, names, visible_score
+from service.seats import Seats
+from service.store import Event, GameRecord, SeatRecord, now_ms, seats_json
+from service.tables import (
+    COMMIT_ATTEMPTS,
+    RECENT_EVENTS,
+    Replay,
+    Seen,
+    Table,
+    Tables,
+    deadline_fields,
+    deadlines_after,
+    final_score,
+    is_active,
+    names,
+    to_act,
+)
 from tabletop import wire
 
 # A seat named in a move's sentence for others is stored as this placeholder, filled in for each reader.
@@ -48,13 +62,16 @@ def told(template: str, viewer: int | None, seat_names: tuple[str, ...]) -> str:
 
 
 class Play:
-    def __init__(self, tables: Tables):
+    def __init__(self, tables: Tables, seats: Seats):
         self.tables = tables
         self.store = tables.store
+        self.seats = seats
 
     async def get_state(self, game_id: str, creds: Credentials) -> Seen:
         table = await self.tables.load(game_id, RECENT_EVENTS)
-        return Seen.of(table, self.tables.identify(table.record, creds).seat)
+        caller = self.tables.identify(table.record, creds)
+        table = await self.seats.returning(table, caller)
+        return Seen.of(table, caller.seat)
 
     async def make_move(self, game_id: str, creds: Credentials, move: str | Any,
                         expected_version: int | None, request_id: str) -> Moved:
@@ -64,7 +81,8 @@ class Play:
         validation.check_game_id(game_id)
         for _ in range(COMMIT_ATTEMPTS):
             table = await self.tables.load(game_id, RECENT_EVENTS)
-            seat = self.tables.acting_seat(table.record, creds)
+            caller = self.tables.actor(table.record, creds)
+            seat = caller.seat
             try:
                 new_state, event = self._plan_move(table, seat, move, expected_version)
             except errors.ServiceError as exc:
@@ -81,11 +99,24 @@ class Play:
             finished = event["over"] == "1"
             status = "finished" if finished else "in_progress"
             raw = game.dump_state(new_state).decode()
+            by, seats = self._who_moved(record, caller)
+            event["by"] = by
+            fields = {"status": status, "state": raw}
+            if seats != record.seats:
+                fields["seats"] = event["seats"] = seats_json(seats)
+            now = now_ms()
+            before = {s: d for s, d in record.deadlines.items() if s != seat}  # the mover's next decision: afresh
+            deadlines = deadlines_after(record.timer, before, to_act(game, new_state, status), seats, now)
+            deadline = ""
+            if record.timer is not None:
+                text, deadline = deadline_fields(deadlines)
+                fields["deadlines"] = event["deadlines"] = text
             result = await self.store.commit(
-                game_id, record.game_type, record.version, {"status": status, "state": raw}, event,
-                finished=finished, playing=True,
+                game_id, record.game_type, record.version, fields, event,
+                finished=finished, playing=is_active(seats, status),
                 request=(seat, request_id, str(version).encode()) if request_id else None,
-                jobs=self.tables.jobs(record, game, new_state, version, record.seats), shard=record.shard,
+                jobs=self.tables.jobs(record, game, new_state, version, seats), shard=record.shard,
+                deadline=deadline,
             )
             if result.outcome == "OK":
                 self.tables.remember((game_id, result.version, hash(raw.encode())), new_state)
@@ -93,7 +124,11 @@ class Play:
                 if finished:
                     metrics.GAMES_FINISHED.labels(record.game_type).inc()
                 events = [*table.events[-(RECENT_EVENTS - 1):], Event(version, event)]
-                return Moved(version, Seen(record, game, new_state, seat, events, version, status, record.seats))
+                moved = Moved(version, Seen(record, game, new_state, seat, events, version, status, seats, deadlines))
+                timer = record.timer
+                if by == "timeout" and timer is not None and seats[seat].misses >= timer.away_after and not finished:
+                    await self.seats.mark_away(game_id, seat)
+                return moved
             if result.outcome == "DUPLICATE":
                 return await self._first_answer(game_id, seat, int(result.answer))
             metrics.VERSION_CONFLICTS.inc()
@@ -111,6 +146,23 @@ class Play:
             rebuilt.step(event)
         return Moved(version, rebuilt.seen(table.record, seat, version, events[-RECENT_EVENTS:]))
 
+    @staticmethod
+    def _who_moved(record: GameRecord, caller: Caller) -> tuple[str, tuple[SeatRecord, ...]]:
+        """Who made the move ("holder", "timeout" or "takeover"), and the seats after it: a player's own move
+        brings an away seat back and clears its missed turns; a move made on a timeout counts one more."""
+        seat = record.seats[caller.seat]
+        if caller.role == "seat":
+            by, after = "holder", replace(seat, state="" if seat.state == "away" else seat.state, misses=0)
+        elif seat.kind == "ai":
+            by, after = "holder", seat
+        elif seat.played_by_ai:
+            by, after = "takeover", seat
+        else:
+            by, after = "timeout", replace(seat, misses=seat.misses + 1)
+        seats = list(record.seats)
+        seats[caller.seat] = after
+        return by, tuple(seats)
+
     def _plan_move(self, table: Table, seat: int, move: str | Any, expected_version: int | None
                    ) -> tuple[Any, dict[str, str]]:
         """Check and apply the move to the loaded game: the new state and the event to commit, or raise the
@@ -120,6 +172,8 @@ class Play:
             raise errors.precondition("GAME_NOT_STARTED", "the game has not started yet")
         if expected_version is not None and expected_version != record.version:
             raise errors.version_mismatch(expected_version, record.version)
+        if record.status == "finished":  # ended by resignation before its rules ended it
+            raise errors.precondition("GAME_OVER", "the game is over")
         engine_move = self._engine_move(game, state, seat, move)
         new_state = game.transition(state, seat, engine_move)  # _engine_move found it among the legal moves
         # The move is stored by its id (ids of legal moves are stable: replay finds it with move_by_id), with its
@@ -155,7 +209,10 @@ class Play:
 
     async def score(self, game_id: str, creds: Credentials) -> Scored:
         table = await self.tables.load(game_id)
-        viewer = self.tables.identify(table.record, creds).seat
+        caller = self.tables.identify(table.record, creds)
+        table = await self.seats.returning(table, caller)
+        record = table.record
         if table.state is None:
             raise errors.precondition("GAME_NOT_STARTED", "the game has not started yet: there is no score")
-        return Scored(table.game, visible_score(table.game, table.state, viewer), table.record.version)
+        score = final_score(table.game, table.state, caller.seat, record.status, record.resigned, names(record.seats))
+        return Scored(table.game, score, record.version)

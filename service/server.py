@@ -17,8 +17,10 @@ from grpc_reflection.v1alpha import reflection
 from games import registry
 from service import echo, logs, metrics
 from service.config import Config, ConfigError
+from service.listing import Listing
 from service.lobby import Lobby
 from service.play import Play
+from service.seats import Seats
 from service.servicer import GameServicer
 from service.store import GameStore
 from service.suggest import Suggest
@@ -87,7 +89,9 @@ async def start_server(config: Config) -> RunningServer:
     for game in registry.all_games():
         wire.wire_of(game)
     tables = Tables(store, config.ai_service_token)
-    servicer = GameServicer(Lobby(tables, config), Play(tables), Watch(tables), Suggest(tables, config))
+    seats = Seats(tables)
+    servicer = GameServicer(Lobby(tables, config), Play(tables, seats), Watch(tables, seats),
+                            Suggest(tables, config, seats), seats, Listing(store))
     server = grpc.aio.server(
         interceptors=[metrics.MetricsInterceptor()],
         options=[

@@ -13,9 +13,11 @@ from google.protobuf import json_format
 from games import registry
 from games.codec import CodecError
 from service import auth, errors, messages
+from service.listing import Listing
 from service.lobby import Lobby, SeatRequest
 from service.logs import bind, log
 from service.play import Play
+from service.seats import Seats
 from service.store import Timer
 from service.suggest import Suggest
 from service.watch import Watch
@@ -90,11 +92,13 @@ def _struct_options(options) -> dict[str, Any]:
 
 
 class GameServicer(game_service_pb2_grpc.GameServiceServicer):
-    def __init__(self, lobby: Lobby, play: Play, watch: Watch, suggest: Suggest):
+    def __init__(self, lobby: Lobby, play: Play, watch: Watch, suggest: Suggest, seats: Seats, listing: Listing):
         self.lobby = lobby
         self.play = play
         self.watch = watch
         self.suggest = suggest
+        self.seats = seats
+        self.listing = listing
 
     @unary
     async def ListGameTypes(self, request: pb.ListGameTypesRequest, context) -> pb.ListGameTypesResponse:
@@ -122,7 +126,13 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     @unary
     async def JoinGame(self, request: pb.JoinGameRequest, context) -> pb.JoinGameResponse:
         seat = request.seat if request.HasField("seat") else None
-        return messages.joined(await self.lobby.join(request.join_code, request.name, seat))
+        return messages.joined(await self.lobby.join(request.join_code, request.name, seat, request.game_id))
+
+    @unary
+    async def ListGames(self, request: pb.ListGamesRequest, context) -> pb.ListGamesResponse:
+        return messages.listed(await self.listing.list_games(
+            request.game_type, request.min_open_seats, request.page_size, request.page_token
+        ))
 
     @unary
     async def StartGame(self, request: pb.StartGameRequest, context) -> pb.StartGameResponse:
@@ -157,3 +167,13 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         return messages.suggestion(await self.suggest.suggest(
             request.game_id, _credentials(context), request.strength, request.iterations, request.time_budget_seconds
         ))
+
+    @unary
+    async def LeaveGame(self, request: pb.LeaveGameRequest, context) -> pb.LeaveGameResponse:
+        seen = await self.seats.leave(request.game_id, _credentials(context))
+        return pb.LeaveGameResponse(state=messages.game_state(seen))
+
+    @unary
+    async def Resign(self, request: pb.ResignRequest, context) -> pb.ResignResponse:
+        seen = await self.seats.resign(request.game_id, _credentials(context))
+        return pb.ResignResponse(state=messages.game_state(seen))

@@ -23,7 +23,7 @@ import redis.exceptions
 
 from service import errors, metrics
 from tabletop import redis_client
-from tabletop.job_shards import job_stream, shard_slot, shard_tag
+from tabletop.job_shards import deadlines_key, job_stream, shard_slot, shard_tag
 
 T = TypeVar("T")
 
@@ -100,6 +100,7 @@ class GameRecord:
     visibility: str = "private"  # or "public": listed in the lobby until it starts
     timer: Timer | None = None
     deadlines: dict[int, int] = field(default_factory=dict)  # seat -> when it must have decided (ms), timer games
+    resigned: tuple[int, ...] = ()  # the seats that resigned, in order
 
     @classmethod
     def from_hash(cls, game_id: str, doc: dict[bytes, bytes]) -> GameRecord:
@@ -122,6 +123,7 @@ class GameRecord:
             visibility=text("visibility") or "private",
             timer=Timer.from_json(text("timer")) if text("timer") else None,
             deadlines={int(k): v for k, v in json.loads(text("deadlines") or "{}").items()},
+            resigned=tuple(json.loads(text("resigned") or "[]")),
         )
 
 
@@ -175,11 +177,6 @@ def lobby_key(shard: int) -> str:
 def lobby_member(game_type: str, created_ms: int, game_id: str) -> str:
     """A lobby entry, ordered (as the zset orders equal scores: by bytes) by type, then creation, then id."""
     return f"{game_type}|{created_ms:013d}|{game_id}"
-
-
-def deadlines_key(shard: int) -> str:
-    """The games of one shard with a pending turn deadline (member: game id, score: the earliest deadline, ms)."""
-    return f"tabletop:deadlines:{{{shard_tag(shard)}}}"
 
 
 ID_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"

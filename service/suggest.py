@@ -10,6 +10,7 @@ from games.base import GameError, Words
 from service import errors, validation
 from service.auth import Credentials
 from service.config import Config
+from service.seats import Seats
 from service.tables import Tables, names
 from tabletop import wire
 from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc
@@ -32,8 +33,9 @@ class Suggestion:
 
 
 class Suggest:
-    def __init__(self, tables: Tables, config: Config):
+    def __init__(self, tables: Tables, config: Config, seats: Seats):
         self.tables = tables
+        self.seats = seats
         self.config = config
         self._ai_channel: grpc.aio.Channel | None = None
 
@@ -44,7 +46,9 @@ class Suggest:
     async def suggest(self, game_id: str, creds: Credentials, strength: str, iterations: int,
                       time_budget_seconds: float) -> Suggestion:
         table = await self.tables.load(game_id)
-        seat = self.tables.acting_seat(table.record, creds)
+        caller = self.tables.actor(table.record, creds)
+        table = await self.seats.returning(table, caller)
+        seat = caller.seat
         game, state = table.game, table.state
         if state is None:
             raise errors.precondition("GAME_NOT_STARTED", "the game has not started yet")

@@ -7,15 +7,16 @@ results defined here (`Seen`, ...); the servicer, at the edge, turns them into p
 from __future__ import annotations
 
 import hashlib
+import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from games.base import Game, Score, Words
 from service import auth, errors, validation
 from service.auth import Caller, Credentials
 from service.logs import bind
-from service.store import Event, GameRecord, GameStore, SeatRecord, seats_from_json
+from service.store import Event, GameRecord, GameStore, SeatRecord, Timer, now_ms, seats_from_json
 
 RECENT_EVENTS = 10
 COMMIT_ATTEMPTS = 8
@@ -44,23 +45,24 @@ class Seen:
     version: int
     status: str  # "waiting", "in_progress" or "finished"
     seats: tuple[SeatRecord, ...]
+    deadlines: dict[int, int]  # seat -> when it must have decided (ms), for the seats a turn timer is running for
 
     @classmethod
     def of(cls, table: Table, viewer: int | None) -> Seen:
         record = table.record
         return cls(record, table.game, table.state, viewer, table.events, record.version, record.status,
-                   record.seats)
+                   record.seats, record.deadlines)
 
     @property
     def names(self) -> tuple[str, ...]:
         return names(self.seats)
 
     def to_act(self) -> list[int]:
-        return sorted(self.game.to_act(self.state)) if self.state is not None else []
+        return to_act(self.game, self.state, self.status)
 
     def legal_moves(self) -> tuple:
         viewer = self.viewer
-        if viewer is None or self.state is None or viewer not in self.game.to_act(self.state):
+        if viewer is None or viewer not in self.to_act() or self.seats[viewer].state in ("left", "resigned"):
             return ()
         return tuple(self.game.legal_moves(self.state, viewer))
 
@@ -73,6 +75,38 @@ def names(seats: tuple[SeatRecord, ...]) -> tuple[str, ...]:
     return tuple(s.name for s in seats)
 
 
+def to_act(game: Game, state: Any, status: str) -> list[int]:
+    """The seats to decide now: none before the start, and none once the game is finished (a game that ends by
+    resignation finishes before its engine state does)."""
+    return sorted(game.to_act(state)) if state is not None and status == "in_progress" else []
+
+
+def is_active(seats: tuple[SeatRecord, ...], status: str) -> bool:
+    """Whether a game counts as active: in progress with a human seat whose player has not left or resigned (an
+    away player may come back). An all-AI game counts too: someone is watching it play."""
+    if status != "in_progress":
+        return False
+    humans = [s for s in seats if s.kind == "human"]
+    return not humans or any(s.state in ("", "away") for s in humans)
+
+
+def deadlines_after(timer: Timer | None, before: dict[int, int], acting: list[int],
+                    seats: tuple[SeatRecord, ...], now: int) -> dict[int, int]:
+    """The turn deadlines once a change leaves `acting` to decide: a human seat its player plays keeps the
+    deadline it had while it stays to act, and gets a fresh one when it comes to act; no one else has one."""
+    if timer is None:
+        return {}
+    return {
+        seat: before.get(seat, now + timer.turn_seconds * 1000)
+        for seat in acting
+        if seats[seat].kind == "human" and not seats[seat].played_by_ai
+    }
+
+
+def deadline_fields(deadlines: dict[int, int]) -> tuple[str, int | None]:
+    """The game's `deadlines` hash field (and the event's), and its earliest deadline for the shard's set."""
+    return json.dumps({str(k): v for k, v in sorted(deadlines.items())}), min(deadlines.values(), default=None)
+
 def visible_score(game: Game, state: Any, viewer: int | None) -> Score:
     """The score as `viewer` may know it: exact once the game is over; while it runs, the score of a state
     sampled from the viewer's view (seeded by the view), so a live score that depends on hidden cards (a Naishi
@@ -84,28 +118,47 @@ def visible_score(game: Game, state: Any, viewer: int | None) -> Score:
     return game.score(game.sample(view, rng))
 
 
+def final_score(game: Game, state: Any, viewer: int | None, status: str, resigned: tuple[int, ...],
+                seat_names: tuple[str, ...]) -> Score:
+    """The score as `viewer` may know it (see visible_score), exact once the game is finished (also when it ended
+    by resignation before its rules ended it), with the seats that resigned last: the latest above the earliest."""
+    finished = status == "finished"
+    score = game.score(state) if finished else visible_score(game, state, viewer)
+    if not resigned:
+        return score
+    ranking = [tuple(s for s in group if s not in resigned) for group in score.ranking]
+    ranking = [group for group in ranking if group] + [(s,) for s in reversed(resigned)]
+    said = ", ".join(f"{seat_names[s]} resigned" for s in resigned)
+    return replace(score, ranking=tuple(ranking), final=finished, decided_by=said)
+
+
 class Replay:
-    """Rebuild a game event by event from its stream: seats, status and engine state after each event."""
+    """Rebuild a game event by event from its stream: seats, status, deadlines and engine state after each."""
 
     def __init__(self, game: Game):
         self.game = game
         self.seats: tuple[SeatRecord, ...] = ()
         self.status = "waiting"
         self.state: Any = None
+        self.deadlines: dict[int, int] = {}
 
     def step(self, event: Event) -> None:
         if event.get("seats"):
             self.seats = seats_from_json(event.get("seats"))
+        if event.get("deadlines"):
+            self.deadlines = {int(k): v for k, v in json.loads(event.get("deadlines")).items()}
         kind = event.get("kind")
         if kind == "started":
             self.state = self.game.load_state(event.get("state"))
         elif kind == "move":
             self.state = self.game.apply_id(self.state, int(event.get("seat")), event.get("move_id"))
         if self.state is not None:
-            self.status = "finished" if self.game.is_over(self.state) else "in_progress"
+            over = self.game.is_over(self.state) or event.get("over") == "1" or self.status == "finished"
+            self.status = "finished" if over else "in_progress"
 
     def seen(self, record: GameRecord, viewer: int | None, version: int, events: list[Event] = ()) -> Seen:
-        return Seen(record, self.game, self.state, viewer, list(events), version, self.status, self.seats)
+        return Seen(record, self.game, self.state, viewer, list(events), version, self.status, self.seats,
+                    self.deadlines)
 
 
 class Tables:
@@ -144,24 +197,29 @@ class Tables:
             self._states.pop(next(iter(self._states)))
 
     def identify(self, record: GameRecord, creds: Credentials) -> Caller:
+        now = now_ms()
         caller = auth.identify(
             creds,
             [s.token_hash for s in record.seats],
-            [s.kind for s in record.seats],
+            # The AI acts for AI seats, for human seats it plays (away, left, resigned), and for a late seat.
+            [s.played_by_ai or record.deadlines.get(i, now + 1) <= now for i, s in enumerate(record.seats)],
             record.creator_hash,
             self.ai_service_token,
         )
         bind(seat=caller.seat, role=caller.role)
         return caller
 
-    def acting_seat(self, record: GameRecord, creds: Credentials) -> int:
-        """The seat the caller acts for; spectators and the creator token may not act."""
+    def actor(self, record: GameRecord, creds: Credentials) -> Caller:
+        """Who acts, and for which seat; spectators, the creator token and a seat that left may not act."""
         if creds.token is None:
             raise errors.unauthenticated("MISSING_TOKEN", "this call needs a seat token (authorization: Bearer ...)")
         caller = self.identify(record, creds)
         if caller.seat is None:
             raise errors.denied("NOT_A_SEAT", "the creator token acts for no seat; use a seat token")
-        return caller.seat
+        state = record.seats[caller.seat].state
+        if caller.role == "seat" and state in ("left", "resigned"):
+            raise errors.denied(f"SEAT_{state.upper()}", f"you have {state} this game; you may still watch it")
+        return caller
 
     @staticmethod
     def jobs(record: GameRecord, game: Game, state: Any, version: int,
@@ -176,5 +234,5 @@ class Tables:
                 "job_id": f"{record.game_id}:{version}:{seat}",
             }
             for seat in sorted(game.to_act(state))
-            if seats[seat].kind == "ai"
+            if seats[seat].played_by_ai
         ]

@@ -81,7 +81,7 @@ def resolve_options(game: Game, options: dict[str, Any]) -> dict[str, Any]:
         raise errors.invalid("INVALID_OPTIONS", exc.message) from None
 
 
-MIN_TURN_SECONDS, MAX_TURN_SECONDS = 3, 86_400
+MIN_TURN_SECONDS, MAX_TURN_SECONDS = 1, 86_400
 
 
 def check_timer(timer: Timer | None) -> None:

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from service import errors
 from service.auth import Credentials
 from service.feed import GameFeed
+from service.seats import Seats
 from service.store import Event
 from service.tables import Replay, Seen, Tables
 
@@ -16,8 +17,9 @@ WATCH_IDLE_CHECK_MS = 30_000
 
 
 class Watch:
-    def __init__(self, tables: Tables):
+    def __init__(self, tables: Tables, seats: Seats):
         self.tables = tables
+        self.seats = seats
         self.store = tables.store
         self.feed = GameFeed(tables.store, WATCH_BLOCK_MS)
 
@@ -30,7 +32,9 @@ class Watch:
         if from_version < 0:
             raise errors.invalid("INVALID_VERSION", "from_version must be 0 or more")
         table = await self.tables.load(game_id)
-        viewer = self.tables.identify(table.record, creds).seat
+        caller = self.tables.identify(table.record, creds)
+        table = await self.seats.returning(table, caller)
+        viewer = caller.seat
         record = table.record
         rebuilt = Replay(table.game)
         events = await self.store.events(game_id)

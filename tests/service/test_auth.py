@@ -21,13 +21,13 @@ def test_a_token_identifies_its_seat_or_the_creator():
     seat_tokens = [auth.new_token() for _ in range(3)]
     creator = auth.new_token()
     hashes = [auth.token_hash(t) for t in seat_tokens[:2]] + [None]  # seat 2 is open
-    kinds = ["human", "human", "open"]
+    ai_seats = [False, False, False]  # no seat is played by the AI
 
     def who(token, seat=None, ai_token="ai-secret"):
         metadata = [("authorization", f"Bearer {token}")] if token else []
         if seat is not None:
             metadata.append(("x-tabletop-seat", str(seat)))
-        return auth.identify(auth.credentials(metadata), hashes, kinds, auth.token_hash(creator), ai_token)
+        return auth.identify(auth.credentials(metadata), hashes, ai_seats, auth.token_hash(creator), ai_token)
 
     assert who(None) == auth.SPECTATOR
     assert who(seat_tokens[1]) == auth.Caller("seat", 1)
