@@ -20,6 +20,10 @@ a strict order a token can name in a few bytes, no repeats ever, and no promise 
 (AIP-158 makes none either) rather than tokens carrying sets of ids or a global sequence number that would tie
 every shard's commit to one Redis Cluster slot.
 
+One call looks at no more than MAX_EXAMINED candidates: past them (a long run of games that do not match the
+filter, or of stale entries) it returns a shorter page, even an empty one, whose token names the last game looked
+at.
+
 Entries whose game expired or has started (belt and braces: the commit script unlists at the start) are removed
 lazily, when a page meets them.
 """
@@ -38,6 +42,7 @@ from service.store import GameStore, SeatRecord, Timer, game_key, lobby_key, sea
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100
 MAX_BATCH = 1000  # members read from one stream in one round
+MAX_EXAMINED = 2000  # candidates one call looks at before it returns a shorter page (with a next token)
 TOKEN_VERSION = 1
 FIELDS = ("status", "visibility", "seats", "options", "timer")
 
@@ -103,9 +108,10 @@ def member_of(game_type: str, key: Key) -> str:
 
 
 class Listing:
-    def __init__(self, store: GameStore, min_batch: int = 8):
+    def __init__(self, store: GameStore, min_batch: int = 8, max_examined: int = MAX_EXAMINED):
         self.store = store
         self.min_batch = min_batch  # the fewest members read from one stream in a page's first round
+        self.max_examined = max_examined
 
     async def list_games(self, game_type: str, min_open_seats: int, page_size: int, page_token: str) -> Listed:
         if game_type:
@@ -122,6 +128,7 @@ class Listing:
         # Enough per stream for one round when the games are spread evenly; doubled each further round.
         batch = min(MAX_BATCH, max(self.min_batch, 2 * (size + 1) // max(1, len(streams)) + 1))
         found: list[GameSummary] = []
+        examined, least = 0, 8  # candidates read this call; the fewest read in one round trip (doubling)
         while True:
             rows = await self._read(streams, cursor, batch)
             # Every member up to `bound` is known: the smallest last member of the streams that filled the batch
@@ -131,17 +138,23 @@ class Listing:
             candidates = sorted(c for row in rows for c in row if bound is None or c[0] <= bound)
             done = 0
             while done < len(candidates) and len(found) <= size:
-                chunk = candidates[done:done + max(8, size + 1 - len(found))]
-                done += len(chunk)
+                chunk = candidates[done:done + max(least, size + 1 - len(found))]
+                least = min(least * 2, 256)
                 stale: list[tuple[int, str]] = []
                 docs = await self._records([key[1] for key, _, _ in chunk])
                 for candidate, doc in zip(chunk, docs, strict=True):
+                    done += 1
                     summary = self._summary(candidate, doc, stale)
                     if summary is not None and summary.open_seats >= wanted:
                         found.append(summary)
                         if len(found) > size:  # one more than the page: there is a next page
                             break
                 await self._unlist(stale)
+                examined += len(chunk)
+                if len(found) <= size and examined >= self.max_examined and (done < len(candidates) or bound):
+                    # Work bounded per call (a long run of games that do not match, or of stale entries): a
+                    # shorter page, its token at the last game looked at.
+                    return Listed(found, encode_token(game_type, min_open_seats, candidates[done - 1][0]))
             if len(found) > size:
                 last = found[size - 1]
                 return Listed(found[:size], encode_token(game_type, min_open_seats, (last.created_ms, last.game_id)))

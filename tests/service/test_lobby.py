@@ -185,7 +185,7 @@ def test_malformed_and_mismatched_page_tokens(api, toy_game):
 
 def test_pages_read_in_small_rounds_list_what_one_big_read_lists(api, server, redis_url, toy_game):
     """The merge of the streams (a type on a shard each) read a few members at a time, round after round, and
-    pages of any size give exactly the list that pages of 100 give."""
+    pages of any size, also pages cut short by the work bound, give exactly the list that pages of 100 give."""
     for kind, seats in (("toy", [OPEN, OPEN, OPEN]), ("toy", [HUMAN, OPEN, OPEN]), ("naishi", [HUMAN, OPEN]),
                         ("toy", [HUMAN, HUMAN]), ("toy", [HUMAN, OPEN])) * 6:
         api.create(kind, seats, visibility=PUBLIC)
@@ -206,6 +206,7 @@ def test_pages_read_in_small_rounds_list_what_one_big_read_lists(api, server, re
                                    job_shards=server.config.ai_job_shards)
         try:
             whole, few = Listing(store), Listing(store, min_batch=1)
+            short = Listing(store, min_batch=4, max_examined=3)  # pages cut short after a chunk (8 games or more)
             for filters, sizes in (({"game_type": "toy", "min_open_seats": 3}, (1, 2, 5)),
                                    ({"min_open_seats": 2}, (3, 37)), ({"game_type": "naishi"}, (4,)), ({}, (37,))):
                 reference = await pages(whole, 100, **filters)
@@ -213,6 +214,7 @@ def test_pages_read_in_small_rounds_list_what_one_big_read_lists(api, server, re
                                                    for _, n in reference)
                 for size in sizes:
                     assert await pages(few, size, **filters) == reference, (filters, size)
+                    assert await pages(short, size, **filters) == reference, (filters, size, "short")
         finally:
             await store.close()
 
