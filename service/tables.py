@@ -62,7 +62,7 @@ class Seen:
 
     def legal_moves(self) -> tuple:
         viewer = self.viewer
-        if viewer is None or viewer not in self.to_act() or self.seats[viewer].state in ("left", "resigned"):
+        if viewer is None or viewer not in self.to_act():
             return ()
         return tuple(self.game.legal_moves(self.state, viewer))
 
