@@ -239,13 +239,16 @@ class Client:
         return list(reply.game_types)
 
     def create_game(self, game_type: str, seats: list[Seat], options: dict[str, Any] | None = None,
-                    start: bool = False, seed: int | None = None, public: bool = False) -> CreatedGame:
+                    start: bool = False, seed: int | None = None, public: bool = False,
+                    timer: pb.TurnTimer | None = None) -> CreatedGame:
         """Create a game (not retried: a lost answer would leave a second game behind).
 
         `seed` fixes the game's chance; the service accepts it only when every seat is AI. `public` lists the game
-        in the lobby (`list_games`, `lobby`) until it starts, and lets anyone join an open seat by its id."""
+        in the lobby (`list_games`, `lobby`) until it starts, and lets anyone join an open seat by its id.
+        `timer` gives the human seats a turn timer (see docs/api.md, "Turn timers")."""
         request = pb.CreateGameRequest(game_type=game_type, seats=[s.spec() for s in seats], start=start, seed=seed,
-                                       visibility=pb.VISIBILITY_PUBLIC if public else pb.VISIBILITY_PRIVATE)
+                                       visibility=pb.VISIBILITY_PUBLIC if public else pb.VISIBILITY_PRIVATE,
+                                       timer=timer)
         if options is not None:
             request.options_json = json.dumps(options)
         reply = _call(lambda: self.stub.CreateGame(request, timeout=self.timeout), None)
@@ -374,6 +377,18 @@ class Client:
         except Aborted as error:  # CONTENDED each time: give the caller the plain Aborted
             raise error from None
 
+    def leave(self, game_id: str, token: str) -> pb.GameState:
+        """Hand the token's seat to the AI for the rest of the game."""
+        request = pb.LeaveGameRequest(game_id=game_id)
+        return _call(lambda: self.stub.LeaveGame(request, metadata=_auth(token), timeout=self.timeout),
+                     self.retry).state
+
+    def resign(self, game_id: str, token: str) -> pb.GameState:
+        """Resign the token's seat (last place; a game with one seat left ends)."""
+        request = pb.ResignRequest(game_id=game_id)
+        return _call(lambda: self.stub.Resign(request, metadata=_auth(token), timeout=self.timeout),
+                     self.retry).state
+
     def suggest(self, game_id: str, token: str, strength: str = "", iterations: int = 0,
                 time_budget_seconds: float = 0.0) -> pb.SuggestMoveResponse:
         request = pb.SuggestMoveRequest(game_id=game_id, strength=strength, iterations=iterations,
@@ -417,6 +432,14 @@ class Player:
 
     def score(self) -> pb.GetScoreResponse:
         return self.client.score(self.game_id, self.token)
+
+    def leave(self) -> pb.GameState:
+        self.last_state = self.client.leave(self.game_id, self.token)
+        return self.last_state
+
+    def resign(self) -> pb.GameState:
+        self.last_state = self.client.resign(self.game_id, self.token)
+        return self.last_state
 
     def watch(self, from_version: int = 0) -> Iterator[pb.WatchGameResponse]:
         return self.client.watch(self.game_id, from_version, self.token)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 from clients import render
 from clients.render import Style
@@ -16,7 +17,7 @@ from clients.sdk import Client, Player, StaleVersion, TabletopError, connect
 from clients.session import LocalStarter, fail, parse_seats, say, service_target
 from tabletop.v1 import game_service_pb2 as pb
 
-HELP_KEYS = "number or move id = play it, h = hint, s = score, b = board, q = quit"
+HELP_KEYS = "number or move id = play it, h = hint, s = score, b = board, q = leave or resign"
 
 
 def _game_type(client: Client, name: str) -> pb.GameType:
@@ -47,6 +48,16 @@ def event_lines(update: pb.WatchGameResponse, before: pb.GameState | None) -> li
 # --- play -----------------------------------------------------------------------------------------------------
 
 
+def countdown(state: pb.GameState, seat: int) -> str:
+    """The seat's turn timer in words: " (23 s left, then the AI moves for you)"; empty without a timer."""
+    info = next((s for s in state.seats if s.seat == seat), None)
+    if info is None or not info.HasField("deadline_unix_ms"):
+        return ""
+    left = max(0, round(info.deadline_unix_ms / 1000 - time.time()))
+    then = "you forfeit" if state.timer.on_timeout == pb.TIMEOUT_POLICY_FORFEIT else "the AI moves for you"
+    return f" ({left} s left, then {then})"
+
+
 class Table:
     """One human seat at the terminal: show, ask, send."""
 
@@ -64,14 +75,17 @@ class Table:
     def decide(self, state: pb.GameState) -> bool:
         """Ask until a move is made (True) or the player quits (False)."""
         self.show_board(state)
-        say(self.style.paint("Your move:", "bold"), *render.render_moves(state, self.style))
+        say(self.style.paint("Your move:", "bold") + countdown(state, self.player.seat),
+            *render.render_moves(state, self.style))
         while True:
             try:
                 answer = input(f"[{HELP_KEYS}] > ").strip()
             except EOFError:
                 return False
             if answer in ("q", "quit"):
-                return False
+                if self.quit():
+                    return False
+                continue
             if answer == "h":
                 self._hint(state)
             elif answer == "s":
@@ -96,6 +110,26 @@ class Table:
                     if self.player.seat not in state.to_act or not state.legal_moves:
                         return True  # the next event tells what happened
                     say(self.style.paint("Your move:", "bold"), *render.render_moves(state, self.style))
+
+    def quit(self) -> bool:
+        """Ask how to go: leave (the AI plays on for you) or resign (last place); False to stay."""
+        try:
+            answer = input("  l = leave (the AI plays your seat on), r = resign (last place), "
+                           "anything else = stay > ").strip().lower()
+        except EOFError:
+            answer = "l"
+        try:
+            if answer in ("l", "leave"):
+                self.player.leave()
+                say("  You left: the AI plays your seat from now on.")
+                return True
+            if answer in ("r", "resign"):
+                self.player.resign()
+                say("  You resigned.")
+                return True
+        except TabletopError as error:
+            say(f"  could not: {error.message} ({error.reason or error.code.name})")
+        return False
 
     @staticmethod
     def _pick(state: pb.GameState, answer: str) -> pb.LegalMove | None:
@@ -148,6 +182,8 @@ def _play_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--hint-strength", default="normal", choices=("easy", "normal", "hard"),
                         help="the AI strength behind the h key")
     parser.add_argument("--tls", action="store_true", help="connect with TLS (system roots)")
+    parser.add_argument("--turn-seconds", type=int, default=0,
+                        help="a turn timer: seconds per decision, then the AI moves for you (default: none)")
     return parser.parse_args(argv)
 
 
@@ -169,14 +205,15 @@ def play_main(argv: list[str], local: LocalStarter | None = None) -> int:
             humans = [i for i, s in enumerate(seats) if s.kind == pb.SEAT_KIND_HUMAN]
             if len(humans) != 1:
                 return fail("--seats needs exactly one human seat (you)")
-            game = client.create_game(args.game, seats, options=options or None, start=True)
+            timer = pb.TurnTimer(turn_seconds=args.turn_seconds) if args.turn_seconds else None
+            game = client.create_game(args.game, seats, options=options or None, start=True, timer=timer)
             say(f"Game {game.game_id}: {game_type.title}. You are seat {humans[0]}.",
                 f"Others may watch it with: tabletop watch {game.game_id} --target {target}")
             table = Table(game.player(humans[0]), style, args.hint_strength)
             finished = table.play()
             final = table.player.state()
             if not finished:
-                say("You left the game.")
+                say("You are out of the game; it goes on (tabletop watch follows it).")
                 table.show_score(final)
                 return 0
             table.show_board(final)

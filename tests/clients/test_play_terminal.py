@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.clients.conftest import REPO, client_env, tabletop
 from tests.clients.pty_driver import Terminal
 
-PROMPT = r"b = board, q = quit\] > "
+PROMPT = r"b = board, q = leave or resign\] > "
 
 
 def final_table(screen: str) -> tuple[list[str], dict[str, list[int]]]:
@@ -113,14 +115,24 @@ def test_play_naishi_against_a_running_service_without_colours(stack):
         term.close()
 
 
-def test_quit_leaves_the_game_and_shows_the_score(stack):
-    argv = tabletop("play", "naishi", "--target", stack.target, "--seats", "human,ai:easy", "--hint-strength", "easy")
+@pytest.mark.parametrize("choice,said", [("l", r"You left: the AI plays your seat from now on\."),
+                                         ("r", r"You resigned\.")])
+def test_quit_asks_whether_to_leave_or_resign_then_shows_the_score(stack, choice, said):
+    argv = tabletop("play", "naishi", "--target", stack.target, "--seats", "human,ai:easy", "--hint-strength", "easy",
+                    "--turn-seconds", "600")
     term = Terminal(argv, client_env(NO_COLOR="1"), cwd=REPO)
     try:
-        term.expect(PROMPT, timeout=60)
+        _, first = term.expect(PROMPT, timeout=60)
+        assert re.search(r"Your move: \(\d+ s left, then the AI moves for you\)", first), "the countdown"
         term.type("q")
-        term.expect(r"You left the game\.", timeout=30)
+        term.expect(r"l = leave .* r = resign", timeout=30)
+        term.type("x")  # anything else: stay
+        term.expect(PROMPT, timeout=30)
+        term.type("q")
+        term.expect(r"l = leave .* r = resign", timeout=30)
+        term.type(choice)
+        term.expect(said, timeout=30)
         assert term.wait(timeout=30) == 0
-        assert "Score so far" in term.screen
+        assert "Score so far" in term.screen or "Final score" in term.screen
     finally:
         term.close()
