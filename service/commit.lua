@@ -18,7 +18,8 @@
 -- ARGV[4] request answer's field "<seat>:<request id>" ("" = no request id)
 -- ARGV[5] request answer
 -- ARGV[6] TTL of the game's keys, seconds
--- ARGV[7] "playing" (keep in the active set until ARGV[8] ms), "finished" (remove from it) or "waiting" (neither)
+-- ARGV[7] "active" (keep in the active set until ARGV[8] ms) or "inactive" (not in it: waiting, finished, or only
+--         players who left)
 -- ARGV[8] expiry in ms since the epoch, for the active set
 -- ARGV[9] game id
 -- ARGV[10] JSON array of AI jobs (objects of fields)
@@ -68,10 +69,10 @@ if ARGV[4] ~= "" then
 end
 redis.call("EXPIRE", KEYS[3], ttl)  -- no-op while the game has no request answers
 
-if ARGV[7] == "finished" then
-  redis.call("ZREM", KEYS[4], ARGV[9])
-elseif ARGV[7] == "playing" then
+if ARGV[7] == "active" then
   redis.call("ZADD", KEYS[4], ARGV[8], ARGV[9])
+else
+  redis.call("ZREM", KEYS[4], ARGV[9])
 end
 
 local lobby = ARGV[13]

@@ -340,7 +340,7 @@ class GameStore:
             request_field(seat, request_id) if request else "",
             answer,
             ttl,
-            "finished" if finished else "playing" if playing else "waiting",
+            "active" if playing and not finished else "inactive",
             now_ms() + ttl * 1000,
             game_id,
             json.dumps(list(jobs)),

@@ -16,7 +16,7 @@ import grpc
 import pytest
 import redis
 
-from service.store import event_from_entry, events_key
+from service.store import active_key, event_from_entry, events_key, game_key
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.ai.test_worker import _service, _stop, _worker
@@ -76,7 +76,7 @@ def stack(redis_db_url, tmp_path):
         worker, _ = _worker(redis_db_url, target, tmp_path, "timer-worker", **CHEAP)
         channel = grpc.insecure_channel(target)
         try:
-            yield game_service_pb2_grpc.GameServiceStub(channel), target
+            yield game_service_pb2_grpc.GameServiceStub(channel), redis_db_url
         finally:
             channel.close()
             _stop(worker)
@@ -220,7 +220,7 @@ def test_a_pending_deadline_survives_killed_worker_and_service(redis_db_url, tmp
 
 @pytest.mark.parametrize("game_type,humans", [("hinode", 2), ("naishi", 2), ("zipang", 3), ("kung-fur-fight", 2)])
 def test_leave_and_resign_in_every_built_in_game(stack, game_type, humans):
-    stub, _ = stack
+    stub, redis_url = stack
     # Leave: the AI plays the seat from now on, and the game goes on.
     created = _create(stub, game_type, humans=humans, turn_seconds=0)
     tokens = {t.seat: t.token for t in created.seat_tokens}
@@ -235,6 +235,16 @@ def test_leave_and_resign_in_every_built_in_game(stack, game_type, humans):
     if 0 in state.to_act:  # the AI plays the seat that left
         _wait(lambda: any(e.kind == pb.GameEvent.KIND_MOVE and e.seat == 0
                           and e.moved_by == pb.GameEvent.MOVED_BY_AI_TAKEOVER for e in events()), 30, "a takeover")
+    # Once every player has left, the game plays on but no longer counts as active.
+    client = redis.Redis.from_url(redis_url)
+    try:
+        active = active_key(int(client.hget(game_key(created.game_id), "shard")), game_type)
+        assert client.zscore(active, created.game_id) is not None
+        for seat in range(1, humans):
+            stub.LeaveGame(pb.LeaveGameRequest(game_id=created.game_id), metadata=_auth(tokens[seat]), timeout=10)
+        assert client.zscore(active, created.game_id) is None
+    finally:
+        client.close()
     # Resign: last place; with two seats the game ends at once, with more it goes on without the seat's player.
     created = _create(stub, game_type, humans=humans, turn_seconds=0)
     tokens = {t.seat: t.token for t in created.seat_tokens}
