@@ -19,12 +19,11 @@ import grpc
 import redis
 import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from ai.worker_config import WorkerConfig
 from ai.worker_jobs import JobConsumer
 from ai.worker_service import AIServicer
-from tabletop import logconfig, redis_client
+from tabletop import logconfig, redis_client, reflection
 from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc
 
 SERVICE_NAME = ai_service_pb2.DESCRIPTOR.services_by_name["AIService"].full_name
@@ -43,7 +42,7 @@ def start_ai_service(config: WorkerConfig) -> tuple[grpc.Server, int, health.Hea
     ai_service_pb2_grpc.add_AIServiceServicer_to_server(AIServicer(config), server)
     checker = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, server)
-    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    reflection.enable((SERVICE_NAME, health.SERVICE_NAME), server)
     port = server.add_insecure_port(f"{config.grpc_host}:{config.grpc_port}")
     if port == 0:
         raise OSError(f"cannot listen on {config.grpc_host}:{config.grpc_port}")

@@ -13,7 +13,7 @@ import sys
 from clients import render
 from clients.render import Style
 from clients.sdk import Client, Seat, TabletopError, connect
-from clients.session import STRENGTHS, LocalStarter, fail, say, service_target
+from clients.session import CONNECT_SECONDS, STRENGTHS, LocalStarter, fail, say, service_target
 from clients.terminal import event_lines
 from tabletop.v1 import game_service_pb2 as pb
 
@@ -67,16 +67,25 @@ def main(argv: list[str], local: LocalStarter | None = None) -> int:
     except ValueError as exc:
         return fail(f"--options is not JSON: {exc}")
     style = Style.for_stream(sys.stdout)
-    with service_target(args.target, quiet=args.json, local=local) as target, connect(target) as client:
+    with service_target(args.target, quiet=args.json, local=local) as target:
         try:
-            types = {t.name: t for t in client.game_types()}
-            if args.game not in types:
-                return fail(f"unknown game {args.game!r}; this service hosts: {', '.join(sorted(types))}")
-            game_type = types[args.game]
-            seats = args.seats or max(game_type.max_seats, game_type.min_seats)
-            summary = run_demo(client, game_type, seats, args.strength, options, not args.json, style, args.seed)
+            client = connect(target, wait=CONNECT_SECONDS)
         except TabletopError as error:
-            return fail(f"tabletop demo: {error}")
+            return fail(f"tabletop demo: {error.message}")
+        with client:
+            return _demo(args, client, style, options)
+
+
+def _demo(args: argparse.Namespace, client, style: Style, options: dict) -> int:
+    try:
+        types = {t.name: t for t in client.game_types()}
+        if args.game not in types:
+            return fail(f"unknown game {args.game!r}; this service hosts: {', '.join(sorted(types))}")
+        game_type = types[args.game]
+        seats = args.seats or max(game_type.max_seats, game_type.min_seats)
+        summary = run_demo(client, game_type, seats, args.strength, options, not args.json, style, args.seed)
+    except TabletopError as error:
+        return fail(f"tabletop demo: {error}")
     if args.json:
         print(json.dumps(summary), flush=True)
     return 0 if summary["status"] == "finished" else 1

@@ -446,10 +446,20 @@ class Player:
 
 
 def connect(target: str, tls: bool = False, root_certificates: bytes | None = None,
-            retry: RetryPolicy | None = None, timeout: float = 30.0) -> Client:
-    """Open a client of the game service at `target` ("host:port"); TLS with the system roots or the given PEM."""
+            retry: RetryPolicy | None = None, timeout: float = 30.0, wait: float | None = None) -> Client:
+    """Open a client of the game service at `target` ("host:port"); TLS with the system roots or the given PEM.
+
+    `wait`: seconds to wait for the service to answer before giving up with `Unavailable` naming the target
+    (None: connect lazily, at the first call, which then retries per `retry`)."""
     if tls or root_certificates:
         channel = grpc.secure_channel(target, grpc.ssl_channel_credentials(root_certificates))
     else:
         channel = grpc.insecure_channel(target)
+    if wait is not None:
+        try:
+            grpc.channel_ready_future(channel).result(timeout=wait)
+        except grpc.FutureTimeoutError:
+            channel.close()
+            raise Unavailable(grpc.StatusCode.UNAVAILABLE, "", f"no game service answers at {target} "
+                              f"(waited {wait:g} s); is it running, and is the address right?") from None
     return Client(channel, retry, timeout)

@@ -12,6 +12,7 @@ from contextlib import AbstractContextManager
 from clients.sdk import Seat
 
 STRENGTHS = ("easy", "normal", "hard")
+CONNECT_SECONDS = 4.0  # a command that connects gives up this soon, naming the target, when no service answers
 
 
 def say(*lines: str) -> None:

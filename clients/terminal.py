@@ -14,7 +14,7 @@ import time
 from clients import render
 from clients.render import Style
 from clients.sdk import Client, Player, StaleVersion, TabletopError, connect
-from clients.session import LocalStarter, fail, parse_seats, say, service_target
+from clients.session import CONNECT_SECONDS, LocalStarter, fail, parse_seats, say, service_target
 from tabletop.v1 import game_service_pb2 as pb
 
 HELP_KEYS = "number or move id = play it, h = hint, s = score, b = board, q = leave or resign"
@@ -197,37 +197,45 @@ def play_main(argv: list[str], local: LocalStarter | None = None) -> int:
     except ValueError as exc:
         return fail(f"--options is not JSON: {exc}")
     style = Style.for_stream(sys.stdout)
-    with service_target(args.target, local=local) as target, connect(target, tls=args.tls) as client:
+    with service_target(args.target, local=local) as target:
         try:
-            game_type = _game_type(client, args.game)
-            default = ",".join(["human"] + ["ai:normal"] * (max(game_type.max_seats, 2) - 1))
-            seats = parse_seats(args.seats or default, args.name)
-            humans = [i for i, s in enumerate(seats) if s.kind == pb.SEAT_KIND_HUMAN]
-            if len(humans) != 1:
-                return fail("--seats needs exactly one human seat (you)")
-            timer = pb.TurnTimer(turn_seconds=args.turn_seconds) if args.turn_seconds else None
-            game = client.create_game(args.game, seats, options=options or None, start=True, timer=timer)
-            say(f"Game {game.game_id}: {game_type.title}. You are seat {humans[0]}.",
-                f"Others may watch it with: tabletop watch {game.game_id} --target {target}")
-            table = Table(game.player(humans[0]), style, args.hint_strength)
-            finished = table.play()
-            final = table.player.state()
-            if not finished:
-                say("You are out of the game; it goes on (tabletop watch follows it).")
-                table.show_score(final)
-                return 0
-            table.show_board(final)
-            say("", style.paint("The game is over.", "bold"))
+            client = connect(target, tls=args.tls, wait=CONNECT_SECONDS)
+        except TabletopError as error:
+            return fail(f"tabletop play: {error.message}")
+        with client:
+            return _play(args, client, target, options, style)
+
+
+def _play(args: argparse.Namespace, client, target: str, options: dict, style: Style) -> int:
+    try:
+        game_type = _game_type(client, args.game)
+        default = ",".join(["human"] + ["ai:normal"] * (max(game_type.max_seats, 2) - 1))
+        seats = parse_seats(args.seats or default, args.name)
+        humans = [i for i, s in enumerate(seats) if s.kind == pb.SEAT_KIND_HUMAN]
+        if len(humans) != 1:
+            return fail("--seats needs exactly one human seat (you)")
+        timer = pb.TurnTimer(turn_seconds=args.turn_seconds) if args.turn_seconds else None
+        game = client.create_game(args.game, seats, options=options or None, start=True, timer=timer)
+        say(f"Game {game.game_id}: {game_type.title}. You are seat {humans[0]}.",
+            f"Others may watch it with: tabletop watch {game.game_id} --target {target}")
+        table = Table(game.player(humans[0]), style, args.hint_strength)
+        finished = table.play()
+        final = table.player.state()
+        if not finished:
+            say("You are out of the game; it goes on (tabletop watch follows it).")
             table.show_score(final)
             return 0
-        except ValueError as exc:
-            return fail(str(exc))
-        except TabletopError as error:
-            return fail(f"tabletop play: {error}")
-        except KeyboardInterrupt:
-            say("", "Interrupted.")
-            return 130
-
+        table.show_board(final)
+        say("", style.paint("The game is over.", "bold"))
+        table.show_score(final)
+        return 0
+    except ValueError as exc:
+        return fail(str(exc))
+    except TabletopError as error:
+        return fail(f"tabletop play: {error}")
+    except KeyboardInterrupt:
+        say("", "Interrupted.")
+        return 130
 
 # --- watch ----------------------------------------------------------------------------------------------------
 
@@ -245,7 +253,11 @@ def watch_main(argv: list[str]) -> int:
 
     target = args.target or os.environ.get("TABLETOP_SERVICE_TARGET") or "127.0.0.1:50051"
     style = Style.for_stream(sys.stdout)
-    with connect(target, tls=args.tls) as client:
+    try:
+        client = connect(target, tls=args.tls, wait=CONNECT_SECONDS)
+    except TabletopError as error:
+        return fail(f"tabletop watch: {error.message}")
+    with client:
         previous: pb.GameState | None = None
         try:
             for update in client.watch(args.game_id, from_version=args.from_version):

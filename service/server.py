@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from games import registry
 from service import echo, logs, metrics
@@ -26,7 +25,7 @@ from service.store import GameStore
 from service.suggest import Suggest
 from service.tables import Tables
 from service.watch import Watch
-from tabletop import wire
+from tabletop import reflection, wire
 from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
 
 SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
@@ -105,7 +104,7 @@ async def start_server(config: Config) -> RunningServer:
         echo.register(server, store)
     checker = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, server)
-    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    reflection.enable((SERVICE_NAME, health.SERVICE_NAME), server)
     port = server.add_insecure_port(f"{config.grpc_host}:{config.grpc_port}")
     if port == 0:
         raise OSError(f"cannot listen on {config.grpc_host}:{config.grpc_port}")

@@ -193,3 +193,16 @@ def test_a_players_live_score_is_scored_from_its_own_view(client):
         checked += 1
         players[seat].move(next(m.id for m in mine.legal_moves if m.id != "declare_end"))
     assert checked >= 6
+
+
+def test_a_command_with_nothing_at_its_target_fails_within_5_seconds_naming_it():
+    import subprocess
+    import sys
+    import time
+
+    for command in (["watch", "nosuchgame"], ["demo", "hinode"], ["play", "hinode"]):
+        started = time.monotonic()
+        done = subprocess.run([sys.executable, "-m", "commands.cli", *command, "--target", "127.0.0.1:1"],
+                              capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+        assert time.monotonic() - started < 5.0, command
+        assert done.returncode != 0 and "no game service answers at 127.0.0.1:1" in done.stderr, done.stderr

@@ -76,6 +76,12 @@ def test_serve_answers_health_reflection_and_metrics_then_stops_on_sigterm(serve
     listed = next(reflection.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")])))
     names = {s.name for s in listed.list_services_response.service}
     assert {"tabletop.v1.GameService", "grpc.health.v1.Health"} <= names
+    # grpc.reflection.v1 (what grpcurl asks first) answers the same, listing itself among the services.
+    v1 = channel.stream_stream("/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+                               request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+                               response_deserializer=reflection_pb2.ServerReflectionResponse.FromString)
+    listed_v1 = next(v1(iter([reflection_pb2.ServerReflectionRequest(list_services="")])))
+    assert {s.name for s in listed_v1.list_services_response.service} >= names | {"grpc.reflection.v1.ServerReflection"}
     # Each game's messages are served too, so grpcurl can render a view packed in an Any.
     for symbol in ("tabletop.v1.HinodeView", "tabletop.v1.NaishiMove"):
         found = next(reflection.ServerReflectionInfo(iter([
