@@ -14,9 +14,11 @@ MAX_MESSAGE_BYTES = 1024
 
 
 def bounded(message: str) -> str:
-    raw = message.encode()
+    """`message` as valid UTF-8 (a lone surrogate, which a JSON escape can smuggle into a caller's text, becomes
+    its `\\udxxx` escape) of at most MAX_MESSAGE_BYTES."""
+    raw = message.encode(errors="backslashreplace")
     if len(raw) <= MAX_MESSAGE_BYTES:
-        return message
+        return raw.decode()
     return raw[: MAX_MESSAGE_BYTES - 3].decode(errors="ignore") + "..."
 
 

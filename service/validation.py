@@ -16,7 +16,7 @@ MAX_NAME = 64
 MAX_REQUEST_ID = 128
 MAX_OPTIONS_JSON = 16 * 1024
 
-GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}\Z")  # \Z, not $: "$" also matches before a final newline
 
 
 def check_game_id(game_id: str) -> None:
@@ -48,12 +48,22 @@ def parse_options(options: str | dict[str, Any] | None) -> dict[str, Any]:
             raise errors.invalid("INVALID_OPTIONS", f"options_json is not JSON: {exc}") from None
     if not isinstance(options, dict):
         raise errors.invalid("INVALID_OPTIONS", "the options must be a JSON object")
+    # Checked here, before any engine sees them: JSON's escapes and number syntax admit what is no text or number
+    # (a lone surrogate "\\ud800", NaN, Infinity, 1e400), which engines and the stored game must never hold.
     try:
-        size = len(json.dumps(options))
-    except (ValueError, RecursionError):
+        raw = json.dumps(options, ensure_ascii=False, allow_nan=False)
+    except RecursionError:
         raise errors.invalid("INVALID_OPTIONS", "the options nest too deeply") from None
+    except ValueError:  # allow_nan=False
+        raise errors.invalid("INVALID_OPTIONS", "the options hold NaN or an infinity: JSON numbers must be finite") \
+            from None
+    try:
+        size = len(raw.encode())
+    except UnicodeEncodeError:
+        raise errors.invalid("INVALID_OPTIONS", "the options hold a lone UTF-16 surrogate (an escape \\ud800-"
+                                                "\\udfff without its pair): not text") from None
     if size > MAX_OPTIONS_JSON:
-        raise errors.invalid("INVALID_OPTIONS", f"the options are longer than {MAX_OPTIONS_JSON} characters as JSON")
+        raise errors.invalid("INVALID_OPTIONS", f"the options are longer than {MAX_OPTIONS_JSON} bytes as JSON")
     return options
 
 
