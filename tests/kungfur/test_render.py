@@ -7,36 +7,20 @@ from __future__ import annotations
 import random
 import re
 
-from clients.render import describe_changes, render_state
+from clients.render import render_state
 from clients.render.style import Style
 from games.base import evolve
 from games.kungfur import GAME
 from games.kungfur.data import CARDS, NAMES
 from games.kungfur.render import card_name
-from tabletop import wire
-from tabletop.v1 import game_service_pb2 as pb
 from tests.kungfur.positions import CATS, DOGS, c, fight, play, player, position
+from tests.support.screens import Screens
 
 SEATS = ("Ann", "Bob")  # Ann plays the cats (seat 0), Bob the dogs (seat 1)
 
 
-def game_state(state, seat: int | None, version: int = 1) -> pb.GameState:
-    message = pb.GameState(
-        game_id="g1", game_type="kung-fur-fight", version=version, status=pb.GAME_STATUS_IN_PROGRESS,
-        seats=[pb.SeatInfo(seat=s, kind=pb.SEAT_KIND_HUMAN, name=name) for s, name in enumerate(SEATS)],
-        view=wire.view_to_any(GAME, GAME.view(state, seat)),
-    )
-    if seat is not None:
-        message.your_seat = seat
-    return message
-
-
-def board(state, seat: int | None) -> str:
-    return "\n".join(render_state(game_state(state, seat), Style()))
-
-
-def said(before, after, watcher: int | None, skip_seat: int | None = None) -> list[str]:
-    return describe_changes(game_state(before, watcher, 1), game_state(after, watcher, 2), skip_seat)
+SCREENS = Screens(GAME, SEATS)
+game_state, board, said = SCREENS.game_state, SCREENS.board, SCREENS.said
 
 
 def columns(text: str, label: str) -> list[str]:

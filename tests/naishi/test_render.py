@@ -3,35 +3,19 @@ Imperial Court, the opponent's hidden Hand as '?', and what happened between two
 
 from __future__ import annotations
 
-from clients.render import describe_changes, render_state
+from clients.render import render_state
 from clients.render.style import Style
 from games.naishi.data import NAMES
 from games.naishi.engine import GAME
 from games.naishi.moves import Decree, Develop, DiscardRiver, EndTurn, Recall, Switch
-from tabletop import wire
-from tabletop.v1 import game_service_pb2 as pb
 from tests.naishi.positions import MOUNTAINS, B, F, H, K, M, N, S, T, position
+from tests.support.screens import Screens
 
 SEATS = ("Ann", "Bob")
 
 
-def game_state(state, seat: int | None, version: int = 1) -> pb.GameState:
-    message = pb.GameState(
-        game_id="g1", game_type="naishi", version=version, status=pb.GAME_STATUS_IN_PROGRESS,
-        seats=[pb.SeatInfo(seat=s, kind=pb.SEAT_KIND_HUMAN, name=name) for s, name in enumerate(SEATS)],
-        view=wire.view_to_any(GAME, GAME.view(state, seat)),
-    )
-    if seat is not None:
-        message.your_seat = seat
-    return message
-
-
-def board(state, seat: int | None) -> str:
-    return "\n".join(render_state(game_state(state, seat), Style()))
-
-
-def said(before, after, watcher: int | None, skip_seat: int | None = None) -> list[str]:
-    return describe_changes(game_state(before, watcher, 1), game_state(after, watcher, 2), skip_seat)
+SCREENS = Screens(GAME, SEATS)
+game_state, board, said = SCREENS.game_state, SCREENS.board, SCREENS.said
 
 
 def row(text: str, label: str) -> list[str]:

@@ -4,34 +4,16 @@ decision, and what happened between two views in words."""
 
 from __future__ import annotations
 
-from clients.render import describe_changes, render_state
-from clients.render.style import Style
 from games.zipang import GAME
-from tabletop import wire
-from tabletop.v1 import game_service_pb2 as pb
+from tests.support.screens import Screens
 from tests.zipang.positions import act, position
 
 SEATS = ("Ann", "Bob", "Cid")
 HANDS = {0: ("warlord", "peasant", "captain"), 1: ("monk", "commander"), 2: ("bandit", "peasant")}
 
 
-def game_state(state, seat: int | None, version: int = 1) -> pb.GameState:
-    message = pb.GameState(
-        game_id="g1", game_type="zipang", version=version, status=pb.GAME_STATUS_IN_PROGRESS,
-        seats=[pb.SeatInfo(seat=s, kind=pb.SEAT_KIND_HUMAN, name=name) for s, name in enumerate(SEATS)],
-        view=wire.view_to_any(GAME, GAME.view(state, seat)),
-    )
-    if seat is not None:
-        message.your_seat = seat
-    return message
-
-
-def board(state, seat: int | None) -> str:
-    return "\n".join(render_state(game_state(state, seat), Style()))
-
-
-def said(before, after, watcher: int | None, skip_seat: int | None = None) -> list[str]:
-    return describe_changes(game_state(before, watcher, 1), game_state(after, watcher, 2), skip_seat)
+SCREENS = Screens(GAME, SEATS)
+game_state, board, said = SCREENS.game_state, SCREENS.board, SCREENS.said
 
 
 def player_line(text: str, name: str) -> str:
