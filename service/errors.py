@@ -79,6 +79,13 @@ def redis_unavailable(detail: str) -> ServiceError:
     return ServiceError(grpc.StatusCode.UNAVAILABLE, "REDIS_UNAVAILABLE", f"the game store is unreachable: {detail}")
 
 
+def store_full() -> ServiceError:
+    """Redis reached its `maxmemory` (it runs with `noeviction`, so it refuses writes rather than drop games)."""
+    return ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, "STORE_FULL",
+                        "the game store is full (Redis reached its maxmemory): nothing was written; "
+                        "retry later, once finished games have expired or the store has grown")
+
+
 def error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
     """The ErrorInfo detail of a failed call (for clients and tests), or None."""
     status = rpc_status.from_call(error)

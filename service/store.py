@@ -247,12 +247,18 @@ class GameStore:
         return mint_game_id(shard), shard
 
     async def _timed(self, op: str, call: Callable[[], Awaitable[T]]) -> T:
-        """Run one Redis call, timing it; an unreachable Redis becomes UNAVAILABLE (REDIS_UNAVAILABLE)."""
+        """Run one Redis call, timing it; an unreachable Redis becomes UNAVAILABLE (REDIS_UNAVAILABLE), a full one
+        (used memory past `maxmemory`, policy noeviction: "OOM command not allowed ...") RESOURCE_EXHAUSTED
+        (STORE_FULL). A refused commit wrote nothing: see the top of commit.lua."""
         started = time.perf_counter()
         try:
             return await call()
         except (*redis_client.UNAVAILABLE, OSError) as exc:
             raise errors.redis_unavailable(type(exc).__name__) from None
+        except redis.exceptions.ResponseError as exc:  # OutOfMemoryError, or an "OOM ..." error another way
+            if isinstance(exc, redis.exceptions.OutOfMemoryError) or str(exc).startswith("OOM"):
+                raise errors.store_full() from None
+            raise
         finally:
             metrics.REDIS_DURATION.labels(op).observe(time.perf_counter() - started)
 

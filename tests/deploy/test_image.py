@@ -157,6 +157,7 @@ def test_compose_runs_redis_with_aof_on_a_volume():
     assert image_problem(redis["image"]) is None
     command = redis["command"]
     assert command[command.index("--appendonly") + 1] == "yes"
+    assert command[command.index("--maxmemory-policy") + 1] == "noeviction" and "--maxmemory" in command
     volume, _, mount = redis["volumes"][0].partition(":")
     assert mount == "/data" and volume in compose()["volumes"]
 

@@ -26,6 +26,12 @@ def env_sources(container: dict) -> dict[str, dict]:
     return {entry["name"]: entry for entry in container.get("env", [])}
 
 
+def mebibytes(size: str) -> int:
+    """A Redis memory size ("256mb", "1gb") in MiB (Redis reads mb and gb as powers of 1024)."""
+    number, unit = size[:-2], size[-2:].lower()
+    return int(number) * {"mb": 1, "gb": 1024}[unit]
+
+
 def test_dev_runs_one_of_each_with_redis_inside():
     objects = render("dev")
     for name in TABLETOP_PROCESSES:
@@ -36,6 +42,9 @@ def test_dev_runs_one_of_each_with_redis_inside():
     (container,) = pod_spec(redis)["containers"]
     args = container["args"]
     assert args[args.index("--appendonly") + 1] == "yes", "Redis keeps an append-only file"
+    assert args[args.index("--maxmemory-policy") + 1] == "noeviction", "a full Redis refuses, never drops games"
+    limit = container["resources"]["limits"]["memory"]
+    assert limit.endswith("Mi") and 0 < mebibytes(args[args.index("--maxmemory") + 1]) <= int(limit[:-2]) * 3 // 4
     claim = redis["spec"]["volumeClaimTemplates"][0]
     assert {"name": claim["metadata"]["name"], "mountPath": "/data"} in container["volumeMounts"]
     assert redis["spec"]["serviceName"] == one(objects, "Service", "redis")["metadata"]["name"]
