@@ -94,12 +94,15 @@ def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def summarise(records: Sequence[GameRecord]) -> list[dict]:
-    """Per player spec: seat-games, win rate (ties split) with its 95% CI, average margin, games started."""
+def summarise(records: Sequence[GameRecord], by_seat: bool = False) -> list[dict]:
+    """Per player spec (or, `by_seat`, per spec and seat: "greedy@0"): seat-games, win rate (ties split) with its
+    95% CI, average margin, games started. By seat tells equal players apart, and with a game option that fixes
+    a side to a seat (Kung Fur Fight's `cats`), a seat's row is that side's."""
     table: dict[str, dict] = {}
     for record in records:
         for seat, spec in enumerate(record.seats):
-            row = table.setdefault(spec, {"player": spec, "seat_games": 0, "wins": 0.0, "margin": 0.0, "first": 0})
+            key = f"{spec}@{seat}" if by_seat else spec
+            row = table.setdefault(key, {"player": key, "seat_games": 0, "wins": 0.0, "margin": 0.0, "first": 0})
             row["seat_games"] += 1
             if seat in record.winners:
                 row["wins"] += 1 / len(record.winners)
@@ -248,6 +251,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rotate", action="store_true", help="rotate the seats (and so the first player) each game")
+    parser.add_argument("--by-seat", action="store_true",
+                        help="a row per player and seat (tells equal players apart; with a game option that fixes "
+                        "sides to seats, per side)")
     parser.add_argument("--options", default="{}", help="game options as JSON")
     parser.add_argument("--jobs", type=int, default=1, help="processes to play games in")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -281,7 +287,7 @@ def main(argv: list[str]) -> int:
         on_game=(lambda r: progress.step()) if progress else None,
     )
     seconds = time.monotonic() - started
-    rows = summarise(records)
+    rows = summarise(records, args.by_seat)
     title = f"{game.info.title}: {', '.join(players)} ({args.games} games, seed {args.seed})"
     if args.json:
         print(json.dumps({

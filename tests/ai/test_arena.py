@@ -75,3 +75,13 @@ def test_plot_draws_a_chart_or_says_how_to_get_matplotlib(capsys, tmp_path):
         assert code == 2 and "pip install" in capsys.readouterr().err
     else:
         assert code == 0 and target.stat().st_size > 0
+
+
+def test_by_seat_gives_equal_players_a_row_per_seat(capsys):
+    code = arena.main(["--game", "toy", "--players", "random,random", "--games", "6", "--by-seat", "--json",
+                       "--quiet"])
+    assert code == 0
+    rows = {r["player"]: r for r in json.loads(capsys.readouterr().out)["results"]}
+    assert set(rows) == {"random@0", "random@1"}
+    assert all(r["seat_games"] == 6 for r in rows.values())
+    assert sum(r["wins"] for r in rows.values()) == pytest.approx(6)
