@@ -216,7 +216,7 @@ def _play(args: argparse.Namespace, client, target: str, options: dict, style: S
             return fail("--seats needs exactly one human seat (you)")
         timer = pb.TurnTimer(turn_seconds=args.turn_seconds) if args.turn_seconds else None
         game = client.create_game(args.game, seats, options=options or None, start=True, timer=timer)
-        say(f"Game {game.game_id}: {game_type.title}. You are seat {humans[0]}.",
+        say(f"Game {game.game_id}: {game_type.title}. You are seat {humans[0] + 1} ({args.name}).",
             f"Others may watch it with: tabletop watch {game.game_id} --target {target}")
         table = Table(game.player(humans[0]), style, args.hint_strength)
         finished = table.play()

@@ -100,7 +100,7 @@ def test_play_naishi_against_a_running_service_without_colours(stack):
     term = Terminal(argv, client_env(NO_COLOR="1"), cwd=REPO)
     try:
         _, first = term.expect(PROMPT, timeout=60)
-        assert "Naishi" in first and "You give your" in first and "You are seat 1" in first
+        assert "Naishi" in first and "You give your" in first and "You are seat 2 (Tester)" in first
         typed = play_to_the_end(term, first_prompt_seen=True)
         assert typed >= 3
         term.expect(r"ranking: .+\n", timeout=30)
