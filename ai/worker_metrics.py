@@ -18,8 +18,21 @@ ITERATIONS_PER_SECOND = Gauge("tabletop_ai_iterations_per_second", "ISMCTS itera
 QUEUE_LAG_SECONDS = Gauge(
     "tabletop_ai_queue_lag_seconds", "Age of the last job taken from the stream when the worker took it"
 )
+TURN_TIMEOUTS = Counter(
+    "tabletop_ai_turn_timeouts_total",
+    "Late seats the worker acted for when their turn timer ran out, by outcome: moved (the AI moved for the seat), "
+    "stale (the game moved on), forfeited (the timer forfeits: the seat resigned), failed (retried after a lease)",
+    ["outcome"],
+)
 RECLAIMED = Counter("tabletop_ai_reclaimed_jobs_total", "Jobs reclaimed from workers that went idle (XAUTOCLAIM)")
 SUGGESTIONS = Counter("tabletop_ai_suggestions_total", "SuggestMove calls answered, by gRPC code", ["code"])
+
+# Every outcome is exported from the start, at 0, so that rate() and increase() see the first one happen (a series
+# that appears at 1 has no earlier sample to rise from) and an alert on it can fire.
+for _outcome in ("moved", "stale", "failed", "dead_lettered"):
+    JOBS.labels(_outcome)
+for _outcome in ("moved", "stale", "forfeited", "failed"):
+    TURN_TIMEOUTS.labels(_outcome)
 
 
 def record_search(seconds: float, iterations: int) -> None:

@@ -17,6 +17,7 @@ import time
 import grpc
 import structlog
 
+from ai.worker_metrics import TURN_TIMEOUTS
 from tabletop.job_shards import deadlines_key
 from tabletop.v1 import game_service_pb2 as pb
 
@@ -66,6 +67,7 @@ class Timekeeper:
                     try:
                         self.late(game_id, key, lease_end)
                     except Exception as exc:  # noqa: BLE001 - the lease brings it back; another sweep retries
+                        TURN_TIMEOUTS.labels("failed").inc()
                         log.error("turn timeout failed", error=f"{type(exc).__name__}: {exc}")
                 handled += 1
         return handled
@@ -99,6 +101,7 @@ class Timekeeper:
                     "game_id": game_id, "game_type": state.game_type, "seat": str(seat),
                     "version": str(state.version), "job_id": f"timeout:{game_id}:{state.version}:{seat}",
                 })
+                TURN_TIMEOUTS.labels(outcome).inc()
                 log.info("turn timeout", seat=seat, outcome=outcome)
                 if outcome == "moved":
                     return  # the game moved on: its next deadlines are the service's to set
@@ -107,6 +110,7 @@ class Timekeeper:
         metadata = self.consumer.metadata(seat)
         try:
             self.consumer._call(self.consumer.stub.Resign, pb.ResignRequest(game_id=game_id), metadata)
+            TURN_TIMEOUTS.labels("forfeited").inc()
             log.info("turn timeout: seat forfeited", seat=seat)
         except grpc.RpcError as exc:
             if exc.code() not in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.PERMISSION_DENIED):

@@ -14,8 +14,9 @@ from tests.deploy.rendering import OVERLAYS, kubectl, name_of, render
 # whose schemas are at hand.
 KUBERNETES_VERSIONS = ("1.29.0", kubernetes_validate.latest_version())
 
-# Custom resources have no bundled schema; each is checked by hand in test_custom_resources_are_well_formed.
-CUSTOM_RESOURCES = {("monitoring.coreos.com/v1", "ServiceMonitor")}
+# Custom resources have no bundled schema; each is checked by hand in test_custom_resources_are_well_formed
+# (the PrometheusRule in test_prometheus_rules.py).
+CUSTOM_RESOURCES = {("monitoring.coreos.com/v1", "ServiceMonitor"), ("monitoring.coreos.com/v1", "PrometheusRule")}
 
 
 def test_kubectl_is_there():
