@@ -1,23 +1,28 @@
 """`tabletop play` and `tabletop watch`: a game in the terminal, on plain stdin / stdout.
 
 Play: your view (your hand, the board, what the others did, the score on demand), the legal moves numbered;
-type a number (or a move id), `h` for a hint with the AI's statistics, `s` for the score, `b` for the board,
-`q` to quit. Colours only on a terminal, and never with NO_COLOR set.
+type a number (or a move id), `?` for what the board's abbreviations mean, `h` for a hint with the AI's statistics,
+`s` for the score, `b` to show the board and the moves again, `f` for the full board, `q` to quit. The board and
+the moves fit on the terminal (80 x 24 at the least, shutil.get_terminal_size): a compact board when the full
+one does not fit, and a long move list grouped in two steps (clients.render.screen). Colours only on a terminal,
+and never with NO_COLOR set.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import time
 
 from clients import render
-from clients.render import Style
+from clients.render import Style, screen
 from clients.sdk import Client, Player, StaleVersion, TabletopError, connect
 from clients.session import CONNECT_SECONDS, LocalStarter, fail, parse_seats, say, service_target
 from tabletop.v1 import game_service_pb2 as pb
 
-HELP_KEYS = "number or move id = play it, h = hint, s = score, b = board, q = leave or resign"
+KEYS = "? legend, h hint, s score, b board, f full board, q quit"
+HELP_KEYS = f"number or id; {KEYS}"
 
 
 def _game_type(client: Client, name: str) -> pb.GameType:
@@ -65,21 +70,49 @@ class Table:
         self.player = player
         self.style = style
         self.hint_strength = hint_strength
+        self.menu: screen.Menu | None = None  # the numbering of the decision being made
+        self.opened: int | None = None  # the group listed, in a grouped list
+
+    @staticmethod
+    def size() -> tuple[int, int]:
+        """The terminal's columns and lines, 80 x 24 at the least."""
+        columns, lines = shutil.get_terminal_size((screen.MIN_WIDTH, screen.MIN_HEIGHT))
+        return screen.size(columns, lines)
+
+    def say(self, *lines: str) -> None:
+        """Lines wrapped at the screen's width."""
+        width, _ = self.size()
+        say(*[part for line in lines for part in screen.wrap(line, width)])
 
     def show_board(self, state: pb.GameState) -> None:
         say("", *render.render_state(state, self.style))
 
+    def show_full_board(self, state: pb.GameState) -> None:
+        self.say("", *render.render_state(state, self.style))
+
     def show_score(self, state: pb.GameState) -> None:
-        say(*render.render_score(self.player.score(), state, self.style))
+        self.say(*render.render_score(self.player.score(), state, self.style))
+
+    def show_decision(self, state: pb.GameState) -> None:
+        """The board and the moves (or the opened group's moves), together on one screen."""
+        width, height = self.size()
+        head = self.style.paint("Your move:", "bold") + countdown(state, self.player.seat)
+        shown = render.decision_screen(state, self.style, head, width, height, menu=self.menu, opened=self.opened)
+        self.menu = shown.menu
+        say(*shown.lines)
+
+    def prompt(self) -> str:
+        if self.opened is not None:
+            return f"[{self.menu.choices(self.opened)} back; {KEYS}] > "
+        return f"[{HELP_KEYS}] > "
 
     def decide(self, state: pb.GameState) -> bool:
         """Ask until a move is made (True) or the player quits (False)."""
-        self.show_board(state)
-        say(self.style.paint("Your move:", "bold") + countdown(state, self.player.seat),
-            *render.render_moves(state, self.style))
+        self.menu, self.opened = None, None
+        self.show_decision(state)
         while True:
             try:
-                answer = input(f"[{HELP_KEYS}] > ").strip()
+                answer = input(self.prompt()).strip()
             except EOFError:
                 return False
             if answer in ("q", "quit"):
@@ -90,26 +123,39 @@ class Table:
                 self._hint(state)
             elif answer == "s":
                 self.show_score(state)
+            elif answer == "?":
+                self.say(*render.legend(state), f"  Keys: {HELP_KEYS}")
+            elif answer == "f":
+                self.show_full_board(state)
             elif answer in ("b", ""):
-                self.show_board(state)
-                say(self.style.paint("Your move:", "bold"), *render.render_moves(state, self.style))
+                self.opened = None
+                self.show_decision(state)
+            elif answer in ("0", "-") and self.opened is not None:
+                self.opened = None
+                self.show_decision(state)
             else:
-                move = self._pick(state, answer)
-                if move is None:
-                    say(f"  '{answer}' is not one of the moves (1-{len(state.legal_moves)}); {HELP_KEYS}")
+                picked = self.menu.pick(answer, self.opened)
+                if isinstance(picked, int):
+                    self.opened = picked
+                    self.show_decision(state)
+                    continue
+                if picked is None:
+                    self.say(f"  '{answer}' is not one of the moves ({self.menu.choices(self.opened)}); "
+                             f"? explains the board, b shows the moves again")
                     continue
                 try:
-                    self.player.move(move.id, expected_version=state.version)
+                    self.player.move(picked.id, expected_version=state.version)
                     return True
                 except StaleVersion:
                     say("  not played: the game moved on before your move arrived; look again")
                     return True
                 except TabletopError as error:
-                    say(f"  not played: {error.message} ({error.reason or error.code.name})")
+                    self.say(f"  not played: {error.message} ({error.reason or error.code.name})")
                     state = self.player.state()
                     if self.player.seat not in state.to_act or not state.legal_moves:
                         return True  # the next event tells what happened
-                    say(self.style.paint("Your move:", "bold"), *render.render_moves(state, self.style))
+                    self.menu, self.opened = None, None
+                    self.show_decision(state)
 
     def quit(self) -> bool:
         """Ask how to go: leave (the AI plays on for you) or resign (last place); False to stay."""
@@ -131,12 +177,6 @@ class Table:
             say(f"  could not: {error.message} ({error.reason or error.code.name})")
         return False
 
-    @staticmethod
-    def _pick(state: pb.GameState, answer: str) -> pb.LegalMove | None:
-        if answer.isdigit() and 1 <= int(answer) <= len(state.legal_moves):
-            return state.legal_moves[int(answer) - 1]
-        return next((m for m in state.legal_moves if m.id == answer), None)
-
     def _hint(self, state: pb.GameState) -> None:
         say(f"  thinking ({self.hint_strength})...")
         try:
@@ -144,7 +184,8 @@ class Table:
         except TabletopError as error:
             say(f"  no hint: {error.message} ({error.reason or error.code.name})")
             return
-        say(*render.render_suggestion(suggestion, state, self.style))
+        number = self.menu.number if self.menu is not None else None
+        self.say(*render.render_suggestion(suggestion, state, self.style, number))
 
     def play(self) -> bool:
         """Follow the game and decide whenever the seat is to act; False if the player quit."""
@@ -157,7 +198,7 @@ class Table:
         else:
             self.show_board(state)
         for update in self.player.watch(from_version=state.version):
-            say(*event_lines(update, previous))
+            self.say(*event_lines(update, previous))
             previous = update.state
             if update.event.game_over:
                 return True

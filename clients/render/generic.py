@@ -12,7 +12,7 @@ def render(state: pb.GameState, style: Style) -> list[str]:
              + f"  version {state.version}, {STATUS.get(state.status, '?')}"]
     lines += render_seats(state, style)
     for event in state.recent_events[-5:]:
-        who = f" by seat {event.seat}" if event.HasField("seat") else ""
+        who = f" by seat {event.seat + 1}" if event.HasField("seat") else ""
         what = f": {event.move_label}" if event.move_label else ""
         lines.append(f"  v{event.version} {pb.GameEvent.Kind.Name(event.kind)[5:].lower()}{who}{what}")
     return lines

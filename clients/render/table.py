@@ -15,8 +15,8 @@ STATUS = {
 def _name(state: pb.GameState, seat: int) -> str:
     for info in state.seats:
         if info.seat == seat:
-            return info.name or f"seat {seat}"
-    return f"seat {seat}"
+            return info.name or f"seat {seat + 1}"
+    return f"seat {seat + 1}"
 
 
 def render_seats(state: pb.GameState, style: Style) -> list[str]:
@@ -27,7 +27,7 @@ def render_seats(state: pb.GameState, style: Style) -> list[str]:
                   pb.SEAT_KIND_OPEN: "open"}.get(info.kind, "?")
         you = " (you)" if state.HasField("your_seat") and state.your_seat == info.seat else ""
         acting = style.paint("  <- to act", "yellow") if info.seat in state.to_act else ""
-        lines.append(f"  seat {info.seat}: {info.name}{you} [{holder}]{acting}")
+        lines.append(f"  seat {info.seat + 1}: {info.name}{you} [{holder}]{acting}")
     return lines
 
 
@@ -70,18 +70,21 @@ def render_score(score: pb.GetScoreResponse, state: pb.GameState, style: Style) 
     return lines
 
 
-def render_suggestion(suggestion: pb.SuggestMoveResponse, state: pb.GameState, style: Style) -> list[str]:
-    """The AI's pick and every candidate's visits and mean reward, with the move's number in the list."""
-    numbers = {move.id: i for i, move in enumerate(state.legal_moves, 1)}
+def render_suggestion(suggestion: pb.SuggestMoveResponse, state: pb.GameState, style: Style,
+                      number=None) -> list[str]:
+    """The AI's pick and every candidate's visits and mean reward, with the move's number in the list (`number`
+    maps a move id to it as typed, e.g. "3.2" in a grouped list; by default the place in the flat list)."""
+    flat = {move.id: str(i) for i, move in enumerate(state.legal_moves, 1)}
+    numbers = {move.id: (number(move.id) if number else flat[move.id]) for move in state.legal_moves}
     total = sum(c.visits for c in suggestion.candidates)
     lines = [style.paint(f"Hint: {suggestion.best_move_label}", "bold", "green")
              + f"  (move {numbers.get(suggestion.best_move_id, '?')})"]
     if total == 0:
         return lines + ["  (the only legal move: nothing to search)"]
-    lines.append("     #   visits  share  mean reward  move")
+    lines.append("        #   visits  share  mean reward  move")
     for candidate in suggestion.candidates:
         mark = "*" if candidate.move_id == suggestion.best_move_id else " "
-        number = str(numbers.get(candidate.move_id, "?"))
-        lines.append(f"  {mark} {number.rjust(3)}  {candidate.visits:7d}  {100 * candidate.visits / total:4.0f}%"
+        shown = str(numbers.get(candidate.move_id, "?"))
+        lines.append(f"  {mark} {shown.rjust(4)}  {candidate.visits:7d}  {100 * candidate.visits / total:4.0f}%"
                      f"  {candidate.mean_reward:11.3f}  {candidate.label}")
     return lines

@@ -3,6 +3,7 @@ the trick on the table, and what changed since the last view."""
 
 from __future__ import annotations
 
+from clients.render.screen import clip
 from clients.render.style import Style
 from clients.render.table import STATUS
 from tabletop.v1 import game_service_pb2 as pb
@@ -61,7 +62,8 @@ def play_text(state: pb.GameState, view: hp.HinodeView, play: hp.HinodePlayCard)
 
 
 def _resources(resources: hp.HinodeResources) -> str:
-    return f"red {resources.red} blue {resources.blue} yellow {resources.yellow}"
+    """'r2 b1 y0': red, blue and yellow resources, as on the Areas."""
+    return f"r{resources.red} b{resources.blue} y{resources.yellow}"
 
 
 def _area_cell(view: hp.HinodeView, area: hp.HinodeArea, battle: bool, style: Style) -> list[str]:
@@ -93,7 +95,7 @@ def _town(view: hp.HinodeView, style: Style) -> list[str]:
     lines.append(rule)
     bonus = view.bonus_area.nawabari
     lines.append(f"  Bonus Area: {COLOURS[bonus.colour]} (Areas of this colour score a bonus)")
-    lines.append("  Each Area: colour and VP for 1st/2nd place (* the Battlefield), resources left (r b y), markers")
+    lines.append("  Each Area: colour and VP for 1st/2nd place (* the Battlefield), resources (r b y), markers")
     return lines
 
 
@@ -129,7 +131,7 @@ def render(state: pb.GameState, style: Style) -> list[str]:
         hero = "Hero in front" if p.hero_available else "Hero played"
         lines.append(f"    P{p.position + 1} {(position_name(state, view, p.position) + you)[:16].ljust(16)}"
                      f" {TRIBES.get(p.tribe, 'no tribe yet').ljust(17)}"
-                     f" cards {p.hand_size}  {hero.ljust(13)}  resources {_resources(p.resources)}")
+                     f" cards {p.hand_size}  {hero.ljust(13)}  {_resources(p.resources)}")
     if view.trick:
         lines.append("  On the table:")
         lines += [f"    P{p.position + 1} {position_name(state, view, p.position)}: "
@@ -168,3 +170,114 @@ def changes(before: pb.GameState, after: pb.GameState, skip_seat: int | None = N
                 if getattr(p_new.resources, colour) > getattr(p_old.resources, colour):
                     said.append(f"{name(p_new.position)} got a {colour} resource")
     return said
+
+
+# --- a small screen ---------------------------------------------------------------------------------------------
+
+COMPACT_CELL = 18
+
+
+def _status(state: pb.GameState, view: hp.HinodeView) -> str:
+    if view.phase == hp.HINODE_PHASE_OVER:
+        return "The game is over."
+    trick = min(view.tricks_done + 1, TRICKS)
+    where = ""
+    if view.HasField("battlefield"):
+        a = view.areas[view.battlefield]
+        colour = COLOURS.get(view.battlefield_colour or a.nawabari.colour, "?")
+        where = f" on *r{a.row}c{a.column} ({colour})"
+    actor = ""
+    if view.HasField("actor"):
+        who = "you" if view.HasField("seat") and view.seat == view.actor else position_name(state, view, view.actor)
+        actor = f"; P{view.actor + 1} {who}: {PHASES[view.phase]}"
+    mode = "advanced" if view.advanced else "basic"
+    return f"Trick {trick}/{TRICKS}{where}, start P{view.start_player + 1}{actor} ({mode})"
+
+
+def compact(state: pb.GameState, style: Style, width: int = 80) -> list[str]:
+    """The town in two lines per row, a line per position, the table and your hand: 14 lines of 80 columns."""
+    view = unpack(state)
+    bonus = COLOURS[view.bonus_area.nawabari.colour]
+    lines = [clip(style.paint("Hinode", "bold") + "  " + _status(state, view), width),
+             "      " + "".join(f"column {c + 1}".ljust(COMPACT_CELL) for c in range(COLS - 1))
+             + f"column {COLS}".ljust(10) + f"Bonus {bonus}"]
+    for row in range(ROWS):
+        heads, marks = [], []
+        for col in range(COLS):
+            index = row * COLS + col
+            area = view.areas[index]
+            battle = view.HasField("battlefield") and view.battlefield == index
+            n = area.nawabari
+            colour = COLOURS[n.colour]
+            head = f"{'*' if battle else ''}{colour} {n.first_place_vp}/{n.second_place_vp}VP"
+            heads.append(style.paint(head.ljust(COMPACT_CELL), *(("bold", colour) if battle else (colour,))))
+            first = f"P{area.first_place + 1}" if area.HasField("first_place") else "-"
+            second = f"P{area.second_place + 1}" if area.HasField("second_place") else "-"
+            r = area.resources
+            marks.append(f"r{r.red} b{r.blue} y{r.yellow} {first}/{second}".ljust(COMPACT_CELL))
+        lines.append(f"  r{row + 1}  " + "".join(heads).rstrip())
+        lines.append("      " + "".join(marks).rstrip())
+    for p in view.positions:
+        you = " (you)" if view.HasField("seat") and view.seat == p.position else ""
+        hero = "Hero" if p.hero_available else "no Hero"
+        lines.append(f"  P{p.position + 1} {(position_name(state, view, p.position) + you)[:20].ljust(20)} "
+                     f"{TRIBES.get(p.tribe, 'no tribe yet').ljust(17)} {p.hand_size} cards  {hero.ljust(7)}  "
+                     f"{_resources(p.resources)}")
+    if view.trick:
+        plays = [f"P{p.position + 1} {play_text(state, view, p.play)} ({p.power}{', follows' if p.follow else ''})"
+                 for p in view.trick]
+        lines.append(clip("  On the table: " + "; ".join(plays), width))
+    elif view.ranking:
+        order = ", ".join(f"{PLACES[min(i, 3)]} P{p + 1}" for i, p in enumerate(view.ranking))
+        lines.append(f"  Last trick: {order}")
+    if view.HasField("seat"):
+        lines.append(clip(_hand(view, style), width))
+    return lines
+
+
+
+
+def legend(state: pb.GameState) -> list[str]:
+    """What the board's words and abbreviations mean."""
+    return [
+        "Legend (Top of the Hinode Town):",
+        "  P1..P4      the four positions, clockwise; P1 is seat 1; 'proxy N' is a",
+        "              position no player holds",
+        "  red 6/3VP   an Area: its colour, then the VP for 1st / 2nd place there",
+        "              (negative VP: a penalty); * marks this trick's Battlefield",
+        "  r1..r3      the town's rows (top to bottom); columns 1..4 left to right;",
+        "              *r1c3 is the Area at row 1, column 3",
+        "  r2 b1 y0    resources: red, blue and yellow, left on an Area or held",
+        "  P3/P1       an Area's markers: P3 holds its 1st place, P1 its 2nd; - none",
+        "  red 5       a battle card, its colour and number; Hero: the Hero card",
+        "  (9)         on the table: the power of the card played; 'follows': it",
+        "              follows the colour of the trick",
+        "  Bonus       Areas of the Bonus Area's colour score a bonus at the end",
+        "  Hero        the position's Hero card is still in front of it (else: no Hero)",
+    ]
+
+
+def group(state: pb.GameState, move: pb.LegalMove) -> str:
+    """A long list is grouped by card played (and skill used), else by action."""
+    typed = hp.HinodeMove()
+    if not move.move.Unpack(typed):
+        return ""
+    kind = typed.WhichOneof("kind")
+    if kind == "play_card":
+        play = typed.play_card
+        if play.skill and _skill_plays(state, play) > 2:
+            return f"Play the {card_name(play.card)}, skill"
+        return f"Play the {card_name(play.card)}"
+    return {"choose_tribe": "Choose a tribe", "choose_area": "Choose the Battlefield",
+            "take_resource": "Take a resource"}.get(kind, "")
+
+
+def _skill_plays(state: pb.GameState, play: hp.HinodePlayCard) -> int:
+    """How many legal moves play this card with a skill."""
+    count = 0
+    for move in state.legal_moves:
+        typed = hp.HinodeMove()
+        if move.move.Unpack(typed) and typed.WhichOneof("kind") == "play_card":
+            other = typed.play_card
+            count += other.card == play.card and bool(other.skill)
+    return count

@@ -8,8 +8,10 @@ Arenas count from 1, as the rulebook does.
 
 from __future__ import annotations
 
+import textwrap
 from collections import Counter
 
+from clients.render.screen import ANSI, clip, wrap
 from clients.render.style import Style
 from clients.render.table import STATUS
 from tabletop.v1 import game_service_pb2 as pb
@@ -431,3 +433,120 @@ class _Changes:
     def _end(self) -> None:
         if self.new.phase == kp.KUNG_FUR_PHASE_OVER and self.old.phase != kp.KUNG_FUR_PHASE_OVER:
             self.say(None, f"The game is over: {_outcome(self.state, self.new)}")
+
+
+# --- a small screen ---------------------------------------------------------------------------------------------
+
+COMPACT_LABEL, COMPACT_CELL = 14, 22
+
+
+def _compact_row(label: str, cells: list[list[str]]) -> list[str]:
+    """One row of the arenas: each cell's words wrapped in its column."""
+    wrapped = [[part for line in cell for part in (textwrap.wrap(line, COMPACT_CELL - 1) or [""])] for cell in cells]
+    height = max(len(c) for c in wrapped)
+    lines = []
+    for i in range(height):
+        parts = [(cell[i] if i < len(cell) else "").ljust(COMPACT_CELL) for cell in wrapped]
+        lines.append(((label if i == 0 else "")[:COMPACT_LABEL - 1].ljust(COMPACT_LABEL) + "".join(parts)).rstrip())
+    return lines
+
+
+def _compact_team(view: kp.KungFurView, team: kp.KungFurTeam) -> list[str]:
+    player = view.players[team.seat]
+    if player.plan_secret:
+        return ["(plan done, hidden)" if player.plan_done else "(planning, hidden)"]
+    parts = [" + ".join(card_name(c) for c in (team.leader, *team.assistants))] if team.leader else ["-"]
+    tokens = [_plural(n, w) for n, w in ((team.hidden_weapons, "Hidden Weapon"), (team.coconuts, "Coconut")) if n]
+    if tokens:
+        parts.append(", ".join(tokens))
+    if team.leader or team.attack_points:
+        parts.append(f"AP {team.attack_points}")
+    return ["; ".join(parts)]
+
+
+def compact(state: pb.GameState, style: Style, width: int = 80) -> list[str]:
+    """The arenas in three columns of 22, each seat's board in 2 or 3 lines: about 16 lines of 80 columns."""
+    view = kungfur_view(state)
+    head = style.paint("Kung Fur Fight", "bold")
+    if view is None or len(view.players) != 2 or len(view.arenas) != ARENAS:
+        return [head, "  (no Kung Fur Fight view to show)"]
+    status = _status(state, view)
+    first = status[0].strip()
+    if view.phase == kp.KUNG_FUR_PHASE_PLANNING:
+        first = f"Round {view.round}, planning: " + ", ".join(
+            f"{seat_name(state, p.seat)} {'done' if p.plan_done else 'planning'}" for p in view.players)
+    lines = [clip(f"{head}  {first}", width)]
+    lines += [part for line in status[1:] for part in wrap(line, width)]
+    current = view.phase == kp.KUNG_FUR_PHASE_BATTLE
+    heads = [f"*Arena {a.number}*" if current and a.number == view.current_arena else f"Arena {a.number}"
+             for a in view.arenas]
+    lines.append(f" deck {view.reward_deck_size}".ljust(COMPACT_LABEL)
+                 + "".join(h.ljust(COMPACT_CELL) for h in heads).rstrip())
+    lines += _compact_row(" Rewards", [[card_list(a.rewards)] if a.rewards else ["-"] for a in view.arenas])
+    tokens = [_tokens_cell(state, a) for a in view.arenas]
+    if any(cell != ["-"] for cell in tokens):
+        lines += _compact_row(" Tokens", [[", ".join(cell)] for cell in tokens])
+    for seat, player in enumerate(view.players):
+        label = f" {seat_name(state, seat)[:8]} {SIDES.get(player.side, '?')}"
+        lines += _compact_row(label, [_compact_team(view, a.teams[seat]) for a in view.arenas])
+    results = [_result_cell(state, a) for a in view.arenas]
+    if any(cell != ["-"] for cell in results):
+        lines += _compact_row(" Battle", results)
+    for seat in range(2):
+        lines += _compact_board(state, view, seat, style, width)
+    return lines
+
+
+def _compact_board(state: pb.GameState, view: kp.KungFurView, seat: int, style: Style, width: int) -> list[str]:
+    full = _board(state, view, seat, style)  # head, hand, rest area, tokens and cards, [plan]
+    p = view.players[seat]
+    you = " (you)" if _viewer(view) == seat else ""
+    limit = f"limit {p.limit}" + (" (-1: Blockade)" if p.HasField("blockade_round")
+                                   and p.blockade_round == view.round else "")
+    head = (f"  {seat_name(state, seat)}{you}, the {SIDES.get(p.side, '?')}: VP {p.vp}  SP {p.sp}  {limit}  "
+            f"food {p.food_tokens}  Dish {DISHES.get(p.special_dish, '?')}")
+    lines = [style.paint(clip(head, width), "bold") if you else clip(head, width)]
+    lines += wrap(full[1].replace("Hand (not in the plan):", "Hand, not placed:"), width, "  ")[:2]
+    rest = ANSI.sub("", full[2]).strip().replace("Rest area: (none)", "Rest area: -")
+    held = ANSI.sub("", full[3]).strip().replace("Tokens and cards: (none)", "").replace("Tokens and cards", "held")
+    plan = ANSI.sub("", full[4]).strip() if len(full) > 4 else ""
+    lines.append(clip("    " + "; ".join(part for part in (rest, held, plan) if part), width))
+    return lines
+
+
+def legend(state: pb.GameState) -> list[str]:
+    """What the board's words and abbreviations mean."""
+    return [
+        "Legend (Kung Fur Fight):",
+        "  Arena 1..3   the three arenas; *Arena 2* is the one fought now",
+        "  deck 22      the cards left in the reward deck",
+        "  Rewards      the cards the winner of an arena's battle takes",
+        "  Ann cats     Ann's team on each arena: leader + assistants; its tokens;",
+        "               AP: its attack points (the higher wins the battle)",
+        "  VP, SP       victory points and spirit points",
+        "  limit        the card limit: how many animals you may place when planning",
+        "  food, Dish   food tokens and the Special Dish (not taken, held, eaten),",
+        "               which recover the animals in the rest area",
+        "  Rest area    the animals used, until they are recovered",
+        "  hidden       a plan behind the screen; both plans are shown when done",
+    ]
+
+
+def group(state: pb.GameState, move: pb.LegalMove) -> str:
+    """A long list is grouped by arena (leading, assisting, tokens), then by decision."""
+    typed = kp.KungFurMove()
+    if not move.move.Unpack(typed):
+        return ""
+    kind = typed.WhichOneof("kind")
+    if kind == "lead":
+        return f"Lead arena {typed.lead.arena}"
+    if kind == "assist":
+        return f"Assist on arena {typed.assist.arena}"
+    if kind == "place_token":
+        return "Place a token"
+    if kind == "reinforce":
+        return "Use Reinforcements"
+    if kind == "finish_plan":
+        return "Finish your plan"
+    return {"master_shu": "Master Shu", "ringo": "Ringo", "banana_pick": "Keep a card of the Banana's draw",
+            "kkami": "Kkami", "recover": "Recover the rest area"}.get(kind, "")

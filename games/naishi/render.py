@@ -7,6 +7,7 @@ Positions count from 1, left to right, as the rulebook does.
 
 from __future__ import annotations
 
+from clients.render.screen import clip
 from clients.render.style import Style
 from clients.render.table import STATUS
 from tabletop.v1 import game_service_pb2 as pb
@@ -299,3 +300,105 @@ class _Changes:
             self.say(old.turn, f"{self.name(old.turn)} ended their turn")
         if new.phase == np.NAISHI_PHASE_OVER and old.phase != np.NAISHI_PHASE_OVER:
             self.say(None, "The game is over: both Hands are revealed")
+
+
+# --- a small screen ---------------------------------------------------------------------------------------------
+
+LABEL, CELL = 10, 14
+
+
+def _cells(texts: list[str]) -> str:
+    return "".join(t[:CELL - 1].ljust(CELL) for t in texts).rstrip()
+
+
+def _status(state: pb.GameState, view: np.NaishiView) -> str:
+    name = lambda s: seat_name(state, s)  # noqa: E731
+    if view.phase == np.NAISHI_PHASE_GIFT:
+        chosen = [name(t.seat) for t in view.territories if t.gift_chosen]
+        mine = f"your 2 cards: {', '.join(card_name(c) for c in view.offer)}; " if view.offer else ""
+        given = f"you give the {card_name(view.gift_given)}; " if view.gift_given else ""
+        return f"Setup, each gives a card: {mine}{given}chosen: {', '.join(chosen) or 'none yet'}"
+    if view.phase == np.NAISHI_PHASE_OVER:
+        return "The game is over; both Hands are revealed"
+    notes = []
+    if view.developed:
+        notes.append("has developed")
+    if view.court_used:
+        notes.append("has used the Court")
+    if view.HasField("final_turn"):
+        notes.append(f"final turn: {name(view.final_turn)}")
+    extra = f" ({', '.join(notes)})" if notes else ""
+    return f"Turn: {name(view.turn)}{extra}; first player {name(view.first_player)}"
+
+
+def compact(state: pb.GameState, style: Style, width: int = 80) -> list[str]:
+    """The River with its piles' sizes, each territory (Line above Hand), the Court and the discard pile in 12
+    lines of 80 columns."""
+    view = naishi_view(state)
+    head = style.paint("Naishi", "bold")
+    if view is None:
+        return [head, "  (no Naishi view to show)"]
+    seat = view.seat if view.HasField("seat") else None
+    name = lambda s: seat_name(state, s)  # noqa: E731
+    lines = [clip(f"{head}  {_status(state, view)}", width),
+             " " * LABEL + _cells([str(i) for i in range(1, 6)]),
+             "  River".ljust(LABEL) + _cells([f"{card_name(p.top) if p.size else '(empty)'} ({p.size})"
+                                             for p in view.river])]
+    for territory in view.territories:
+        you = " (you)" if territory.seat == seat else ""
+        lines.append(style.paint(f"  {name(territory.seat)}{you}"[:width], "bold"))
+        lines.append("    Line".ljust(LABEL) + _cells([card_name(c) for c in territory.line]))
+        if view.phase == np.NAISHI_PHASE_GIFT:
+            lines.append("    Hand".ljust(LABEL) + "(3 Mountains + the card kept + the card received, shuffled)")
+        elif territory.hand:
+            lines.append("    Hand".ljust(LABEL) + _cells([card_name(c) for c in territory.hand]))
+        else:
+            known = _knowledge(view, territory.seat)
+            places = known.places if known and known.places else [0] * 5
+            lines.append("    Hand".ljust(LABEL) + _cells([card_name(c) for c in places]))
+            if known and known.among:
+                lines.append(clip(" " * LABEL + f"(among the ?: {', '.join(card_name(c) for c in known.among)})",
+                                  width))
+    names = space_names(view)
+    court = [f"{label} {name(who) if (who := _emissary(space)) is not None else '-'}"
+             for label, space in zip(names, view.court, strict=True)]
+    lines.append(clip("  Court: " + ", ".join(court), width))
+    tail = f"  Discard pile: {len(view.discard)}" + (f" (last: {card_name(view.discard[-1])})" if view.discard else "")
+    if view.gift_received:
+        tail += f"; you gave the {card_name(view.gift_given)}, received the {card_name(view.gift_received)}"
+    lines.append(clip(tail, width))
+    return lines
+
+
+def legend(state: pb.GameState) -> list[str]:
+    """What the board's words and abbreviations mean."""
+    return [
+        "Legend (Naishi):",
+        "  1..5        positions, left to right, as the rulebook counts them",
+        "  River       the top card of each of the 5 River piles, (4) its cards left",
+        "  Line        a territory's face-up row; Hand: its row of hidden cards",
+        "  ?           a card you do not know; '(among the ?: ...)' lists the cards you",
+        "              know are somewhere among those",
+        "  Court       the Imperial Court's spaces (switch 1-3, discard 1-2, decree)",
+        "              and whose Emissary is on each; - for an empty space",
+        "  Discard     the discard pile: how many cards, and the last one",
+        "  Moves       develop: take River card N into position N of your Hand or Line,",
+        "              discarding the card there; an Emissary to the Court switches or",
+        "              discards cards, the Decree exchanges both players' cards",
+    ]
+
+
+SWITCHES = {np.NAISHI_SWITCH_KIND_RIVER: "Switch River cards", np.NAISHI_SWITCH_KIND_LINE: "Switch Line cards",
+            np.NAISHI_SWITCH_KIND_HAND: "Switch Hand cards", np.NAISHI_SWITCH_KIND_COLUMN: "Switch Hand and Line"}
+
+
+def group(state: pb.GameState, move: pb.LegalMove) -> str:
+    """A long list is grouped by action (a switch by what it switches)."""
+    typed = np.NaishiMove()
+    if not move.move.Unpack(typed):
+        return ""
+    kind = typed.WhichOneof("kind")
+    if kind == "switch_cards":
+        return SWITCHES.get(typed.switch_cards.kind, "Switch")
+    return {"give": "Give a card", "develop": "Develop", "discard_river": "Discard River cards",
+            "decree": "Impose the Decree", "recall": "Recall Emissaries"}.get(kind, "")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from clients.render.screen import clip, wrap
 from clients.render.style import Style
 from clients.render.table import STATUS
 from tabletop.v1 import game_service_pb2 as pb
@@ -141,7 +142,7 @@ def _hand(view: zp.ZipangView, style: Style) -> str:
     cards = []
     for c in view.hand:
         btl, hnr = _points(view, c)
-        cards.append(f"{style.paint(card_name(c), 'bold')} (BTL {btl}, HNR {hnr})")
+        cards.append(f"{style.paint(card_name(c), 'bold')} {btl}/{hnr}")
     if not cards:
         return "  Your hand: (none)"
     defence = sum(_points(view, c)[0] for c in view.hand)
@@ -382,3 +383,106 @@ class _Changes:
 def _learned(before, after) -> bool:
     """`after` holds a card `before` did not (knowledge only shrinks as cards leave a hand)."""
     return bool(Counter(after) - Counter(before))
+
+
+# --- a small screen ---------------------------------------------------------------------------------------------
+
+
+def card_value(view: zp.ZipangView, card: int) -> str:
+    """'Warlord 6/2': a card with its BTL/HNR, as everywhere on the board."""
+    btl, hnr = _points(view, card)
+    return f"{card_name(card)} {btl}/{hnr}"
+
+
+def compact(state: pb.GameState, style: Style, width: int = 80) -> list[str]:
+    """The decision pending, the coins, the discard pile (the last cards on 2 lines at most), a line per seat and
+    your hand: at most 13 lines of 80 columns."""
+    view = zipang_view(state)
+    head = style.paint("Zipang Portable", "bold")
+    if view is None:
+        return [head, "  (no Zipang view to show)"]
+    name = lambda s: seat_name(state, s)  # noqa: E731
+    battle = f"  battle {view.battle}, started by {name(view.battle_starter)}" if view.phase != \
+        zp.ZIPANG_PHASE_OVER else ""
+    lines = [clip(head + battle + f"; coin area {_plural(view.coin_area, 'coin')}, draw pile "
+                  f"{_plural(view.draw_pile_size, 'card')}", width)]
+    lines += [style.paint(line, "yellow") for line in wrap("  " + _status(state, view), width)][:2]
+    face_down = f" +{view.face_down_discards} face down" if view.face_down_discards else ""
+    discard = f"  Discard pile ({len(view.discard)} face up{face_down}, last on the right): "
+    cards = [card_name(c) for c in view.discard]
+    text = discard + (", ".join(cards) or "-")
+    while len(wrap(text, width)) > 2 and cards:
+        cards = cards[1:]
+        text = discard + "…, " + ", ".join(cards)
+    lines += wrap(text, width)
+    viewer = _viewer(view)
+    for p in view.players:
+        you = " (you)" if p.seat == viewer else ""
+        cards_held = _plural(p.hand_size, "card") if p.in_battle else "out"
+        marks = []
+        if p.seat == view.active and view.phase != zp.ZIPANG_PHASE_OVER:
+            marks.append("on turn")
+        if p.in_battle and not p.had_turn:
+            marks.append("no turn yet")
+        if p.known_cards:
+            marks.append(f"you know: {card_list(p.known_cards)}")
+        if p.knows_of_your_hand:
+            marks.append(f"knows your {card_list(p.knows_of_your_hand)}")
+        text = f"  {(name(p.seat) + you)[:20].ljust(20)} {_plural(p.coins, 'coin').ljust(8)} {cards_held.ljust(8)}"
+        line = clip((text + " " + "; ".join(marks)).rstrip(), width)
+        lines.append(style.paint(line, "dim") if not p.in_battle else line)
+    if view.HasField("seat"):
+        held = ", ".join(card_value(view, c) for c in view.hand) or "(none)"
+        defence = sum(_points(view, c)[0] for c in view.hand)
+        honour = sum(_points(view, c)[1] for c in view.hand)
+        lines.append(clip(f"  Your hand: {held}; defence {defence}, honour {honour}", width))
+    if view.battle_results:
+        results = [f"{r.battle}. {name(r.winner) if r.HasField('winner') else 'tie'}" for r in view.battle_results]
+        lines.append(clip("  Battles won: " + "  ".join(results), width))
+    return lines
+
+
+def legend(state: pb.GameState) -> list[str]:
+    """What the board's numbers mean, and every card's values in this game."""
+    view = zipang_view(state)
+    lines = [
+        "Legend (Zipang Portable):",
+        "  Warlord 6/2  a card and its values: BTL (battle points, for attacking and",
+        "               defending) / HNR (honour points, deciding a battle's end)",
+        "  defence      your hand's BTL summed: an attack stronger than it wins",
+        "  out          out of the battle (its cards are discarded)",
+        "  coin area    the coins that the battle's winner takes",
+        "  Cards in this game (BTL/HNR, copies):",
+    ]
+    if view is not None:
+        values = [f"{card_value(view, t.card)} x{t.copies}" for t in view.card_types]
+        lines += wrap("    " + ", ".join(values), 80, "")
+    return lines
+
+
+def group(state: pb.GameState, move: pb.LegalMove) -> str:
+    """A long list is grouped by the card played or used, then by action."""
+    typed = zp.ZipangMove()
+    if not move.move.Unpack(typed):
+        return ""
+    kind = typed.WhichOneof("kind")
+    if kind in ("play", "use"):
+        step = getattr(typed, kind)
+        what = "2 Peasants (an Ikki)" if step.ikki else f"the {card_name(step.card)}"
+        name = f"{'Play' if kind == 'play' else 'Use'} {what}"
+        if len(_same_card(state, kind, step)) > 8:  # many targets: a group per number of them
+            name += f", {_plural(len(step.targets), 'target')}" if step.targets else ", no target"
+        return name
+    return {"take": "Take a card", "react": "Answer"}.get(kind, "")
+
+
+def _same_card(state: pb.GameState, kind: str, step) -> list[pb.LegalMove]:
+    """The legal moves that play (or use) the same card as `step`."""
+    same = []
+    for move in state.legal_moves:
+        typed = zp.ZipangMove()
+        if move.move.Unpack(typed) and typed.WhichOneof("kind") == kind:
+            other = getattr(typed, kind)
+            if other.card == step.card and other.ikki == step.ikki:
+                same.append(move)
+    return same

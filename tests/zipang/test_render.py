@@ -30,7 +30,7 @@ def test_a_seat_sees_the_coins_the_cards_and_its_own_hand():
     assert player_line(text, "Ann").split() == ["Ann", "4", "coins", "3", "cards", "on", "turn"]
     assert player_line(text, "Bob (you)").split()[:6] == ["Bob", "(you)", "4", "coins", "2", "cards"]
     assert "no turn yet" in player_line(text, "Cid")
-    assert "Your hand: Commander (BTL 4, HNR 1), Monk (BTL 1, HNR 2); defence 5, honour 3" in text
+    assert "Your hand: Commander 4/1, Monk 1/2; defence 5, honour 3" in text  # BTL/HNR, as in the card list
     assert "Cards (BTL/HNR, copies): Kabuki 0/3 x1, Peasant 1/0 x3" in text
 
 
