@@ -26,7 +26,9 @@ STREAM_DURATION = Histogram(
     ["method"], buckets=(1, 5, 15, 60, 300, 900, 1800, 3600, 7200, 21600),
 )
 STREAMS_OPEN = Gauge("tabletop_streams_open", "Server streams open now, by method", ["method"])
-STREAMS_OPEN.labels("WatchGame")  # exported at 0 from the start: "no streams" is a value, not no data
+# Exported at 0 from the start: "no streams" is a value, not no data, and rate() sees the first stream that ends.
+STREAMS_OPEN.labels("WatchGame")
+STREAM_DURATION.labels("WatchGame")
 GAMES_CREATED = Counter("tabletop_games_created_total", "Games created", ["game_type"])
 GAMES_ACTIVE = Gauge("tabletop_games_active", "Games not finished and not expired, counted in Redis: every replica "
                      "reports the same total (aggregate with max, not sum)",

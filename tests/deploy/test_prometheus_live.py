@@ -1,0 +1,270 @@
+"""A real Prometheus scrapes a real game service and AI worker (over a real Redis) while games are played, loads
+deploy/prometheus/rules.yaml, and evaluates every PromQL expression of deploy/ (the Grafana dashboard, the rules)
+and docs/ through its HTTP API: each must be valid, and give a value where the games made traffic.
+
+Skipped, saying why, when `prometheus` or `promtool` is not installed (Debian: apt-get install prometheus)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+import yaml
+
+from clients.sdk import Seat, TabletopError, connect
+from commands.embedded_redis import free_port
+from commands.launcher import wait_serving
+from tabletop.v1 import game_service_pb2 as pb
+from tests.ai.test_worker import _env, _spawn, _stop, _worker
+from tests.deploy.promtools import RULES, binary, rules
+from tests.deploy.rendering import DEPLOY, REPO
+from tests.deploy.test_dashboard import DASHBOARD
+from tests.deploy.test_metric_labels import documented_values
+
+pytestmark = pytest.mark.integration
+
+SCRAPE = "1s"
+GAME = "naishi"  # two seats, short games: the whole test stays well under a minute
+
+# Expressions that are rightly empty while everything is healthy. Every other one must give a finite value.
+EMPTY_WHEN_HEALTHY = {"TabletopGameServiceAbsent": "both targets are up",
+                      "TabletopAIWorkerAbsent": "both targets are up"}
+
+
+def promql_expressions() -> list[tuple[str, str]]:
+    """(where, expression) for every PromQL expression in deploy/ and docs/."""
+    found = []
+    dashboard = json.loads(DASHBOARD.read_text())
+    for panel in dashboard["panels"]:
+        for target in panel.get("targets", []):
+            # The dashboard's namespace variable at "All" (its allValue); these targets carry no namespace label.
+            found.append((f"dashboard: {panel['title']} ({target['refId']})",
+                          target["expr"].replace("$namespace", ".*")))
+    for rule in rules():
+        found.append((f"rules.yaml: {rule.get('record') or rule.get('alert')}", rule["expr"].strip()))
+    for doc in sorted((REPO / "docs").rglob("*.md")):
+        for block in re.findall(r"```promql\n(.*?)```", doc.read_text(), flags=re.DOTALL):
+            exprs: list[str] = []
+            for line in block.splitlines():
+                if not line.strip() or line.lstrip().startswith("#"):
+                    continue
+                if line[0].isspace() and exprs:  # an indented line continues the expression above
+                    exprs[-1] += " " + line.strip()
+                else:
+                    exprs.append(line.strip())
+            found += [(f"{doc.relative_to(REPO)}: {expr[:60]}", expr) for expr in exprs]
+    # Every file under deploy/ that holds PromQL is read above; fail if another one appears unread.
+    for path in DEPLOY.rglob("*"):
+        if path.is_file() and path.suffix in {".json", ".yaml", ".yml"} and re.search(
+                r"\b(rate|histogram_quantile|sum by)\(", path.read_text()):
+            assert path in {DASHBOARD, RULES, DEPLOY / "prometheus" / "rules.test.yaml",
+                            DEPLOY / "k8s" / "components" / "prometheus-operator" / "prometheus-rule.yaml"}, path
+    return found
+
+
+@contextmanager
+def _service(redis_url: str, tmp_path: Path, ai_target: str):
+    port, metrics_port = free_port(), free_port()
+    env = _env(redis_url, TABLETOP_GRPC_PORT=str(port), TABLETOP_METRICS_PORT=str(metrics_port),
+               TABLETOP_AI_TARGET=ai_target)
+    proc = _spawn(["serve"], env, tmp_path / "service.log")
+    try:
+        wait_serving(f"127.0.0.1:{port}", proc, "game service")
+        yield f"127.0.0.1:{port}", metrics_port
+    finally:
+        _stop(proc)
+
+
+class Prometheus:
+    def __init__(self, url: str):
+        self.url = url
+
+    def get(self, path: str, **params: str) -> dict:
+        query = urllib.parse.urlencode(params)
+        try:
+            with urllib.request.urlopen(f"{self.url}{path}?{query}", timeout=10) as reply:
+                return json.loads(reply.read())
+        except urllib.error.HTTPError as error:  # 400 for a bad expression: the body says why
+            return json.loads(error.read())
+
+    def query(self, expr: str) -> dict:
+        return self.get("/api/v1/query", query=expr)
+
+
+@contextmanager
+def _prometheus(tmp_path: Path, service_metrics: int, worker_metrics: int):
+    """A Prometheus on 127.0.0.1 (a free port, a temporary data dir), from deploy/prometheus/prometheus.yaml with
+    the test's targets and a 1 s scrape and rule interval."""
+    config = yaml.safe_load((DEPLOY / "prometheus" / "prometheus.yaml").read_text())
+    config["global"] = {"scrape_interval": SCRAPE, "evaluation_interval": SCRAPE, "scrape_timeout": SCRAPE}
+    config["rule_files"] = [str(RULES)]
+    ports = {"tabletop-game-service": service_metrics, "tabletop-ai-worker": worker_metrics}
+    for job in config["scrape_configs"]:
+        job["static_configs"] = [{"targets": [f"127.0.0.1:{ports.pop(job['job_name'])}"]}]
+    assert not ports, f"the example configuration has no job {ports}"
+    path = tmp_path / "prometheus.yaml"
+    path.write_text(yaml.safe_dump(config))
+    port = free_port()
+    with open(tmp_path / "prometheus.log", "ab") as log:
+        proc = subprocess.Popen(
+            [binary("prometheus"), f"--config.file={path}", f"--storage.tsdb.path={tmp_path / 'prometheus-data'}",
+             f"--web.listen-address=127.0.0.1:{port}", "--log.level=warn"],
+            stdout=log, stderr=log, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert proc.poll() is None, (tmp_path / "prometheus.log").read_text()
+            try:
+                if urllib.request.urlopen(f"{url}/-/ready", timeout=1).status == 200:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "Prometheus did not become ready in 30 s"
+            time.sleep(0.2)
+        prometheus = Prometheus(url)
+        # Discovered targets reach the scrape loop in up to 5 s (Prometheus batches discovery updates): wait for
+        # the first scrape of both, so that the games below are seen from before they start.
+        while not prometheus.query('count(up{job=~"tabletop-.*"} == 1) == 2')["data"]["result"]:
+            assert time.monotonic() < deadline, "Prometheus did not scrape both targets in 30 s"
+            time.sleep(0.2)
+        yield prometheus
+    finally:
+        _stop(proc)
+
+
+def _play(target: str) -> dict:
+    """Traffic for every panel: an all-AI demo game (`tabletop demo`, watched to its end), a human's suggestion
+    and resignation, a seat forfeited by its turn timer, a lobby page and a NOT_FOUND."""
+    demo = subprocess.Popen([sys.executable, "-m", "commands.cli", "demo", GAME, "--target", target, "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with connect(target, wait=10) as client:
+        client.list_games(GAME)
+        try:
+            client.state("no-such-game")
+        except TabletopError:
+            pass
+        timed = client.create_game(GAME, [Seat.human("Late"), Seat.ai("easy")], start=True,
+                                   timer=pb.TurnTimer(turn_seconds=1, on_timeout=pb.TIMEOUT_POLICY_FORFEIT))
+        game = client.create_game(GAME, [Seat.human("Ann"), Seat.ai("easy")], start=True)
+        ann = game.player(0)
+        deadline = time.monotonic() + 30
+        while 0 not in ann.state().to_act:
+            assert time.monotonic() < deadline, "seat 0 never came to act"
+            time.sleep(0.1)
+        assert ann.suggest(strength="easy").best_move_id
+        ann.resign()
+        deadline = time.monotonic() + 30
+        while client.state(timed.game_id).status != pb.GAME_STATUS_FINISHED:
+            assert time.monotonic() < deadline, "the turn timer did not end the game"
+            time.sleep(0.2)
+    out, err = demo.communicate(timeout=60)
+    assert demo.returncode == 0, err
+    return json.loads(out)
+
+
+def _values(reply: dict) -> list[float]:
+    data = reply["data"]
+    if data["resultType"] == "scalar":
+        return [float(data["result"][1])]
+    return [float(sample["value"][1]) for sample in data["result"]]
+
+
+def _check_metrics_text(port: int) -> None:
+    text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read()
+    done = subprocess.run([binary("promtool"), "check", "metrics"], input=text, capture_output=True, timeout=30)
+    assert done.returncode == 0, (done.stdout + done.stderr).decode()
+
+
+def test_a_real_prometheus_evaluates_every_promql_expression(redis_db_url, tmp_path):
+    binary("prometheus"), binary("promtool")  # skip before starting anything
+    expressions = promql_expressions()
+    ai_port = free_port()
+    with _service(redis_db_url, tmp_path, ai_target=f"127.0.0.1:{ai_port}") as (target, service_metrics):
+        worker, worker_metrics = _worker(redis_db_url, target, tmp_path, "prometheus", ai_port=ai_port)
+        try:
+            with _prometheus(tmp_path, service_metrics, worker_metrics) as prometheus:
+                summary = _play(target)
+                assert summary["status"] == "finished"
+                time.sleep(3)  # two more scrapes and rule evaluations after the last move
+                _check_metrics_text(service_metrics)
+                _check_metrics_text(worker_metrics)
+                _assert_healthy(prometheus)
+                counts = _evaluate(prometheus, expressions)
+                _assert_the_fixes(prometheus)
+        finally:
+            _stop(worker)
+    print(f"\nPromQL expressions in deploy/ and docs/: {counts['total']}; valid: {counts['valid']}; "
+          f"non-empty: {counts['non_empty']}; empty as expected: {counts['empty_expected']}; "
+          f"alerts firing: {counts['firing'] or 'none'}")
+
+
+def _assert_healthy(prometheus: Prometheus) -> None:
+    targets = prometheus.get("/api/v1/targets")["data"]["activeTargets"]
+    assert sorted((t["labels"]["job"], t["health"]) for t in targets) == [
+        ("tabletop-ai-worker", "up"), ("tabletop-game-service", "up")], targets
+    groups = prometheus.get("/api/v1/rules")["data"]["groups"]
+    loaded = [rule for group in groups for rule in group["rules"]]
+    assert len(loaded) == len(rules()), "Prometheus loaded every rule of rules.yaml"
+    bad = [(rule["name"], rule.get("lastError")) for rule in loaded if rule["health"] != "ok"]
+    assert not bad, bad
+
+
+def _evaluate(prometheus: Prometheus, expressions: list[tuple[str, str]]) -> dict:
+    alerts = {rule["alert"]: rule["expr"].strip() for rule in rules() if "alert" in rule}
+    counts = {"total": len(expressions), "valid": 0, "non_empty": 0, "empty_expected": 0, "firing": []}
+    problems = []
+    for where, expr in expressions:
+        reply = prometheus.query(expr)
+        if reply.get("status") != "success":
+            problems.append(f"{where}: invalid: {reply.get('error')}\n    {expr}")
+            continue
+        counts["valid"] += 1
+        values = _values(reply)
+        name = where.removeprefix("rules.yaml: ")
+        if name in EMPTY_WHEN_HEALTHY:
+            if values:
+                problems.append(f"{where}: should be empty ({EMPTY_WHEN_HEALTHY[name]}), got {values}")
+            else:
+                counts["empty_expected"] += 1
+            continue
+        if name in alerts:
+            # An alert is a condition over a value: the value must be there; whether it crosses the threshold
+            # depends on the machine (the `for:` keeps a slow moment from firing anyway).
+            if values:
+                counts["firing"].append(name)
+            lhs = re.fullmatch(r"(.+?)\s*(?:>|==)\s*[0-9.]+", expr, flags=re.DOTALL)
+            assert lhs, f"{name}: expected `value > threshold` or `value == n`"
+            values = _values(prometheus.query(lhs.group(1)))
+        if any(math.isfinite(v) for v in values):
+            counts["non_empty"] += 1
+        else:
+            problems.append(f"{where}: no finite value ({values}) although the games made traffic\n    {expr}")
+    assert not problems, "\n".join(problems)
+    return counts
+
+
+def _assert_the_fixes(prometheus: Prometheus) -> None:
+    """The issue's findings, seen through Prometheus: streams and blocking reads are out of the latency
+    histograms, and every label value scraped is a documented one."""
+    def series(expr: str) -> list[dict]:
+        return [sample["metric"] for sample in prometheus.query(expr)["data"]["result"]]
+
+    assert not series('tabletop_rpc_duration_seconds_count{method="WatchGame"}')
+    assert _values(prometheus.query('sum(tabletop_stream_duration_seconds_count{method="WatchGame"})'))[0] >= 1
+    assert not series('tabletop_redis_duration_seconds_count{op="wait_events"}')
+    for label, metric in (("op", "tabletop_redis_duration_seconds_count"), ("method", "tabletop_rpc_requests_total"),
+                          ("code", "tabletop_rpc_requests_total"), ("game_type", "tabletop_games_active")):
+        seen = {s[label] for s in series(f"count by ({label}) ({metric})")}
+        assert seen and seen <= set(documented_values(label)), (label, seen)
+    outcomes = {s["outcome"] for s in series('tabletop_ai_turn_timeouts_total{outcome="forfeited"} > 0')}
+    assert outcomes == {"forfeited"}, "the turn timer's forfeit was counted"
