@@ -16,7 +16,7 @@ from service.logs import log
 
 RPC_REQUESTS = Counter("tabletop_rpc_requests_total", "RPCs handled, by method and status code", ["method", "code"])
 RPC_DURATION = Histogram(
-    "tabletop_rpc_duration_seconds", "Latency of unary RPCs by method (streams are in tabletop_stream_duration_seconds)",
+    "tabletop_rpc_duration_seconds", "Latency of unary RPCs by method (streams: tabletop_stream_duration_seconds)",
     ["method"], buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
 )
 # A WatchGame stream lasts as long as its client watches: minutes to hours, not a latency. Kept apart so that the

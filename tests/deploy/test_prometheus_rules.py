@@ -8,8 +8,16 @@ import subprocess
 
 import yaml
 
-from tests.deploy.promtools import (PROMETHEUS_RULE, RULE_TESTS, RULES, alerts, binary, prometheus_rule_text,
-                                    rule_groups, rules)
+from tests.deploy.promtools import (
+    PROMETHEUS_RULE,
+    RULE_TESTS,
+    RULES,
+    alerts,
+    binary,
+    prometheus_rule_text,
+    rule_groups,
+    rules,
+)
 from tests.deploy.rendering import DEPLOY, of_kind, render
 from tests.deploy.test_dashboard import base_metric, documented_metrics, series_names
 
@@ -74,7 +82,8 @@ def test_promtool_unit_tests_pass():
 
 
 def test_every_alert_is_unit_tested_firing_and_quiet():
-    cases = [case for test in yaml.safe_load(RULE_TESTS.read_text())["tests"] for case in test.get("alert_rule_test", [])]
+    tests = yaml.safe_load(RULE_TESTS.read_text())["tests"]
+    cases = [case for test in tests for case in test.get("alert_rule_test", [])]
     names = {alert["alert"] for alert in alerts()}
     fires = {case["alertname"] for case in cases if case.get("exp_alerts")}
     quiet = {case["alertname"] for case in cases if not case.get("exp_alerts")}
