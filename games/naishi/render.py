@@ -342,7 +342,7 @@ def compact(state: pb.GameState, style: Style, width: int = 80) -> list[str]:
     name = lambda s: seat_name(state, s)  # noqa: E731
     lines = [clip(f"{head}  {_status(state, view)}", width),
              " " * LABEL + _cells([str(i) for i in range(1, 6)]),
-             "  River".ljust(LABEL) + _cells([f"{card_name(p.top) if p.size else '(empty)'} ({p.size})"
+             "  River".ljust(LABEL) + _cells([f"{card_name(p.top)} x{p.size}" if p.size else "(empty)"
                                              for p in view.river])]
     for territory in view.territories:
         you = " (you)" if territory.seat == seat else ""
@@ -375,7 +375,7 @@ def legend(state: pb.GameState) -> list[str]:
     return [
         "Legend (Naishi):",
         "  1..5        positions, left to right, as the rulebook counts them",
-        "  River       the top card of each of the 5 River piles, (4) its cards left",
+        "  River       the top card of each of the 5 River piles; x4: 4 cards in the pile",
         "  Line        a territory's face-up row; Hand: its row of hidden cards",
         "  ?           a card you do not know; '(among the ?: ...)' lists the cards you",
         "              know are somewhere among those",

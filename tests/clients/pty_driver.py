@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import select
+import struct
 import subprocess
+import termios
 import time
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -14,8 +17,12 @@ ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 class Terminal:
     """A child process on a pty: `expect` waits for text on the screen, `type` sends a line."""
 
-    def __init__(self, argv: list[str], env: dict[str, str], cwd: str | None = None):
+    def __init__(self, argv: list[str], env: dict[str, str], cwd: str | None = None, rows: int = 24,
+                 columns: int = 80):
         self.master, slave = os.openpty()
+        # the window size the program reads (TIOCGWINSZ, shutil.get_terminal_size): 80 x 24 unless told
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        self.rows, self.columns = rows, columns
         self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd,
                                      start_new_session=True, close_fds=True)
         os.close(slave)
@@ -80,3 +87,11 @@ class Terminal:
                 self.proc.kill()
                 self.proc.wait()
         os.close(self.master)
+
+
+def screen_rows(text: str, columns: int = 80) -> list[str]:
+    """`text` as the rows of a screen `columns` wide: a longer line takes several rows (as a terminal wraps it)."""
+    rows = []
+    for line in text.split("\n"):
+        rows += [line[i:i + columns] for i in range(0, max(len(line), 1), columns)]
+    return rows
