@@ -28,6 +28,8 @@ class Config:
     shutdown_grace_seconds: float = 20.0
     max_message_bytes: int = 1 << 20
     suggest_timeout_seconds: float = 10.0
+    watch_write_seconds: float = 10.0  # a WatchGame stream whose client reads nothing for this long is dropped
+    redis_max_connections: int = 48  # the replica's Redis pool: calls wait for a free one beyond this
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -54,4 +56,6 @@ class Config:
             shutdown_grace_seconds=get("SHUTDOWN_GRACE_SECONDS", d.shutdown_grace_seconds),
             max_message_bytes=get("MAX_MESSAGE_BYTES", d.max_message_bytes),
             suggest_timeout_seconds=get("SUGGEST_TIMEOUT_SECONDS", d.suggest_timeout_seconds),
+            watch_write_seconds=get("WATCH_WRITE_SECONDS", d.watch_write_seconds),
+            redis_max_connections=max(8, get("REDIS_MAX_CONNECTIONS", d.redis_max_connections)),
         )

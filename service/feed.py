@@ -1,8 +1,12 @@
-"""Live events of the games watched on this replica: one Redis reader per game, however many watchers it has.
+"""Live events of the games watched on this replica: one Redis reader per job shard, however many games and
+watchers there are.
 
-Without it every WatchGame stream would hold its own blocking XREAD, so a game with a thousand spectators would
-take a thousand Redis connections. A follower reads the game's event stream from the version where its first
-watcher joined and keeps what it read; watchers that are further behind catch up with one XRANGE of their own.
+Without it every WatchGame stream would hold its own blocking XREAD, and a few hundred streams would take the
+replica's whole Redis pool. Here a game's watchers share one `Follower` (the game's events since its first watcher
+joined, at most KEEP_EVENTS of them, shared by all: no per-watcher buffer), and each shard's followers share one
+reader: a single blocking XREAD over the event streams of every watched game of that shard. A game's keys are
+minted into its shard's Redis Cluster slot, so that one XREAD names keys of one slot, on a Redis Cluster too. The
+replica thus holds at most one blocking read per job shard. A watcher far behind catches up with one XRANGE.
 """
 
 from __future__ import annotations
@@ -11,63 +15,65 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
+import grpc
+
 from service import errors
+from service.logs import log
 from service.store import Event, GameStore
 
 KEEP_EVENTS = 512  # a game has fewer events than this; past it, late watchers catch up from Redis
+RETRY_SECONDS = 0.5  # after a failed read (Redis down), the shard's reader tries again this soon
 
 
 class Follower:
-    """Reads one game's events as they come and wakes its watchers."""
+    """One watched game: its events since `base`, and a condition its watchers wait on."""
 
-    def __init__(self, store: GameStore, game_id: str, base: int, block_ms: int):
-        self.store = store
+    def __init__(self, game_id: str, shard: int, base: int):
         self.game_id = game_id
+        self.shard = shard
         self.base = base  # the buffer holds every event after this version
         self.events: list[Event] = []
         self.error: errors.ServiceError | None = None
         self.watchers = 0
-        self._changed = asyncio.Condition()
-        self._block_ms = block_ms
-        self._task = asyncio.create_task(self._read())
+        self.changed = asyncio.Condition()
 
     @property
     def last(self) -> int:
         return self.events[-1].version if self.events else self.base
 
-    async def _read(self) -> None:
-        while True:
-            try:
-                new = await self.store.wait_events(self.game_id, self.last, self._block_ms)
-            except errors.ServiceError as exc:
-                self.error = exc
-            else:
-                if not new:
-                    continue
-                self.events.extend(new)
-                if len(self.events) > KEEP_EVENTS:
-                    dropped = self.events[: len(self.events) - KEEP_EVENTS]
-                    self.base = dropped[-1].version
-                    del self.events[: len(dropped)]
-            async with self._changed:
-                self._changed.notify_all()
-            if self.error is not None:
-                return
+    def add(self, new: list[Event]) -> None:
+        self.events.extend(e for e in new if e.version > self.last)
+        if len(self.events) > KEEP_EVENTS:
+            dropped = self.events[: len(self.events) - KEEP_EVENTS]
+            self.base = dropped[-1].version
+            del self.events[: len(dropped)]
 
-    async def after(self, version: int, timeout: float) -> list[Event]:
+    async def wake(self) -> None:
+        async with self.changed:
+            self.changed.notify_all()
+
+    async def after(self, store: GameStore, version: int, timeout: float) -> list[Event]:
         """The events after `version`; if there are none yet, wait up to `timeout` seconds for some."""
         if version < self.base:
-            return await self.store.events(self.game_id, version)
-        async with self._changed:
+            return await store.events(self.game_id, version)
+        async with self.changed:
             if self.last <= version and self.error is None:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._changed.wait(), timeout)
+                    await asyncio.wait_for(self.changed.wait(), timeout)
         if self.error is not None:
             raise self.error
         return [e for e in self.events if e.version > version]
 
-    def close(self) -> None:
-        self._task.cancel()
+
+class Watching:
+    """What one WatchGame stream holds: the game's follower, and the store for catching up."""
+
+    def __init__(self, store: GameStore, follower: Follower):
+        self.store = store
+        self.follower = follower
+
+    async def after(self, version: int, timeout: float) -> list[Event]:
+        return await self.follower.after(self.store, version, timeout)
 
 
 class GameFeed:
@@ -75,24 +81,57 @@ class GameFeed:
         self.store = store
         self.block_ms = block_ms
         self._followers: dict[str, Follower] = {}
+        self._readers: dict[int, asyncio.Task] = {}
 
     @contextlib.asynccontextmanager
-    async def follow(self, game_id: str, version: int) -> AsyncIterator[Follower]:
-        """A follower of the game for as long as the caller watches, sharing a running one if there is one."""
+    async def follow(self, game_id: str, version: int, shard: int = 0) -> AsyncIterator[Watching]:
+        """Follow a game (of job shard `shard`) for as long as the caller watches, sharing its follower with the
+        game's other watchers and the shard's reader with every watched game of the shard."""
         follower = self._followers.get(game_id)
         if follower is None or follower.error is not None:
-            follower = self._followers[game_id] = Follower(self.store, game_id, version, self.block_ms)
+            follower = self._followers[game_id] = Follower(game_id, shard, version)
         follower.watchers += 1
+        reader = self._readers.get(shard)
+        if reader is None or reader.done():
+            self._readers[shard] = asyncio.create_task(self._read(shard))
         try:
-            yield follower
+            yield Watching(self.store, follower)
         finally:
             follower.watchers -= 1
-            if follower.watchers == 0:
-                follower.close()
-                if self._followers.get(game_id) is follower:
-                    del self._followers[game_id]
+            if follower.watchers == 0 and self._followers.get(game_id) is follower:
+                del self._followers[game_id]
+
+    def readers(self) -> int:
+        """How many shard readers run (each holds at most one Redis connection, while it reads)."""
+        return sum(not task.done() for task in self._readers.values())
+
+    async def _read(self, shard: int) -> None:
+        """Read the new events of every watched game of `shard`, in one blocking XREAD at a time, until none is
+        watched any more."""
+        while True:
+            followers = [f for f in self._followers.values() if f.shard == shard and f.error is None]
+            if not followers:
+                return
+            try:
+                new = await self.store.read_events({f.game_id: f.last for f in followers}, self.block_ms)
+            except Exception as exc:  # noqa: BLE001 - the shard's watchers must hear of it, not wait forever
+                if not isinstance(exc, errors.ServiceError):
+                    log.exception("watch feed read failed unexpectedly", shard=shard)
+                    exc = errors.ServiceError(grpc.StatusCode.UNAVAILABLE, "FEED_FAILED", "the game's feed failed")
+                log.warning("watch feed read failed", shard=shard, reason=exc.reason)
+                for follower in followers:  # their watchers end with the error; new watchers start afresh
+                    follower.error = exc
+                    await follower.wake()
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
+            for follower in followers:
+                events = new.get(follower.game_id)
+                if events:
+                    follower.add(events)
+                    await follower.wake()
 
     def close(self) -> None:
-        for follower in self._followers.values():
-            follower.close()
+        for task in self._readers.values():
+            task.cancel()
+        self._readers.clear()
         self._followers.clear()

@@ -80,6 +80,7 @@ async def start_server(config: Config) -> RunningServer:
     store = GameStore.from_url(
         config.redis_url,
         cluster=config.redis_cluster,
+        max_connections=config.redis_max_connections,
         retention_seconds=config.retention_seconds,
         abandoned_seconds=config.abandoned_seconds,
         job_shards=config.ai_job_shards,
@@ -90,7 +91,7 @@ async def start_server(config: Config) -> RunningServer:
     tables = Tables(store, config.ai_service_token)
     seats = Seats(tables)
     servicer = GameServicer(Lobby(tables, config), Play(tables, seats), Watch(tables, seats),
-                            Suggest(tables, config, seats), seats, Listing(store))
+                            Suggest(tables, config, seats), seats, Listing(store), config.watch_write_seconds)
     server = grpc.aio.server(
         interceptors=[metrics.MetricsInterceptor()],
         options=[

@@ -3,6 +3,7 @@ to messages (messages.py), and errors to statuses."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -92,7 +93,9 @@ def _struct_options(options) -> dict[str, Any]:
 
 
 class GameServicer(game_service_pb2_grpc.GameServiceServicer):
-    def __init__(self, lobby: Lobby, play: Play, watch: Watch, suggest: Suggest, seats: Seats, listing: Listing):
+    def __init__(self, lobby: Lobby, play: Play, watch: Watch, suggest: Suggest, seats: Seats, listing: Listing,
+                 watch_write_seconds: float = 10.0):
+        self.watch_write_seconds = watch_write_seconds
         self.lobby = lobby
         self.play = play
         self.watch = watch
@@ -159,8 +162,21 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
 
     @streaming
     async def WatchGame(self, request: pb.WatchGameRequest, context) -> AsyncIterator[pb.WatchGameResponse]:
+        # Each update is written with a deadline: gRPC holds at most the client's flow-control window of unread
+        # updates, and a client that reads nothing for watch_write_seconds is dropped, not buffered for forever.
         async for event, seen in self.watch.watch(request.game_id, _credentials(context), request.from_version):
-            yield messages.watched(event, seen)
+            try:
+                await asyncio.wait_for(context.write(messages.watched(event, seen)), self.watch_write_seconds)
+            except TimeoutError:
+                raise errors.ServiceError(
+                    grpc.StatusCode.RESOURCE_EXHAUSTED, "WATCHER_TOO_SLOW",
+                    f"the stream read nothing for {self.watch_write_seconds:g} s: resume with from_version",
+                ) from None
+            except Exception as exc:  # noqa: BLE001 - gRPC refuses a write once the client has gone: the watch is over
+                log.info("watch stream closed by its client", error=type(exc).__name__)
+                return
+        return
+        yield  # an async generator that writes its updates itself (context.write, under a deadline)
 
     @unary
     async def SuggestMove(self, request: pb.SuggestMoveRequest, context) -> pb.SuggestMoveResponse:

@@ -231,10 +231,11 @@ class GameStore:
         self._commit = client.register_script(resources.files("service").joinpath("commit.lua").read_text())
 
     @classmethod
-    def from_url(cls, url: str, *, cluster: bool = False, **kwargs: int) -> GameStore:
-        # A blocking pool: past 512 connections a request waits (up to 5 s) for one instead of failing; watchers
-        # hold theirs for at most WATCH_BLOCK_MS at a time. (On Cluster: 512 per node, and past them it fails.)
-        client = redis_client.connect_async(url, cluster=cluster, max_connections=512, socket_timeout=5,
+    def from_url(cls, url: str, *, cluster: bool = False, max_connections: int = 48, **kwargs: int) -> GameStore:
+        # A blocking pool: past `max_connections` a call waits (up to 5 s) for one instead of opening another, so
+        # a burst of callers cannot take the Redis server's connections; the watch feed holds at most one per job
+        # shard. (On Cluster: per node, and past them it fails.)
+        client = redis_client.connect_async(url, cluster=cluster, max_connections=max_connections, socket_timeout=5,
                                             socket_connect_timeout=2, health_check_interval=10)
         return cls(client, **kwargs)
 
@@ -297,13 +298,17 @@ class GameStore:
                                                                          if after_version else "-", "+"))
         return [event_from_entry(i, f) for i, f in entries]
 
-    async def wait_events(self, game_id: str, after_version: int, block_ms: int) -> list[Event]:
-        """Events after `after_version`, waiting up to `block_ms` for one to come."""
-        stream = events_key(game_id)
-        reply = await self._timed(
-            "wait_events", lambda: self.redis.xread({stream: f"{after_version}-1"}, block=block_ms, count=100)
-        )
-        return [event_from_entry(i, f) for _, entries in reply or () for i, f in entries]
+    async def read_events(self, after: dict[str, int], block_ms: int) -> dict[str, list[Event]]:
+        """New events of several games (game id -> the version read up to), in one XREAD that waits up to
+        `block_ms` for any. On a Redis Cluster the games must share a slot (the games of one job shard do)."""
+        streams = {events_key(game_id): f"{version}-1" for game_id, version in after.items()}
+        games = {events_key(game_id): game_id for game_id in after}
+        reply = await self._timed("wait_events", lambda: self.redis.xread(streams, block=block_ms, count=100))
+        found: dict[str, list[Event]] = {}
+        for stream, entries in reply or ():
+            key = stream.decode() if isinstance(stream, bytes) else stream
+            found[games[key]] = [event_from_entry(i, f) for i, f in entries]
+        return found
 
     async def exists(self, game_id: str) -> bool:
         return bool(await self._timed("exists", lambda: self.redis.exists(game_key(game_id))))

@@ -51,7 +51,7 @@ class Watch:
                 if rebuilt.status == "finished":
                     return
                 if follower is None:
-                    follower = await stack.enter_async_context(self.feed.follow(game_id, last))
+                    follower = await stack.enter_async_context(self.feed.follow(game_id, last, record.shard))
                 events = await follower.after(last, WATCH_BLOCK_MS / 1000)
                 idle_ms = 0 if events else idle_ms + WATCH_BLOCK_MS
                 if idle_ms >= WATCH_IDLE_CHECK_MS:

@@ -1,4 +1,5 @@
-"""The per-replica event feed: one reader per watched game, late watchers catch up from Redis."""
+"""The per-replica event feed: one reader per job shard for every watched game, late watchers catch up from
+Redis."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def test_watchers_get_every_event_after_their_version(redis_db_url):
         feed = GameFeed(store, block_ms=200)
         try:
             async with feed.follow("feedgame", 3) as follower, feed.follow("feedgame", 1) as same:
-                assert same is follower
+                assert same.follower is follower.follower  # one follower per game
                 # Behind the reader's start: caught up from Redis at once.
                 assert [e.version for e in await same.after(1, timeout=1)] == [2, 3]
                 # Nothing new yet: waits, then comes back empty.
@@ -32,6 +33,18 @@ def test_watchers_get_every_event_after_their_version(redis_db_url):
                 await commit(3)
                 assert [e.version for e in await waiting] == [4]
             assert "feedgame" not in feed._followers
+            # Several games of one shard: one reader, each watcher gets its own game's events.
+            for game in ("g-a", "g-b", "g-c"):
+                await store.commit(game, "toy", 0, {"status": "waiting"}, {"kind": "created"})
+            async with feed.follow("g-a", 1) as a, feed.follow("g-b", 1) as b, feed.follow("g-c", 1) as c:
+                assert feed.readers() == 1
+                for game in ("g-b", "g-c"):
+                    await store.commit(game, "toy", 1, {"status": "waiting"}, {"kind": "created"})
+                assert [e.version for e in await b.after(1, timeout=5)] == [2]
+                assert [e.version for e in await c.after(1, timeout=5)] == [2]
+                assert await a.after(1, timeout=0.3) == []
+            await asyncio.sleep(0.5)
+            assert feed.readers() == 0, "the reader stops with the shard's last watcher"
         finally:
             feed.close()
             await store.close()

@@ -1,0 +1,117 @@
+"""Watchers cost no Redis connection each: one reader per job shard fans every watched game's events out to all of
+the replica's watchers, and a watcher that reads nothing is dropped instead of being buffered forever."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import grpc
+import redis
+
+from service.errors import error_info
+from tabletop.v1 import game_service_pb2 as pb
+from tabletop.v1 import game_service_pb2_grpc
+from tests.service.conftest import HUMAN, ServerThread, service_config
+
+SHARDS = 4
+
+
+def _auth(token: str) -> tuple:
+    return (("authorization", f"Bearer {token}"),)
+
+
+def _play(stub, created: pb.CreateGameResponse, moves: int, rng: random.Random) -> int:
+    tokens = {t.seat: t.token for t in created.seat_tokens}
+    made = 0
+    for _ in range(moves):
+        state = stub.GetState(pb.GetStateRequest(game_id=created.game_id), timeout=10).state
+        if not state.to_act:
+            break
+        seat = state.to_act[0]
+        mine = stub.GetState(pb.GetStateRequest(game_id=created.game_id), metadata=_auth(tokens[seat]),
+                             timeout=10).state
+        stub.MakeMove(pb.MakeMoveRequest(game_id=created.game_id, move_id=rng.choice(list(mine.legal_moves)).id),
+                      metadata=_auth(tokens[seat]), timeout=10)
+        made += 1
+    return made
+
+
+def test_many_watchers_share_one_reader_per_shard_and_get_every_event(redis_db_url):
+    """600 WatchGame streams on 30 games (the issue's probe exhausted the pool with about 600): the replica reads
+    with at most one blocking XREAD per job shard, its Redis connections stay few, and every watcher gets every
+    move of its game."""
+    server = ServerThread(service_config(redis_db_url, ai_job_shards=SHARDS)).start()
+    counter = redis.Redis.from_url(redis_db_url)
+    try:
+        channel = grpc.insecure_channel(server.target)
+        stub = game_service_pb2_grpc.GameServiceStub(channel)
+        games = [stub.CreateGame(pb.CreateGameRequest(game_type="naishi", seats=[pb.SeatSpec(kind=HUMAN)] * 2,
+                                                      start=True), timeout=10) for _ in range(30)]
+        clients_before = int(counter.info("clients")["connected_clients"])
+
+        async def watch_all() -> list[int]:
+            async with grpc.aio.insecure_channel(server.target) as aio_channel:
+                aio_stub = game_service_pb2_grpc.GameServiceStub(aio_channel)
+
+                async def watch(game: pb.CreateGameResponse) -> int:
+                    seen = 0
+                    call = aio_stub.WatchGame(pb.WatchGameRequest(game_id=game.game_id), timeout=60)
+                    async for update in call:
+                        seen = update.event.version
+                        if update.event.version >= 2 + 6:  # created, started, then six moves
+                            call.cancel()
+                            break
+                    return seen
+
+                tasks = [asyncio.create_task(watch(games[i % len(games)])) for i in range(600)]
+                await asyncio.sleep(3)  # every stream open and following live
+                feed = server.running.servicer.watch.feed
+                readers = feed.readers()
+                clients = int(counter.info("clients")["connected_clients"]) - clients_before
+                rng = random.Random(1)
+                loop = asyncio.get_running_loop()
+                await loop.run_in_executor(None, lambda: [_play(stub, g, 6, rng) for g in games])
+                results = await asyncio.gather(*tasks)
+                return [readers, clients, *results]
+
+        readers, clients, *seen = asyncio.run(watch_all())
+        assert 1 <= readers <= SHARDS, "one reader per shard with watchers, not one per stream or game"
+        assert clients < 50, f"{clients} Redis connections for 600 watchers"
+        assert seen == [8] * 600, "every watcher got its game's six moves"
+        channel.close()
+    finally:
+        counter.close()
+        server.stop()
+
+
+def test_a_watcher_that_reads_nothing_is_dropped(redis_db_url):
+    server = ServerThread(service_config(redis_db_url, watch_write_seconds=1.0)).start()
+    try:
+        channel = grpc.insecure_channel(server.target)
+        stub = game_service_pb2_grpc.GameServiceStub(channel)
+        created = stub.CreateGame(pb.CreateGameRequest(game_type="hinode", seats=[pb.SeatSpec(kind=HUMAN)] * 4,
+                                                       start=True), timeout=10)
+        # A client with a small receive window that opens the stream and never reads it.
+        lazy = grpc.insecure_channel(server.target, options=[("grpc.http2.bdp_probe", 0),
+                                                             ("grpc.http2.lookahead_bytes", 1024)])
+        stream = game_service_pb2_grpc.GameServiceStub(lazy).WatchGame(
+            pb.WatchGameRequest(game_id=created.game_id), timeout=120)
+        _play(stub, created, 40, random.Random(2))  # tens of updates of a few KB: more than the window holds
+        feed = server.running.servicer.watch.feed
+        deadline = time.monotonic() + 20
+        while created.game_id in feed._followers and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert created.game_id not in feed._followers, "the unread stream was dropped, its follower with it"
+        try:
+            for _ in stream:
+                pass
+            raise AssertionError("the stream should end with an error")
+        except grpc.RpcError as error:
+            assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, error
+            assert error_info(error).reason == "WATCHER_TOO_SLOW"
+        lazy.close()
+        channel.close()
+    finally:
+        server.stop()
