@@ -12,6 +12,7 @@ ROW_NAMES = {"hand": "Hand", "line": "Line"}
 SWITCH_KINDS = {"river": "River", "line": "your Line", "hand": "your Hand", "column": "your Hand and Line"}
 # The Imperial Court's spaces: 3 "switch 2 cards", 2 "discard 2 River cards", 1 Imperial Decree.
 SPACES: tuple[str, ...] = ("switch1", "switch2", "switch3", "discard1", "discard2", "decree")
+SPACE_TITLES = ("switch 1", "switch 2", "switch 3", "discard 1", "discard 2", "the Decree")
 SWITCH_SPACES = (0, 1, 2)
 DISCARD_SPACES = (3, 4)
 DECREE_SPACE = 5
@@ -114,8 +115,8 @@ class Recall(Move):
 
     @property
     def label(self) -> str:
-        which = " and ".join(SPACES[s] for s in self.spaces)
-        return f"Recall your Emissary{'s' if len(self.spaces) > 1 else ''} from {which}"
+        which = " and ".join(SPACE_TITLES[s] for s in self.spaces)
+        return f"Recall your Emissar{'ies' if len(self.spaces) > 1 else 'y'} from {which}"
 
 
 @dataclass(frozen=True)
