@@ -30,6 +30,16 @@ class Config:
     suggest_timeout_seconds: float = 10.0
     watch_write_seconds: float = 10.0  # a WatchGame stream whose client reads nothing for this long is dropped
     redis_max_connections: int = 48  # the replica's Redis pool: calls wait for a free one beyond this
+    # Caller identity and quotas (service/quotas.py): API keys as `name:sha256hex[:multiplier]`, inline or in a
+    # file (a mounted Secret), never both. Each limit is per caller (API key, else IP address); 0 = unlimited.
+    api_keys: str = ""
+    api_keys_file: str = ""
+    quota_create_rate: int = 0  # games a caller may create per quota_create_window_seconds
+    quota_create_window_seconds: float = 60.0
+    quota_open_games: int = 0  # unfinished games a caller created
+    quota_watch_streams: int = 0  # concurrent WatchGame streams
+    quota_suggestions: int = 0  # concurrent SuggestMove calls
+    quota_lease_seconds: float = 30.0  # a stream's or call's slot outlives a replica that died by at most this
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -41,7 +51,7 @@ class Config:
             redis_cluster = redis_client.cluster_flag(env)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
-        return cls(
+        config = cls(
             redis_url=get("REDIS_URL", d.redis_url),
             redis_cluster=redis_cluster,
             grpc_host=get("GRPC_HOST", d.grpc_host),
@@ -58,4 +68,16 @@ class Config:
             suggest_timeout_seconds=get("SUGGEST_TIMEOUT_SECONDS", d.suggest_timeout_seconds),
             watch_write_seconds=get("WATCH_WRITE_SECONDS", d.watch_write_seconds),
             redis_max_connections=max(8, get("REDIS_MAX_CONNECTIONS", d.redis_max_connections)),
+            api_keys=get("API_KEYS", d.api_keys),
+            api_keys_file=get("API_KEYS_FILE", d.api_keys_file),
+            quota_create_rate=max(0, get("QUOTA_CREATE_RATE", d.quota_create_rate)),
+            quota_create_window_seconds=max(1.0, get("QUOTA_CREATE_WINDOW_SECONDS", d.quota_create_window_seconds)),
+            quota_open_games=max(0, get("QUOTA_OPEN_GAMES", d.quota_open_games)),
+            quota_watch_streams=max(0, get("QUOTA_WATCH_STREAMS", d.quota_watch_streams)),
+            quota_suggestions=max(0, get("QUOTA_SUGGESTIONS", d.quota_suggestions)),
+            quota_lease_seconds=max(3.0, get("QUOTA_LEASE_SECONDS", d.quota_lease_seconds)),
         )
+        from service.quotas import load_api_keys
+
+        load_api_keys(config)  # a malformed key list is reported at start, naming its variable
+        return config

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import grpc
-from google.protobuf import any_pb2
+from google.protobuf import any_pb2, duration_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
@@ -23,21 +23,31 @@ def bounded(message: str) -> str:
 
 
 class ServiceError(Exception):
-    """A failure the caller should see: `code`, an UPPER_SNAKE `reason`, a message and optional metadata."""
+    """A failure the caller should see: `code`, an UPPER_SNAKE `reason`, a message and optional metadata; with
+    `retry_delay` (seconds) the status also carries a google.rpc.RetryInfo (a quota: when to try again)."""
 
-    def __init__(self, code: grpc.StatusCode, reason: str, message: str, **metadata: str):
+    def __init__(self, code: grpc.StatusCode, reason: str, message: str, *, retry_delay: float | None = None,
+                 **metadata: str):
         message = bounded(message)
         super().__init__(message)
         self.code = code
         self.reason = reason
         self.message = message
+        self.retry_delay = retry_delay
         self.metadata = {k: bounded(str(v)) for k, v in metadata.items()}
 
     def to_status(self) -> grpc.Status:
         info = error_details_pb2.ErrorInfo(reason=self.reason, domain=DOMAIN, metadata=self.metadata)
         detail = any_pb2.Any()
         detail.Pack(info)
-        status = status_pb2.Status(code=self.code.value[0], message=self.message, details=[detail])
+        details = [detail]
+        if self.retry_delay is not None:
+            delay = duration_pb2.Duration()
+            delay.FromMilliseconds(max(0, round(self.retry_delay * 1000)))
+            retry = any_pb2.Any()
+            retry.Pack(error_details_pb2.RetryInfo(retry_delay=delay))
+            details.append(retry)
+        status = status_pb2.Status(code=self.code.value[0], message=self.message, details=details)
         return rpc_status.to_status(status)
 
 
@@ -91,6 +101,16 @@ def error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
     status = rpc_status.from_call(error)
     for detail in status.details if status else ():
         info = error_details_pb2.ErrorInfo()
-        if detail.Unpack(info):
+        if detail.Is(info.DESCRIPTOR) and detail.Unpack(info):
             return info
+    return None
+
+
+def retry_delay(error: grpc.RpcError) -> float | None:
+    """The RetryInfo delay of a failed call in seconds (a quota: when to try again), or None."""
+    status = rpc_status.from_call(error)
+    for detail in status.details if status else ():
+        info = error_details_pb2.RetryInfo()
+        if detail.Is(info.DESCRIPTOR) and detail.Unpack(info):
+            return info.retry_delay.ToMilliseconds() / 1000
     return None

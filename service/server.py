@@ -19,6 +19,7 @@ from service.config import Config, ConfigError
 from service.listing import Listing
 from service.lobby import Lobby
 from service.play import Play
+from service.quotas import Quotas
 from service.seats import Seats
 from service.servicer import GameServicer
 from service.store import GameStore
@@ -91,7 +92,8 @@ async def start_server(config: Config) -> RunningServer:
     tables = Tables(store, config.ai_service_token)
     seats = Seats(tables)
     servicer = GameServicer(Lobby(tables, config), Play(tables, seats), Watch(tables, seats),
-                            Suggest(tables, config, seats), seats, Listing(store), config.watch_write_seconds)
+                            Suggest(tables, config, seats), seats, Listing(store), config.watch_write_seconds,
+                            Quotas(store, config))
     server = grpc.aio.server(
         interceptors=[metrics.MetricsInterceptor()],
         options=[

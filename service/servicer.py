@@ -18,6 +18,7 @@ from service.listing import Listing
 from service.lobby import Lobby, SeatRequest
 from service.logs import bind, log
 from service.play import Play
+from service.quotas import Quotas
 from service.seats import Seats
 from service.store import Timer
 from service.suggest import Suggest
@@ -92,16 +93,42 @@ def _struct_options(options) -> dict[str, Any]:
         raise errors.invalid("INVALID_OPTIONS", f"options_struct is not valid JSON: {exc}") from None
 
 
+class _NoQuota:
+    """No quotas (a servicer built without them): a block that takes nothing."""
+
+    def done(self, game_id: str) -> None:
+        pass
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        return None
+
+
 class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     def __init__(self, lobby: Lobby, play: Play, watch: Watch, suggest: Suggest, seats: Seats, listing: Listing,
-                 watch_write_seconds: float = 10.0):
+                 watch_write_seconds: float = 10.0, quotas: Quotas | None = None):
         self.watch_write_seconds = watch_write_seconds
+        self.quotas = quotas
         self.lobby = lobby
         self.play = play
         self.watch = watch
         self.suggest = suggest
         self.seats = seats
         self.listing = listing
+
+    def _creating(self, context):
+        """One game creation under the caller's quotas (service/quotas.py)."""
+        if self.quotas is None:
+            return _NoQuota()
+        return self.quotas.creating(self.quotas.identify(context.invocation_metadata(), context.peer()))
+
+    def _lease(self, context, kind: str):
+        """One of the caller's concurrent `kind` slots ("watch", "suggest") for a block."""
+        if self.quotas is None:
+            return _NoQuota()
+        return self.quotas.lease(self.quotas.identify(context.invocation_metadata(), context.peer()), kind)
 
     @unary
     async def ListGameTypes(self, request: pb.ListGameTypesRequest, context) -> pb.ListGameTypesResponse:
@@ -123,8 +150,11 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             t = request.timer
             timer = Timer(t.turn_seconds, "forfeit" if t.on_timeout == pb.TIMEOUT_POLICY_FORFEIT else "ai",
                           t.strength or "easy", t.away_after or 2)
-        return messages.created(await self.lobby.create(request.game_type, options, seats, request.start, seed,
-                                                        visibility, timer))
+        async with self._creating(context) as creation:
+            created = await self.lobby.create(request.game_type, options, seats, request.start, seed, visibility,
+                                              timer)
+            creation.done(created.game_id)
+        return messages.created(created)
 
     @unary
     async def JoinGame(self, request: pb.JoinGameRequest, context) -> pb.JoinGameResponse:
@@ -164,25 +194,30 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     async def WatchGame(self, request: pb.WatchGameRequest, context) -> AsyncIterator[pb.WatchGameResponse]:
         # Each update is written with a deadline: gRPC holds at most the client's flow-control window of unread
         # updates, and a client that reads nothing for watch_write_seconds is dropped, not buffered for forever.
-        async for event, seen in self.watch.watch(request.game_id, _credentials(context), request.from_version):
-            try:
-                await asyncio.wait_for(context.write(messages.watched(event, seen)), self.watch_write_seconds)
-            except TimeoutError:
-                raise errors.ServiceError(
-                    grpc.StatusCode.RESOURCE_EXHAUSTED, "WATCHER_TOO_SLOW",
-                    f"the stream read nothing for {self.watch_write_seconds:g} s: resume with from_version",
-                ) from None
-            except Exception as exc:  # noqa: BLE001 - gRPC refuses a write once the client has gone: the watch is over
-                log.info("watch stream closed by its client", error=type(exc).__name__)
-                return
+        creds = _credentials(context)
+        async with self._lease(context, "watch"):
+            async for event, seen in self.watch.watch(request.game_id, creds, request.from_version):
+                try:
+                    await asyncio.wait_for(context.write(messages.watched(event, seen)), self.watch_write_seconds)
+                except TimeoutError:
+                    raise errors.ServiceError(
+                        grpc.StatusCode.RESOURCE_EXHAUSTED, "WATCHER_TOO_SLOW",
+                        f"the stream read nothing for {self.watch_write_seconds:g} s: resume with from_version",
+                    ) from None
+                except Exception as exc:  # noqa: BLE001 - gRPC refuses a write once the client has gone: it is over
+                    log.info("watch stream closed by its client", error=type(exc).__name__)
+                    return
         return
         yield  # an async generator that writes its updates itself (context.write, under a deadline)
 
     @unary
     async def SuggestMove(self, request: pb.SuggestMoveRequest, context) -> pb.SuggestMoveResponse:
-        return messages.suggestion(await self.suggest.suggest(
-            request.game_id, _credentials(context), request.strength, request.iterations, request.time_budget_seconds
-        ))
+        creds = _credentials(context)
+        async with self._lease(context, "suggest"):
+            suggestion = await self.suggest.suggest(
+                request.game_id, creds, request.strength, request.iterations, request.time_budget_seconds
+            )
+        return messages.suggestion(suggestion)
 
     @unary
     async def LeaveGame(self, request: pb.LeaveGameRequest, context) -> pb.LeaveGameResponse:
