@@ -155,6 +155,11 @@ def load_api_keys(config: Config) -> dict[str, ApiKey]:
     if config.api_keys_file:
         try:
             text = open(config.api_keys_file, encoding="utf-8").read()  # noqa: SIM115 - read at once
+        except FileNotFoundError:
+            # An optional Secret not created (yet): no keys, every caller is anonymous; the file is looked for
+            # again every KEYS_FILE_CHECK_SECONDS.
+            log.warning("api keys file not found: no API keys", path=config.api_keys_file)
+            return {}
         except OSError as exc:
             raise ConfigError(f"TABLETOP_API_KEYS_FILE={config.api_keys_file!r} cannot be read: {exc}") from None
         return parse_api_keys(text, "TABLETOP_API_KEYS_FILE")
@@ -225,7 +230,7 @@ class Quotas:
         if self.config.api_keys_file and time.monotonic() - self._keys_checked > KEYS_FILE_CHECK_SECONDS:
             self._keys_checked = time.monotonic()
             mtime = self._mtime()
-            if mtime is not None and mtime != self._keys_mtime:
+            if mtime != self._keys_mtime:
                 try:
                     self._keys = load_api_keys(self.config)
                     self._keys_mtime = mtime
@@ -255,9 +260,6 @@ class Quotas:
             return Identity(f"key:{known.name}", known.multiplier)
         return Identity(f"ip:{peer_address(peer)}")
 
-    async def _run(self, op: str, script, keys: list[str], args: list[Any]):
-        return await self.store._timed(op, lambda: script(keys=keys, args=args))
-
     @contextlib.asynccontextmanager
     async def creating(self, who: Identity) -> AsyncIterator[Creation]:
         """Take one game creation (rate and open games) for the block; the block reports the new game's id with
@@ -274,8 +276,8 @@ class Quotas:
         open_key = quota_key(who.caller, "open")
         reservation = "reserved:" + secrets.token_hex(8)
         for attempt in range(2):
-            outcome, value = await self._run("quota_create", self._take_create, [rate_key, open_key],
-                                             [rate, window_ms, open_limit, reservation, RESERVATION_MS])
+            outcome, value = await self.store._timed("quota_create", lambda: self._take_create(
+                keys=[rate_key, open_key], args=[rate, window_ms, open_limit, reservation, RESERVATION_MS]))
             outcome = outcome.decode() if isinstance(outcome, bytes) else outcome
             if outcome == "RATE":
                 raise exhausted("QUOTA_CREATE_RATE", f"at most {rate} games may be created per "
@@ -294,7 +296,8 @@ class Quotas:
             if open_limit:
                 keep_ms = self.config.abandoned_seconds * 1000
                 with contextlib.suppress(errors.ServiceError):  # a reservation left behind runs out by itself
-                    await self._run("quota_settle", self._settle_create, [open_key], [reservation, game_id, keep_ms])
+                    await self.store._timed("quota_settle", lambda: self._settle_create(
+                        keys=[open_key], args=[reservation, game_id, keep_ms]))
 
     async def _prune_open(self, open_key: str) -> bool:
         """Drop the games of an open-games zset that finished or expired; whether any was dropped."""
@@ -327,7 +330,8 @@ class Quotas:
         key = quota_key(who.caller, kind)
         lease_id = secrets.token_hex(8)
         lease_ms = max(1000, int(self.config.quota_lease_seconds * 1000))
-        taken, retry_ms = await self._run("quota_lease", self._take_lease, [key], [limit, lease_id, lease_ms])
+        taken, retry_ms = await self.store._timed("quota_lease", lambda: self._take_lease(
+            keys=[key], args=[limit, lease_id, lease_ms]))
         if not int(taken):
             if kind == "watch":
                 raise exhausted("QUOTA_WATCH_STREAMS", f"at most {limit} WatchGame streams may be open at once",
@@ -347,7 +351,8 @@ class Quotas:
         while True:
             await asyncio.sleep(lease_ms / 3000)
             try:
-                await self._run("quota_lease", self._refresh_lease, [key], [lease_id, lease_ms])
+                await self.store._timed("quota_refresh", lambda: self._refresh_lease(
+                    keys=[key], args=[lease_id, lease_ms]))
             except Exception as exc:  # noqa: BLE001 - Redis away for a while: the next refresh may do
                 log.warning("quota lease not refreshed", error=type(exc).__name__)
 

@@ -240,7 +240,9 @@ def test_api_keys_and_limits_are_read_from_the_environment(tmp_path):
     with pytest.raises(ConfigError, match="not both"):
         Config.from_env({"TABLETOP_API_KEYS": KEYS, "TABLETOP_API_KEYS_FILE": str(keys)})
     with pytest.raises(ConfigError, match="cannot be read"):
-        Config.from_env({"TABLETOP_API_KEYS_FILE": str(tmp_path / "missing")})
+        Config.from_env({"TABLETOP_API_KEYS_FILE": str(tmp_path)})  # a directory
+    # A Secret not created (yet): no keys until the file appears.
+    assert Config.from_env({"TABLETOP_API_KEYS_FILE": str(tmp_path / "missing")}).api_keys_file
 
 
 def test_peer_addresses():
