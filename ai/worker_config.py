@@ -54,13 +54,18 @@ class WorkerConfig:
         )
 
     def streams(self) -> list[str]:
-        """The job streams, `ai:jobs:{jB}` for the shards B (the braces are a Redis Cluster hash tag)."""
+        """The job streams of games a person plays in, `ai:jobs:{jB}` for the shards B (the braces are a Redis
+        Cluster hash tag): served first."""
         return [job_shards.job_stream(b) for b in range(self.job_shards)]
+
+    def bulk_streams(self) -> list[str]:
+        """The job streams of games only the AI plays, `ai:bulk:{jB}`: served when no person is waiting."""
+        return [job_shards.bulk_stream(b) for b in range(self.job_shards)]
 
 
 def dead_letter_stream(job_stream: str) -> str:
-    """`ai:dead:{jB}` beside `ai:jobs:{jB}`: same hash tag, same Cluster slot."""
-    return job_stream.replace("ai:jobs:", "ai:dead:", 1)
+    """`ai:dead:{jB}` beside `ai:jobs:{jB}` and `ai:bulk:{jB}`: same hash tag, same Cluster slot."""
+    return job_stream.replace("ai:jobs:", "ai:dead:", 1).replace("ai:bulk:", "ai:dead:", 1)
 
 
 def parse_budgets(text: str) -> dict[str, Budget]:

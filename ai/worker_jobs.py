@@ -48,7 +48,8 @@ class JobConsumer:
         self.redis = client
         self.stub = game_service_pb2_grpc.GameServiceStub(channel)
         self.stopping = stopping
-        self.streams = config.streams()
+        self.streams = config.streams()  # games a person plays in: served first
+        self.bulk = config.bulk_streams()  # games only the AI plays
         self._turn = 0  # on Cluster: the shard the next sweep starts at
         self.timekeeper = Timekeeper(self)
 
@@ -77,27 +78,34 @@ class JobConsumer:
                 self.ensure_groups()  # the stream was deleted (e.g. a flushed Redis): recreate the group
 
     def read(self) -> list | None:
-        """New jobs for this consumer: one, or none after a short wait (several on a single Redis only if several
-        shards have one at the same instant)."""
+        """New jobs for this consumer: a job of a game a person plays in whenever there is one, else of a game only
+        the AI plays (one per stream at most, those a person waits on first), or none after a short wait."""
         group, consumer = self.config.group, self.config.consumer
         if not self.config.redis_cluster:
-            return self.redis.xreadgroup(group, consumer, {s: ">" for s in self.streams}, count=1, block=READ_BLOCK_MS)
+            waiting = self.redis.xreadgroup(group, consumer, {s: ">" for s in self.streams}, count=1)
+            if waiting:
+                return waiting
+            entries = self.redis.xreadgroup(group, consumer, {s: ">" for s in self.streams + self.bulk}, count=1,
+                                            block=READ_BLOCK_MS)
+            return sorted(entries or (), key=lambda entry: entry[0] in self.bulk)
         # One job at a time, so that idle workers side by side share the work; a round robin start keeps it fair.
         # A shard whose master is down (until its failover) is passed over: the other shards' games go on.
         count = len(self.streams)
         answered: list[str] = []
         failure: Exception | None = None
-        for step in range(count):
-            stream = self.streams[(self._turn + step) % count]
-            try:
-                entries = self.redis.xreadgroup(group, consumer, {stream: ">"}, count=1)
-            except redis_client.UNAVAILABLE as exc:
-                failure = exc
-                continue
-            if entries:
-                self._turn = (self._turn + step + 1) % count
-                return entries
-            answered.append(stream)
+        for queue in (self.streams, self.bulk):
+            for step in range(count):
+                stream = queue[(self._turn + step) % count]
+                try:
+                    entries = self.redis.xreadgroup(group, consumer, {stream: ">"}, count=1)
+                except redis_client.UNAVAILABLE as exc:
+                    failure = exc
+                    continue
+                if entries:
+                    self._turn = (self._turn + step + 1) % count
+                    return entries
+                if queue is self.streams:
+                    answered.append(stream)
         if not answered:
             raise failure
         self._turn = (self._turn + 1) % count
@@ -105,7 +113,7 @@ class JobConsumer:
         return self.redis.xreadgroup(group, consumer, {wait_on: ">"}, count=1, block=SHARD_BLOCK_MS)
 
     def ensure_groups(self) -> None:
-        for stream in self.streams:
+        for stream in self.streams + self.bulk:
             try:
                 # From the stream's start: jobs enqueued before any worker existed are still played.
                 self.redis.xgroup_create(stream, self.config.group, id="0", mkstream=True)
@@ -116,7 +124,7 @@ class JobConsumer:
     def reclaim(self) -> None:
         """Take over the jobs that other (dead or stuck) workers left pending too long, and play them."""
         idle_ms = int(self.config.claim_idle_seconds * 1000)
-        for stream in self.streams:
+        for stream in self.streams + self.bulk:
             start = "0-0"
             while not self.stopping.is_set():
                 try:

@@ -20,7 +20,8 @@
 -- KEYS[5] AI job stream        ai:jobs:{jB}
 -- KEYS[6] lobby zset           tabletop:lobby:{jB}  (public games not started; member "<type>|<created ms>|<id>")
 -- KEYS[7] deadlines zset       tabletop:deadlines:{jB}  (member = game id, score = its earliest turn deadline, ms)
--- B is the game's job shard: the game id is minted to hash to the slot of `jB`, so all seven keys share one
+-- KEYS[8] AI bulk job stream   ai:bulk:{jB}  (jobs of games only the AI plays; KEYS[5] has those a person waits on)
+-- B is the game's job shard: the game id is minted to hash to the slot of `jB`, so all eight keys share one
 -- Redis Cluster slot (service/store.py mint_game_id).
 -- ARGV[1] expected version (the version the change was computed from)
 -- ARGV[2] JSON object of hash fields to set
@@ -33,7 +34,7 @@
 --         players who left)
 -- ARGV[8] expiry in ms since the epoch, for the active set
 -- ARGV[9] game id
--- ARGV[10] JSON array of AI jobs (objects of fields)
+-- ARGV[10] JSON array of AI jobs (objects of fields; "queue": "bulk" sends one to KEYS[8], else KEYS[5])
 -- ARGV[11] the engine state for the hash's "state" field, zlib bytes ("" = unchanged; binary, so not in ARGV[2])
 -- ARGV[12] the engine state the event carries, zlib bytes ("" = none)
 -- ARGV[13] the lobby: "" (unchanged), "+<member>" (list the game) or "-<member>" (unlist it)
@@ -104,10 +105,16 @@ end
 for _, job in ipairs(cjson.decode(ARGV[10])) do
   local entry = {}
   for name, value in pairs(job) do
-    entry[#entry + 1] = name
-    entry[#entry + 1] = value
+    if name ~= "queue" then
+      entry[#entry + 1] = name
+      entry[#entry + 1] = value
+    end
   end
-  redis.call("XADD", KEYS[5], "MAXLEN", "~", "100000", "*", unpack(entry))
+  local stream = KEYS[5]
+  if job["queue"] == "bulk" then
+    stream = KEYS[8]
+  end
+  redis.call("XADD", stream, "MAXLEN", "~", "100000", "*", unpack(entry))
 end
 
 return {"OK", tostring(version)}

@@ -23,7 +23,7 @@ import redis.exceptions
 
 from service import errors, metrics
 from tabletop import redis_client
-from tabletop.job_shards import deadlines_key, job_stream, shard_slot, shard_tag
+from tabletop.job_shards import bulk_stream, deadlines_key, job_stream, shard_slot, shard_tag
 
 T = TypeVar("T")
 
@@ -343,6 +343,7 @@ class GameStore:
             job_stream(shard),
             lobby_key(shard),
             deadlines_key(shard),
+            bulk_stream(shard),
         ]
         args = [
             expected_version,

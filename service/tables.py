@@ -224,7 +224,9 @@ class Tables:
     @staticmethod
     def jobs(record: GameRecord, game: Game, state: Any, version: int,
              seats: tuple[SeatRecord, ...]) -> list[dict[str, str]]:
-        """AI jobs for the AI seats that must decide at `version`."""
+        """AI jobs for the seats the AI plays that must decide at `version`; those of a game nobody but the AI
+        plays go to the bulk queue, which the workers serve only when no person is waiting."""
+        queue = "human" if any(s.kind == "human" and s.state in ("", "away") for s in seats) else "bulk"
         return [
             {
                 "game_id": record.game_id,
@@ -232,6 +234,7 @@ class Tables:
                 "seat": str(seat),
                 "version": str(version),
                 "job_id": f"{record.game_id}:{version}:{seat}",
+                "queue": queue,
             }
             for seat in sorted(game.to_act(state))
             if seats[seat].played_by_ai

@@ -25,6 +25,7 @@ from tabletop.v1 import game_service_pb2 as pb
 
 TOKEN = "worker-test-token-" + os.urandom(6).hex()
 JOBS = "ai:jobs:{j0}"  # the only shard: these tests run with TABLETOP_AI_JOB_SHARDS=1
+BULK = "ai:bulk:{j0}"  # the jobs of games only the AI plays
 DEAD = "ai:dead:{j0}"
 GAME_TIMEOUT = 240
 
@@ -154,7 +155,7 @@ def test_a_killed_worker_s_job_is_reclaimed_and_another_worker_finishes_the_game
             created = _create(stub, [ai, ai, ai, ai])
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline:
-                consumers = {c["name"]: c["pending"] for c in client.xinfo_consumers(JOBS, "ai-workers")}
+                consumers = {c["name"]: c["pending"] for c in client.xinfo_consumers(BULK, "ai-workers")}
                 if consumers.get("slow"):
                     break
                 time.sleep(0.05)
@@ -184,15 +185,15 @@ def test_sigterm_finishes_the_job_in_hand(redis_db_url, tmp_path):
             deadline = time.monotonic() + 60
             held: list = []
             while time.monotonic() < deadline and len(held) != 1:  # a job in the worker's hand, read in one call
-                held = client.xpending_range(JOBS, "ai-workers", min="-", max="+", count=10, consumername="term")
+                held = client.xpending_range(BULK, "ai-workers", min="-", max="+", count=10, consumername="term")
                 time.sleep(0.02)
             [in_hand] = held
-            [(_, job)] = client.xrange(JOBS, in_hand["message_id"], in_hand["message_id"])
+            [(_, job)] = client.xrange(BULK, in_hand["message_id"], in_hand["message_id"])
             worker.send_signal(signal.SIGTERM)
             assert worker.wait(timeout=30) == 0
             after = stub.GetState(pb.GetStateRequest(game_id=created.game_id), timeout=10).state.version
         assert after > int(job["version"])  # the job in hand was done (its move made) before the worker left
-        assert client.xpending(JOBS, "ai-workers")["pending"] == 0
+        assert client.xpending(BULK, "ai-workers")["pending"] == 0
     client.close()
 
 
@@ -254,3 +255,36 @@ def test_suggest_move_answers_within_the_callers_deadline(redis_db_url, tmp_path
             assert err.value.code() == grpc.StatusCode.NOT_FOUND
     finally:
         _stop(worker)
+
+
+def test_a_person_waiting_is_served_before_a_backlog_of_all_ai_games(redis_db_url, tmp_path):
+    """Fair AI capacity: jobs of games a person plays in (ai:jobs) go before those of games only the AI plays
+    (ai:bulk). With a backlog of all-AI games queued first, the human's game gets its AI move while older bulk jobs
+    are still waiting."""
+    client = redis.Redis.from_url(redis_db_url, decode_responses=True)
+    with _service(redis_db_url, tmp_path) as target:
+        worker, _ = _worker(redis_db_url, target, tmp_path, "fair", TABLETOP_AI_BUDGETS="easy=0.2s,normal=0.2s")
+        try:
+            with grpc.insecure_channel(target) as channel:
+                stub = game_service_pb2_grpc.GameServiceStub(channel)
+                ai = pb.SeatSpec(kind=pb.SEAT_KIND_AI, strength="easy")
+                for _ in range(8):  # 16 gifts queued at once, then a job after every move: a long backlog
+                    stub.CreateGame(pb.CreateGameRequest(game_type="naishi", seats=[ai, ai], start=True), timeout=10)
+                time.sleep(1.0)
+                human = stub.CreateGame(pb.CreateGameRequest(
+                    game_type="naishi", seats=[pb.SeatSpec(kind=pb.SEAT_KIND_HUMAN, name="Ann"), ai], start=True),
+                    timeout=10)
+                [(job_id, job)] = [(i, f) for i, f in client.xrange(JOBS) if f["game_id"] == human.game_id]
+                deadline = time.monotonic() + 30
+                while time.monotonic() < deadline:
+                    state = stub.GetState(pb.GetStateRequest(game_id=human.game_id), timeout=10).state
+                    if state.version > int(job["version"]):
+                        break
+                    time.sleep(0.02)
+                assert state.version > int(job["version"]), "the AI seat of the human's game never moved"
+                [group] = client.xinfo_groups(BULK)
+                older_waiting = client.xrange(BULK, f"({group['last-delivered-id']}", f"({job_id}")
+                assert older_waiting, "bulk jobs queued before the human's were still waiting when it was served"
+        finally:
+            _stop(worker)
+    client.close()
