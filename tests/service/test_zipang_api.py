@@ -101,7 +101,9 @@ def _play_one_game(stub, rng: random.Random, done: dict[str, int]) -> None:
             else:
                 assert list(after.discard[: len(before.discard) + 1]) == [*before.discard, zp.ZIPANG_CARD_MONK]
         if kind:
-            event = stub.GetState(pb.GetStateRequest(game_id=game_id), timeout=10).state.recent_events[-1]
+            # (the AI seats may have moved on meanwhile: find the reaction's own event by its version)
+            seen = stub.GetState(pb.GetStateRequest(game_id=game_id), timeout=10).state.recent_events
+            [event] = [e for e in seen if e.version == answer.version]
             assert (event.seat, event.move_id) == (HUMAN, kind), "a reaction is made in plain sight"
             done[kind] += 1
     raise AssertionError(f"game {game_id} did not finish within {DEADLINE_SECONDS}s")
