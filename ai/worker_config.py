@@ -26,6 +26,7 @@ class WorkerConfig:
     group: str = "ai-workers"
     claim_idle_seconds: float = 30.0  # a job pending this long with a silent worker is reclaimed
     max_attempts: int = 3  # deliveries before a job goes to the dead-letter stream
+    dead_consumer_seconds: float = 3600.0  # a consumer idle this long with nothing pending (a gone worker) is removed
     budgets: dict[str, Budget] = field(default_factory=lambda: dict(PRESETS))
     log_level: str = "info"
     shutdown_grace_seconds: float = 20.0
@@ -48,6 +49,7 @@ class WorkerConfig:
             consumer=get("AI_CONSUMER", "") or f"{socket.gethostname()}-{os.getpid()}",
             claim_idle_seconds=get("AI_CLAIM_IDLE_SECONDS", d.claim_idle_seconds),
             max_attempts=max(1, get("AI_MAX_ATTEMPTS", d.max_attempts)),
+            dead_consumer_seconds=get("AI_DEAD_CONSUMER_SECONDS", d.dead_consumer_seconds),
             budgets=parse_budgets(env.get("TABLETOP_AI_BUDGETS", "")),
             log_level=get("LOG_LEVEL", d.log_level),
             shutdown_grace_seconds=get("SHUTDOWN_GRACE_SECONDS", d.shutdown_grace_seconds),

@@ -35,6 +35,7 @@ log = structlog.get_logger("tabletop.ai")
 
 READ_BLOCK_MS = 500  # how long a read waits for a job; also how soon a stop request (or a timeout) is noticed
 SWEEP_SECONDS = 0.25  # how often the turn deadlines are looked at (at most every read)
+PRUNE_SECONDS = 300.0  # how often the consumer groups are cleared of gone workers
 SHARD_BLOCK_MS = 100  # on Cluster: the wait on one shard after an empty sweep (bounds the latency of the others)
 RPC_TIMEOUT = 10.0
 TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
@@ -57,12 +58,15 @@ class JobConsumer:
     def run(self) -> None:
         """Take and play jobs until `stopping` is set; the job in hand is finished first."""
         self.ensure_groups()
-        next_claim = next_sweep = 0.0
+        next_claim = next_sweep = next_prune = 0.0
         while not self.stopping.is_set():
             try:
                 if time.monotonic() >= next_claim:
                     self.reclaim()
                     next_claim = time.monotonic() + max(0.5, self.config.claim_idle_seconds / 2)
+                if time.monotonic() >= next_prune:
+                    self.prune_consumers()
+                    next_prune = time.monotonic() + PRUNE_SECONDS
                 if time.monotonic() >= next_sweep:  # turn timers that ran out
                     self.timekeeper.sweep()
                     next_sweep = time.monotonic() + SWEEP_SECONDS
@@ -144,6 +148,25 @@ class JobConsumer:
                     self.handle(stream, entry_id, fields)
                 if start in ("0-0", b"0-0"):
                     break
+
+    def prune_consumers(self) -> int:
+        """Remove the consumers of workers that are gone (idle for dead_consumer_seconds with no job pending), so
+        a group does not keep a name per worker that ever ran; return how many were removed."""
+        idle_ms = self.config.dead_consumer_seconds * 1000
+        removed = 0
+        for stream in self.streams + self.bulk:
+            try:
+                consumers = self.redis.xinfo_consumers(stream, self.config.group)
+            except (redis.exceptions.ResponseError, *redis_client.UNAVAILABLE):
+                continue  # no group yet, or the shard is down: next time
+            for consumer in consumers:
+                name = consumer["name"]
+                if name != self.config.consumer and not consumer["pending"] and consumer["idle"] >= idle_ms:
+                    self.redis.xgroup_delconsumer(stream, self.config.group, name)
+                    removed += 1
+        if removed:
+            log.info("gone workers removed from the consumer groups", consumers=removed)
+        return removed
 
     # --- one job ----------------------------------------------------------------------------------------------
     def handle(self, stream: str, entry_id: str, fields: dict[str, str]) -> str:

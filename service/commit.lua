@@ -39,6 +39,8 @@
 -- ARGV[12] the engine state the event carries, zlib bytes ("" = none)
 -- ARGV[13] the lobby: "" (unchanged), "+<member>" (list the game) or "-<member>" (unlist it)
 -- ARGV[14] the game's deadline: "" (unchanged), "-" (none now) or the earliest deadline in ms
+-- ARGV[15] the oldest job id to keep, "<ms>-0": a job stream is trimmed by age as jobs are added (a job older
+--          than that is long stale: its game has moved on, or expired)
 -- Returns {"OK", new version} | {"CONFLICT", current version} | {"DUPLICATE", first answer}
 
 if ARGV[4] ~= "" then
@@ -114,7 +116,7 @@ for _, job in ipairs(cjson.decode(ARGV[10])) do
   if job["queue"] == "bulk" then
     stream = KEYS[8]
   end
-  redis.call("XADD", stream, "MAXLEN", "~", "100000", "*", unpack(entry))
+  redis.call("XADD", stream, "MINID", ARGV[15], "*", unpack(entry))
 end
 
 return {"OK", tostring(version)}

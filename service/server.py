@@ -85,6 +85,7 @@ async def start_server(config: Config) -> RunningServer:
         retention_seconds=config.retention_seconds,
         abandoned_seconds=config.abandoned_seconds,
         job_shards=config.ai_job_shards,
+        job_retention_seconds=config.ai_job_retention_seconds,
     )
     # Each game's messages, loaded now: reflection serves them, and a broken plugin fails at start.
     for game in registry.all_games():

@@ -223,11 +223,13 @@ def event_from_entry(entry_id: bytes, raw: dict[bytes, bytes]) -> Event:
 
 
 class GameStore:
-    def __init__(self, client: Any, *, retention_seconds: int, abandoned_seconds: int, job_shards: int):
+    def __init__(self, client: Any, *, retention_seconds: int, abandoned_seconds: int, job_shards: int,
+                 job_retention_seconds: int = 86_400):
         self.redis = client
         self.retention_seconds = retention_seconds
         self.abandoned_seconds = abandoned_seconds
         self.job_shards = job_shards
+        self.job_retention_seconds = job_retention_seconds  # AI jobs older than this are trimmed from the streams
         self._commit = client.register_script(resources.files("service").joinpath("commit.lua").read_text())
 
     @classmethod
@@ -360,6 +362,7 @@ class GameStore:
             pack_state(event["state"]) if "state" in event else b"",
             lobby,
             "-" if deadline is None else str(deadline),
+            f"{now_ms() - self.job_retention_seconds * 1000}-0",
         ]
         outcome, value = await self._timed("commit", lambda: self._commit(keys=keys, args=args))
         outcome = outcome.decode()

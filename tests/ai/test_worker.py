@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from contextlib import contextmanager
@@ -16,6 +18,8 @@ import pytest
 import redis
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from ai.worker_config import WorkerConfig
+from ai.worker_jobs import JobConsumer
 from commands.embedded_redis import free_port
 from commands.launcher import wait_serving
 from games import registry
@@ -288,3 +292,26 @@ def test_a_person_waiting_is_served_before_a_backlog_of_all_ai_games(redis_db_ur
         finally:
             _stop(worker)
     client.close()
+
+
+def test_gone_workers_leave_the_consumer_groups(redis_db_url):
+    """A consumer idle past dead_consumer_seconds with nothing pending (a worker that is gone) is removed; one
+    with a job pending, and the worker itself, stay."""
+    client = redis.Redis.from_url(redis_db_url, decode_responses=True)
+    config = dataclasses.replace(WorkerConfig(), redis_url=redis_db_url, job_shards=1, consumer="alive",
+                                 dead_consumer_seconds=0.0)
+    consumer = JobConsumer(config, client, grpc.insecure_channel("127.0.0.1:1"), threading.Event())
+    try:
+        consumer.ensure_groups()
+        for job in ("held", "done", "mine"):
+            client.xadd(JOBS, {"game_id": "g", "job_id": job})
+        client.xreadgroup("ai-workers", "holder", {JOBS: ">"}, count=1)  # holds a job: must stay
+        [(_, [(done, _)])] = client.xreadgroup("ai-workers", "ghost", {JOBS: ">"}, count=1)
+        client.xack(JOBS, "ai-workers", done)  # the ghost finished its job and went away: nothing pending
+        client.xreadgroup("ai-workers", "alive", {JOBS: ">"}, count=1)
+        time.sleep(0.01)
+        assert consumer.prune_consumers() == 1
+        names = {c["name"] for c in client.xinfo_consumers(JOBS, "ai-workers")}
+        assert names == {"holder", "alive"}
+    finally:
+        client.close()

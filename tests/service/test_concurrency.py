@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import threading
 import time
@@ -11,8 +12,8 @@ import grpc
 import redis
 
 from games import registry
+from service.store import GameStore, events_key, game_key, requests_key
 from service.store import active_key as shard_active_key
-from service.store import events_key, game_key, requests_key
 from tabletop import wire
 from tabletop.job_shards import job_stream
 from tabletop.v1 import game_service_pb2 as pb
@@ -246,3 +247,25 @@ def test_many_watchers_of_one_game_share_one_redis_reader(api, server):
     while game_id in followers and time.monotonic() < deadline:
         time.sleep(0.02)
     assert game_id not in followers  # the reader stopped with its last watcher
+
+
+def test_job_streams_are_trimmed_by_age(redis_db_url):
+    """A job stream keeps AI jobs for the configured retention only: older ones (long stale) go as new ones come."""
+
+    async def scenario():
+        store = GameStore.from_url(redis_db_url, retention_seconds=60, abandoned_seconds=60, job_shards=1,
+                                   job_retention_seconds=1)
+        client = redis.Redis.from_url(redis_db_url, decode_responses=True)
+        try:
+            job = {"game_id": "trim", "game_type": "toy", "seat": "0", "version": "1", "job_id": "old"}
+            await store.commit("trim", "toy", 0, {"status": "waiting"}, {"kind": "created"}, jobs=[job])
+            assert [f["job_id"] for _, f in client.xrange(job_stream(0))] == ["old"]
+            await asyncio.sleep(1.2)
+            await store.commit("trim", "toy", 1, {"status": "waiting"}, {"kind": "created"},
+                               jobs=[{**job, "version": "2", "job_id": "new"}])
+            assert [f["job_id"] for _, f in client.xrange(job_stream(0))] == ["new"]
+        finally:
+            client.close()
+            await store.close()
+
+    asyncio.run(scenario())
