@@ -363,20 +363,17 @@ def seat_option(name: str, description: str, max_seats: int) -> OptionSpec:
     return OptionSpec(name, "choice", "random", help_, choices=choices)
 
 
-def chosen_seat(options: Mapping[str, Any], name: str, num_seats: int, seed: int) -> int:
-    """The seat a `seat_option` names in resolved `options`, drawn from the seed (salted by the option's name) when
-    random; raise InvalidOptions for a seat the game does not have."""
+def chosen_seat(options: Mapping[str, Any], name: str, num_seats: int, seed: int, event: str) -> int:
+    """The seat a `seat_option` names in resolved `options`; when random, drawn from the seed as the chance event
+    `event` (each game names its own, so its seeded deals are its own); raise InvalidOptions for a seat the game
+    does not have."""
     value = options[name]
     if value == "random":
-        return chance(seed, SEAT_SALTS.get(name, name)).randrange(num_seats)
+        return chance(seed, event).randrange(num_seats)
     seat = int(value[4:])
     if seat >= num_seats:
         raise InvalidOptions(f"{name} {value} is not a seat of a {num_seats}-seat game")
     return seat
-
-
-# The chance events' names that games used before they shared `chosen_seat` (their seeded deals stay the same).
-SEAT_SALTS = {"start_player": "start", "cats": "sides"}
 
 
 def json_object(name: str, override: Any) -> dict[str, Any]:

@@ -45,7 +45,8 @@ class Hinode(Game[State, View]):
             vp = vp_table(opts["nawabari_vp"])
         except ValueError as exc:
             raise InvalidOptions(str(exc)) from exc
-        return rules.new_game(num_seats, opts["advanced"], vp, chosen_seat(opts, "start_player", num_seats, seed), seed)
+        start = chosen_seat(opts, "start_player", num_seats, seed, "start")
+        return rules.new_game(num_seats, opts["advanced"], vp, start, seed)
 
     def num_seats(self, state: State) -> int:
         return state.num_players

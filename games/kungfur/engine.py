@@ -46,7 +46,7 @@ class KungFur(Game[State, View]):
             table = compile_table(opts["data"])
         except ValueError as exc:
             raise InvalidOptions(str(exc)) from exc
-        return rules.new_game(table, chosen_seat(opts, "cats", num_seats, seed), seed)
+        return rules.new_game(table, chosen_seat(opts, "cats", num_seats, seed, "sides"), seed)
 
     def num_seats(self, state: State) -> int:
         return 2

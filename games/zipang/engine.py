@@ -45,7 +45,7 @@ class Zipang(Game[State, View]):
             table = card_table(num_seats, opts["cards"])
         except ValueError as exc:
             raise InvalidOptions(str(exc)) from exc
-        return rules.new_game(num_seats, table, chosen_seat(opts, "start_player", num_seats, seed), seed)
+        return rules.new_game(num_seats, table, chosen_seat(opts, "start_player", num_seats, seed, "start"), seed)
 
     def num_seats(self, state: State) -> int:
         return state.num_players

@@ -19,6 +19,7 @@ from tabletop import wire
 from tabletop.v1 import kungfur_pb2 as kp
 from tabletop.wire import WireError
 from tests.kungfur.positions import CATS, DOGS, c, fight, play, player, position
+from tests.support.messages import move_message, pack, view_message
 
 
 def _games(count: int, seed: int = 1):
@@ -39,15 +40,11 @@ def _through_bytes(packed: any_pb2.Any) -> any_pb2.Any:
 
 
 def _view_message(state, seat) -> kp.KungFurView:
-    message = kp.KungFurView()
-    assert wire.view_to_any(GAME, GAME.view(state, seat)).Unpack(message)
-    return message
+    return view_message(GAME, state, seat, kp.KungFurView)
 
 
 def _move_message(move) -> kp.KungFurMove:
-    message = kp.KungFurMove()
-    assert wire.move_to_any(GAME, move).Unpack(message)
-    return message
+    return move_message(GAME, move, kp.KungFurMove)
 
 
 def test_every_view_and_move_round_trips_exactly():
@@ -284,19 +281,13 @@ def _broken_views():
             blockade_round_zero]
 
 
-def _pack(message) -> any_pb2.Any:
-    packed = any_pb2.Any()
-    packed.Pack(message)
-    return packed
-
-
 @pytest.mark.parametrize("damage", _broken_views(), ids=lambda f: f.__name__)
 def test_a_malformed_view_is_a_wire_error(damage):
     message = _valid_view()
-    wire.view_from_any(GAME, _pack(message))  # intact, it reads
+    wire.view_from_any(GAME, pack(message))  # intact, it reads
     damage(message)
     with pytest.raises(WireError):
-        wire.view_from_any(GAME, _pack(message))
+        wire.view_from_any(GAME, pack(message))
 
 
 @pytest.mark.parametrize("message", [
@@ -320,15 +311,15 @@ def test_a_malformed_view_is_a_wire_error(damage):
 ], ids=str)
 def test_a_malformed_move_is_a_wire_error(message):
     with pytest.raises(WireError):
-        wire.move_from_any(GAME, _pack(message))
+        wire.move_from_any(GAME, pack(message))
 
 
 def test_a_message_of_another_type_is_a_wire_error():
     with pytest.raises(WireError):
-        wire.view_from_any(GAME, _pack(kp.KungFurMove()))
+        wire.view_from_any(GAME, pack(kp.KungFurMove()))
     with pytest.raises(WireError):
-        wire.move_from_any(GAME, _pack(kp.KungFurView()))
+        wire.move_from_any(GAME, pack(kp.KungFurView()))
     with pytest.raises(WireError):
         wire.view_from_any(GAME, any_pb2.Any(type_url="type.googleapis.com/tabletop.v1.KungFurView", value=b"\xff"))
     with pytest.raises(WireError):
-        wire.view_from_any(GAME, _pack(kp.KungFurView()))
+        wire.view_from_any(GAME, pack(kp.KungFurView()))

@@ -17,6 +17,7 @@ from games.naishi.scoring import CATEGORY_NAMES
 from tabletop import wire
 from tabletop.v1 import naishi_pb2 as np
 from tabletop.wire import WireError
+from tests.support.messages import pack, view_message
 
 
 def _games(count: int, seed: int = 1):
@@ -38,9 +39,7 @@ def _through_bytes(packed: any_pb2.Any) -> any_pb2.Any:
 
 
 def _view_message(state, seat) -> np.NaishiView:
-    message = np.NaishiView()
-    assert wire.view_to_any(GAME, GAME.view(state, seat)).Unpack(message)
-    return message
+    return view_message(GAME, state, seat, np.NaishiView)
 
 
 def _after_gifts(seed: int = 9):
@@ -193,16 +192,10 @@ def _broken_views():
 @pytest.mark.parametrize("damage", _broken_views(), ids=lambda f: f.__name__)
 def test_a_malformed_view_is_a_wire_error(damage):
     message = _valid_view()
-    wire.view_from_any(GAME, _pack(message))  # intact, it reads
+    wire.view_from_any(GAME, pack(message))  # intact, it reads
     damage(message)
     with pytest.raises(WireError):
-        wire.view_from_any(GAME, _pack(message))
-
-
-def _pack(message) -> any_pb2.Any:
-    packed = any_pb2.Any()
-    packed.Pack(message)
-    return packed
+        wire.view_from_any(GAME, pack(message))
 
 
 @pytest.mark.parametrize("message", [
@@ -221,14 +214,14 @@ def _pack(message) -> any_pb2.Any:
 ], ids=str)
 def test_a_malformed_move_is_a_wire_error(message):
     with pytest.raises(WireError):
-        wire.move_from_any(GAME, _pack(message))
+        wire.move_from_any(GAME, pack(message))
 
 
 def test_a_message_of_another_type_is_a_wire_error():
     with pytest.raises(WireError):
-        wire.view_from_any(GAME, _pack(np.NaishiMove()))
+        wire.view_from_any(GAME, pack(np.NaishiMove()))
     with pytest.raises(WireError):
-        wire.move_from_any(GAME, _pack(np.NaishiView()))
+        wire.move_from_any(GAME, pack(np.NaishiView()))
     with pytest.raises(WireError):
         wire.view_from_any(GAME, any_pb2.Any(type_url="type.googleapis.com/tabletop.v1.NaishiView", value=b"\xff"))
 

@@ -17,6 +17,7 @@ from games.zipang.moves import MOVE_TYPES, Play, React, Take, Use
 from tabletop import wire
 from tabletop.v1 import zipang_pb2 as zp
 from tabletop.wire import WireError
+from tests.support.messages import move_message, pack, view_message
 from tests.zipang.positions import act, card, position
 
 
@@ -37,22 +38,12 @@ def _through_bytes(packed: any_pb2.Any) -> any_pb2.Any:
     return any_pb2.Any.FromString(packed.SerializeToString())
 
 
-def _pack(message) -> any_pb2.Any:
-    packed = any_pb2.Any()
-    packed.Pack(message)
-    return packed
-
-
 def _view_message(state, seat) -> zp.ZipangView:
-    message = zp.ZipangView()
-    assert wire.view_to_any(GAME, GAME.view(state, seat)).Unpack(message)
-    return message
+    return view_message(GAME, state, seat, zp.ZipangView)
 
 
 def _move_message(move) -> zp.ZipangMove:
-    message = zp.ZipangMove()
-    assert wire.move_to_any(GAME, move).Unpack(message)
-    return message
+    return move_message(GAME, move, zp.ZipangMove)
 
 
 def test_every_view_and_move_round_trips_exactly():
@@ -305,10 +296,10 @@ def _broken_views():
 @pytest.mark.parametrize("damage", _broken_views(), ids=lambda f: f.__name__)
 def test_a_malformed_view_is_a_wire_error(damage):
     message = _valid_view()
-    wire.view_from_any(GAME, _pack(message))  # intact, it reads
+    wire.view_from_any(GAME, pack(message))  # intact, it reads
     damage(message)
     with pytest.raises(WireError):
-        wire.view_from_any(GAME, _pack(message))
+        wire.view_from_any(GAME, pack(message))
 
 
 @pytest.mark.parametrize("message", [
@@ -330,26 +321,26 @@ def test_a_malformed_view_is_a_wire_error(damage):
 ], ids=str)
 def test_a_malformed_move_is_a_wire_error(message):
     with pytest.raises(WireError):
-        wire.move_from_any(GAME, _pack(message))
+        wire.move_from_any(GAME, pack(message))
 
 
 def test_a_message_of_another_type_is_a_wire_error():
     with pytest.raises(WireError):
-        wire.view_from_any(GAME, _pack(zp.ZipangMove()))
+        wire.view_from_any(GAME, pack(zp.ZipangMove()))
     with pytest.raises(WireError):
-        wire.move_from_any(GAME, _pack(zp.ZipangView()))
+        wire.move_from_any(GAME, pack(zp.ZipangView()))
     with pytest.raises(WireError):
         wire.view_from_any(GAME, any_pb2.Any(type_url="type.googleapis.com/tabletop.v1.ZipangView", value=b"\xff"))
 
 
 def test_a_move_names_any_seat_and_the_engine_judges_it():
     """The wire checks the shape (a seat 0..5, a card type); legality is the engine's."""
-    move = wire.move_from_any(GAME, _pack(zp.ZipangMove(play=zp.ZipangPlay(card=zp.ZIPANG_CARD_CAPTAIN,
+    move = wire.move_from_any(GAME, pack(zp.ZipangMove(play=zp.ZipangPlay(card=zp.ZIPANG_CARD_CAPTAIN,
                                                                            targets=[5, 1]))))
     assert move == Play(card("captain"), (5, 1))
-    assert wire.move_from_any(GAME, _pack(zp.ZipangMove(take=zp.ZipangTake(from_seat=2)))) == Take(None, 2)
+    assert wire.move_from_any(GAME, pack(zp.ZipangMove(take=zp.ZipangTake(from_seat=2)))) == Take(None, 2)
     react = zp.ZipangReact(answer=zp.ZIPANG_ANSWER_COIN_BLOCK, card=zp.ZIPANG_CARD_PEASANT, ikki=True)
-    assert wire.move_from_any(GAME, _pack(zp.ZipangMove(react=react))) == React("coin", card("peasant"), True)
+    assert wire.move_from_any(GAME, pack(zp.ZipangMove(react=react))) == React("coin", card("peasant"), True)
 
 
 def test_an_engine_view_the_message_cannot_hold_is_refused():
