@@ -22,9 +22,9 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from ai.worker_config import WorkerConfig
 from ai.worker_jobs import JobConsumer
-from ai.worker_service import AIServicer
+from ai.worker_service import AIServicer, add_to_server
 from tabletop import logconfig, redis_client, reflection
-from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc
+from tabletop.v1 import ai_service_pb2
 
 SERVICE_NAME = ai_service_pb2.DESCRIPTOR.services_by_name["AIService"].full_name
 log = structlog.get_logger("tabletop.ai")
@@ -39,7 +39,7 @@ def configure_logs(level: str) -> None:
 def start_ai_service(config: WorkerConfig) -> tuple[grpc.Server, int, health.HealthServicer]:
     """The AIService with health and reflection on `grpc_host:grpc_port` (port 0: a free one)."""
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4), options=[("grpc.so_reuseport", 0)])
-    ai_service_pb2_grpc.add_AIServiceServicer_to_server(AIServicer(config), server)
+    add_to_server(AIServicer(config), server)
     checker = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, server)
     reflection.enable((SERVICE_NAME, health.SERVICE_NAME), server)

@@ -6,6 +6,7 @@ import random
 
 import grpc
 from google.protobuf import any_pb2
+from google.protobuf.message import DecodeError
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
@@ -18,6 +19,7 @@ from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
 
 DOMAIN = "tabletop.dev"
+SERVICE = "tabletop.v1.AIService"
 DEADLINE_MARGIN = 0.25  # seconds kept back from the caller's deadline to answer in time
 MAX_SECONDS = 60.0
 
@@ -40,9 +42,9 @@ class AIServicer(ai_service_pb2_grpc.AIServiceServicer):
     def __init__(self, config: WorkerConfig):
         self.config = config
 
-    def SuggestMove(self, request: ai_service_pb2.AIServiceSuggestMoveRequest, context: grpc.ServicerContext):
+    def SuggestMove(self, raw: bytes, context: grpc.ServicerContext):
         try:
-            answer = self._suggest(request, context)
+            answer = self._suggest(_parse(raw), context)
         except _Refused as refusal:
             SUGGESTIONS.labels(refusal.code.name).inc()
             context.abort_with_status(refusal.status())
@@ -91,6 +93,23 @@ class AIServicer(ai_service_pb2_grpc.AIServiceServicer):
             if budget.seconds is None or budget.seconds > cap:
                 budget = ismcts.Budget(budget.iterations, cap)
         return budget
+
+
+def add_to_server(servicer: AIServicer, server: grpc.Server) -> None:
+    """Register the AIService with its requests parsed by `SuggestMove` itself: gRPC's own parsing answers bytes
+    that are no valid message with INTERNAL, and they are malformed input, INVALID_ARGUMENT."""
+    handler = grpc.unary_unary_rpc_method_handler(
+        servicer.SuggestMove, request_deserializer=None,
+        response_serializer=ai_service_pb2.AIServiceSuggestMoveResponse.SerializeToString)
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, {"SuggestMove": handler}),))
+
+
+def _parse(raw: bytes) -> ai_service_pb2.AIServiceSuggestMoveRequest:
+    try:
+        return ai_service_pb2.AIServiceSuggestMoveRequest.FromString(raw)
+    except DecodeError as exc:
+        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST",
+                       f"the request is no valid message: {exc}") from None
 
 
 class _Refused(Exception):
