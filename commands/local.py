@@ -48,6 +48,19 @@ def bench_stack(fsync: str) -> Iterator[tuple[str, str, int]]:
         yield stack.target, redis_server.url, pid
 
 
+@contextlib.contextmanager
+def service_stack() -> Iterator[tuple[str, str]]:
+    """Redis (AOF, fsync everysec as deploy/ runs it) and one game service; yields (target, Redis URL)."""
+    from commands.embedded_redis import EmbeddedRedis
+    from commands.launcher import LocalStack
+
+    os.environ.setdefault("TABLETOP_METRICS_PORT", "0")
+    with EmbeddedRedis(appendonly=True, appendfsync="everysec") as redis_server, \
+            LocalStack(redis_url=redis_server.url, with_worker=False) as stack:
+        print(f"started redis-server ({redis_server.url}) and tabletop serve ({stack.target})")
+        yield stack.target, redis_server.url
+
+
 def play(argv: list[str]) -> int:
     from clients.terminal import play_main
 
@@ -64,3 +77,9 @@ def bench_load(argv: list[str]) -> int:
     from clients.loadgen import main
 
     return main(argv, local=bench_stack)
+
+
+def bench_watch(argv: list[str]) -> int:
+    from clients.watchbench import main
+
+    return main(argv, local=service_stack)

@@ -123,9 +123,11 @@ class MetricsInterceptor(aio.ServerInterceptor):
                     STREAMS_OPEN.labels(method).dec()
                     _record(method, code, started, STREAM_DURATION)
 
+            serialize = handler.response_serializer
             return grpc.unary_stream_rpc_method_handler(
                 stream, request_deserializer=None,
-                response_serializer=handler.response_serializer,
+                # A stream may write updates serialized once for many watchers: bytes pass through as they are.
+                response_serializer=lambda m: m if type(m) is bytes else serialize(m),
             )
         return handler
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 
 from service import errors
@@ -14,6 +15,32 @@ from service.tables import Replay, Seen, Tables
 
 WATCH_BLOCK_MS = 1000
 WATCH_IDLE_CHECK_MS = 30_000
+SNAPSHOTS = 4096  # replayed game states kept for the replica's watchers (a few hundred games' recent versions)
+
+
+def event_key(game_id: str, event: Event) -> tuple:
+    """What names one committed event: its version, and what was done at what time (after a Redis that lost its
+    last writes, a version may be committed twice, differently)."""
+    return game_id, event.version, event.get("kind"), event.get("seat"), event.get("move_id"), event.get("at")
+
+
+class Snapshots:
+    """The replay after each event, shared by every watcher of the game on this replica: a game with a thousand
+    watchers applies each move once, not a thousand times. Engine states are immutable, so sharing is safe."""
+
+    def __init__(self, size: int = SNAPSHOTS):
+        self.size = size
+        self._after: OrderedDict[tuple, tuple] = OrderedDict()
+
+    def step(self, replay: Replay, key: tuple, event: Event) -> None:
+        known = self._after.get(key)
+        if known is not None:
+            replay.state, replay.seats, replay.status, replay.deadlines = known
+            return
+        replay.step(event)
+        self._after[key] = (replay.state, replay.seats, replay.status, replay.deadlines)
+        if len(self._after) > self.size:
+            self._after.popitem(last=False)
 
 
 class Watch:
@@ -22,6 +49,7 @@ class Watch:
         self.seats = seats
         self.store = tables.store
         self.feed = GameFeed(tables.store, WATCH_BLOCK_MS)
+        self.snapshots = Snapshots()
 
     def close(self) -> None:
         self.feed.close()
@@ -44,7 +72,7 @@ class Watch:
         async with contextlib.AsyncExitStack() as stack:
             while True:
                 for event in events:
-                    rebuilt.step(event)
+                    self.snapshots.step(rebuilt, event_key(game_id, event), event)
                     last = event.version
                     if event.version > from_version:
                         yield event, rebuilt.seen(record, viewer, event.version)

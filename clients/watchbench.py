@@ -1,0 +1,273 @@
+"""`tabletop bench watch`: many spectators on one service replica while players play.
+
+`--clients` players each play a Hinode game (all four seats, a move = GetState + MakeMove, then `--think` seconds
+of thought), first alone for `--seconds`, then with `--watchers` WatchGame streams open on their games (spread
+evenly; when a game ends, its watchers move to the player's next game). The watchers live in a child process of
+their own (at a lower CPU priority, standing in for the other machines spectators are on). It prints the players'
+MakeMove and GetState latencies in both phases and their ratio, the errors they met (REDIS_UNAVAILABLE above
+all), the events delivered to the watchers and the watchers dropped, and the most Redis connections seen while
+the watchers were open (INFO clients, less the benchmark's own).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+
+import grpc
+
+from clients.sdk import error_from_rpc
+from tabletop.v1 import game_service_pb2 as pb
+from tabletop.v1 import game_service_pb2_grpc
+
+RPC_TIMEOUT = 30.0
+SWARM_CHANNELS = 25  # HTTP/2 connections the watchers share
+
+
+@dataclass
+class Phase:
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    errors: Counter = field(default_factory=Counter)
+    seconds: float = 0.0
+
+    def add(self, kind: str, seconds: float) -> None:
+        self.latencies.setdefault(kind, []).append(seconds)
+
+    def p(self, kind: str, q: float) -> float:
+        values = sorted(self.latencies.get(kind, ()))
+        return values[min(len(values) - 1, int(q * len(values)))] * 1000 if values else float("nan")
+
+    def rate(self, kind: str) -> float:
+        return len(self.latencies.get(kind, ())) / self.seconds if self.seconds else 0.0
+
+
+class Player:
+    """Plays every seat of one game after another; tells `on_new_game` the id of each new game."""
+
+    def __init__(self, stub, index: int, on_new_game: Callable[[int, str], None], think: float, seed: int):
+        self.stub, self.index, self.on_new_game, self.think = stub, index, on_new_game, think
+        self.rng = random.Random(seed * 1000 + index)
+        self.game_id = ""
+        self.tokens: dict[int, str] = {}
+        self.to_act: list[int] = []
+
+    async def new_game(self) -> None:
+        created = await self.stub.CreateGame(pb.CreateGameRequest(
+            game_type="hinode", seats=[pb.SeatSpec(kind=pb.SEAT_KIND_HUMAN)] * 4, start=True), timeout=RPC_TIMEOUT)
+        self.game_id, self.to_act = created.game_id, list(created.state.to_act)
+        self.tokens = {t.seat: t.token for t in created.seat_tokens}
+        self.on_new_game(self.index, self.game_id)
+
+    async def play(self, phase: Phase, until: float) -> None:
+        while time.perf_counter() < until:
+            if not self.to_act:
+                await self.new_game()
+            metadata = (("authorization", f"Bearer {self.tokens[self.rng.choice(self.to_act)]}"),)
+            try:
+                started = time.perf_counter()
+                state = (await self.stub.GetState(pb.GetStateRequest(game_id=self.game_id), metadata=metadata,
+                                                  timeout=RPC_TIMEOUT)).state
+                read = time.perf_counter()
+                phase.add("GetState", read - started)
+                answer = await self.stub.MakeMove(pb.MakeMoveRequest(
+                    game_id=self.game_id, move_id=self.rng.choice(state.legal_moves).id,
+                    expected_version=state.version, request_id=f"{self.game_id}-{state.version}"),
+                    metadata=metadata, timeout=RPC_TIMEOUT)
+                phase.add("MakeMove", time.perf_counter() - read)
+                self.to_act = list(answer.state.to_act)
+            except grpc.aio.AioRpcError as error:
+                phase.errors[f"{error.code().name} {error_from_rpc(error).reason}".strip()] += 1
+                self.to_act = []  # start afresh in a new game
+            await asyncio.sleep(self.think)
+
+
+async def players_phase(players: list[Player], seconds: float) -> Phase:
+    phase = Phase()
+    started = time.perf_counter()
+    await asyncio.gather(*(p.play(phase, started + seconds) for p in players))
+    phase.seconds = time.perf_counter() - started
+    return phase
+
+
+class RedisClients:
+    """Samples INFO clients of the service's Redis: the most connections seen."""
+
+    def __init__(self, redis_url: str | None):
+        import redis
+
+        self.client = redis.Redis.from_url(redis_url) if redis_url else None
+        self.most = 0
+
+    def sample(self) -> None:
+        if self.client is not None:
+            self.most = max(self.most, int(self.client.info("clients")["connected_clients"]) - 1)  # less our own
+
+
+async def run(target: str, redis_url: str | None, clients: int, watchers: int, seconds: float, think: float,
+              seed: int) -> int:
+    swarm = None
+    games: dict[int, str] = {}
+
+    def on_new_game(slot: int, game_id: str) -> None:
+        games[slot] = game_id
+        if swarm is not None and swarm.stdin:
+            swarm.stdin.write(f"{slot} {game_id}\n".encode())
+            swarm.stdin.flush()
+
+    async with grpc.aio.insecure_channel(target) as channel:
+        stub = game_service_pb2_grpc.GameServiceStub(channel)
+        players = [Player(stub, i, on_new_game, think, seed) for i in range(clients)]
+        await players_phase(players, min(3.0, seconds))  # warm up
+        print(f"target {target}: {clients} players, each playing all four seats of a Hinode game (a move = GetState "
+              f"+ MakeMove, then {think:g} s of thought); {seconds:g} s without watchers, then {seconds:g} s with "
+              f"{watchers} WatchGame streams on their games", flush=True)
+        alone = await players_phase(players, seconds)
+
+        per_slot = max(1, watchers // clients)
+        swarm = subprocess.Popen(
+            ["nice", "-n", "10", sys.executable, "-m", "clients.watchbench", "--swarm", target, str(per_slot)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        for slot, game_id in games.items():
+            on_new_game(slot, game_id)
+        connections = RedisClients(redis_url)
+        opened = await _wait_open(swarm, per_slot * clients, players)
+        print(f"watchers: {opened} streams open", flush=True)
+
+        async def sample_connections(until: float) -> None:
+            while time.perf_counter() < until:
+                await asyncio.to_thread(connections.sample)
+                await asyncio.sleep(0.5)
+
+        until = time.perf_counter() + seconds
+        watched, _ = await asyncio.gather(players_phase(players, seconds), sample_connections(until))
+        swarm.stdin.write(b"stop\n")
+        swarm.stdin.flush()
+        report = json.loads(swarm.stdout.readline() or b"{}")
+        swarm.wait(timeout=30)
+
+    for label, phase in (("alone", alone), ("watched", watched)):
+        errors = f"  errors {dict(phase.errors)}" if phase.errors else "  no errors"
+        print(f"{label:8} moves {phase.rate('MakeMove'):6.1f}/s  MakeMove p50 {phase.p('MakeMove', .5):6.2f} ms "
+              f"p99 {phase.p('MakeMove', .99):6.2f} ms  GetState p50 {phase.p('GetState', .5):6.2f} ms "
+              f"p99 {phase.p('GetState', .99):6.2f} ms{errors}")
+    unavailable = sum(n for k, n in watched.errors.items() if "REDIS_UNAVAILABLE" in k)
+    print(f"ratio    MakeMove p99 {watched.p('MakeMove', .99) / alone.p('MakeMove', .99):.2f}x, GetState p99 "
+          f"{watched.p('GetState', .99) / alone.p('GetState', .99):.2f}x with {report.get('open', 0)} watchers "
+          f"open at the end; REDIS_UNAVAILABLE {unavailable}")
+    print(f"watchers {report.get('events', 0)} events delivered ({report.get('events', 0) / seconds:,.0f}/s), "
+          f"stream ends {report.get('ends', {})}; Redis connections at most "
+          f"{connections.most if redis_url else 'not measured (give --redis-url)'}")
+    return 0
+
+
+async def _wait_open(swarm: subprocess.Popen, wanted: int, players: list[Player]) -> int:
+    """Read the swarm's progress lines until `wanted` streams are open (or it stops growing for 20 s)."""
+    best, best_at = 0, time.monotonic()
+    while True:
+        line = await asyncio.to_thread(swarm.stdout.readline)
+        if not line:
+            return best
+        opened = json.loads(line).get("open", 0)
+        if opened > best:
+            best, best_at = opened, time.monotonic()
+        if best >= wanted or time.monotonic() - best_at > 20:
+            return best
+
+
+# --- the watchers' process ------------------------------------------------------------------------------------
+
+
+async def swarm_main(target: str, per_slot: int) -> None:
+    """Keep `per_slot` WatchGame streams on each slot's latest game (told on stdin as "slot game_id" lines) until
+    "stop"; prints progress lines, then one final JSON report."""
+    channels = [grpc.aio.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)])
+                for _ in range(SWARM_CHANNELS)]
+    stubs = [game_service_pb2_grpc.GameServiceStub(c) for c in channels]
+    counts = {"open": 0, "events": 0}
+    ends: Counter = Counter()
+    tasks: set[asyncio.Task] = set()
+
+    async def watch(stub, game_id: str) -> None:
+        counts["open"] += 1
+        try:
+            async for _ in stub.WatchGame(pb.WatchGameRequest(game_id=game_id)):
+                counts["events"] += 1
+            ends["finished"] += 1
+        except grpc.aio.AioRpcError as error:
+            ends[f"{error.code().name} {error_from_rpc(error).reason}".strip()] += 1
+        finally:
+            counts["open"] -= 1
+
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    n = 0
+    last_report = 0.0
+    while True:
+        try:
+            line = (await asyncio.wait_for(reader.readline(), 0.5)).decode().strip()
+        except TimeoutError:
+            line = None
+        if line == "stop" or line == "":
+            break
+        if line:
+            _, game_id = line.split()
+            for _ in range(per_slot):
+                n += 1
+                task = asyncio.create_task(watch(stubs[n % len(stubs)], game_id))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+                if n % 100 == 0:
+                    await asyncio.sleep(0)  # let streams start
+        if time.monotonic() - last_report > 0.5:
+            last_report = time.monotonic()
+            print(json.dumps(counts), flush=True)
+    final = {**counts, "ends": dict(ends)}
+    for task in list(tasks):
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    print(json.dumps(final), flush=True)
+    for channel in channels:
+        await channel.close()
+
+
+# Starts Redis and a game service, yielding (target, Redis URL); given by the composition root.
+Starter = Callable[[], AbstractContextManager[tuple[str, str]]]
+
+
+def main(argv: list[str], local: Starter | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tabletop bench watch", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--target", help="a running game service (default: start one with its own Redis)")
+    parser.add_argument("--redis-url", help="the target's Redis, for the connection count")
+    parser.add_argument("--clients", type=int, default=16, help="players (default 16)")
+    parser.add_argument("--watchers", type=int, default=5000, help="WatchGame streams (default 5000)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="seconds of each phase (default 20)")
+    parser.add_argument("--think", type=float, default=0.1, help="a player's pause after each move (default 0.1)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    if args.clients < 1 or args.watchers < 0 or args.seconds <= 0 or args.think < 0:
+        parser.error("--clients must be at least 1, --watchers and --think not negative, --seconds positive")
+    if args.target:
+        return asyncio.run(run(args.target, args.redis_url, args.clients, args.watchers, args.seconds, args.think,
+                               args.seed))
+    if local is None:
+        print("tabletop bench watch: give --target HOST:PORT", file=sys.stderr)
+        return 2
+    with local() as (target, redis_url):
+        return asyncio.run(run(target, redis_url, args.clients, args.watchers, args.seconds, args.think, args.seed))
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--swarm"]:
+        os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "0")
+        asyncio.run(swarm_main(sys.argv[2], int(sys.argv[3])))
