@@ -10,6 +10,8 @@ KINDS = {
     "ai": ("ai.bench_ai:main", "ISMCTS iterations per second from the opening and from a mid-game position"),
     "load": ("commands.local:bench_load", "concurrent games through the service: moves/s, p50/p99, vs an echo floor"),
     "watch": ("commands.local:bench_watch", "players' latency alone and with thousands of WatchGame streams open"),
+    "flood": ("commands.local:bench_flood", "an honest player's AI replies alone and while another caller floods "
+                                            "all-AI hard games and SuggestMove calls"),
     "chaos": ("commands.chaos:main", "games under load while AI workers and Redis are killed; then every game "
                                      "checked against the replay of its log"),
 }

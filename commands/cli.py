@@ -17,7 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("commands.local:play", "play a game in the terminal against AI seats"),
     "watch": ("clients.terminal:watch_main", "follow a game as a spectator"),
     "demo": ("commands.local:demo", "play an all-AI game from start to end"),
-    "bench": ("commands.bench:main", "benchmarks: engine, ai, load, watch, chaos"),
+    "bench": ("commands.bench:main", "benchmarks: engine, ai, load, watch, flood, chaos"),
 }
 
 

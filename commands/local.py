@@ -61,6 +61,27 @@ def service_stack() -> Iterator[tuple[str, str]]:
         yield stack.target, redis_server.url
 
 
+@contextlib.contextmanager
+def flood_stack() -> Iterator[str]:
+    """Redis, a game service and an AI worker with the Kubernetes base's quotas (unless the environment sets
+    others) and the flood benchmark's honest API key; yields the service target."""
+    import hashlib
+    from pathlib import Path
+
+    from clients.floodbench import HONEST_KEY
+
+    base = Path(__file__).resolve().parents[1] / "deploy" / "k8s" / "base" / "config.env"
+    for line in base.read_text().splitlines():
+        name, _, value = line.partition("=")
+        if name.startswith("TABLETOP_QUOTA_"):
+            os.environ.setdefault(name, value)
+    os.environ["TABLETOP_API_KEYS"] = f"honest:{hashlib.sha256(HONEST_KEY.encode()).hexdigest()}"
+    quotas = ", ".join(f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith("TABLETOP_QUOTA_"))
+    with local_stack(quiet=True) as target:
+        print(f"started redis-server, tabletop serve ({target}) and one AI worker; {quotas}")
+        yield target
+
+
 def play(argv: list[str]) -> int:
     from clients.terminal import play_main
 
@@ -83,3 +104,9 @@ def bench_watch(argv: list[str]) -> int:
     from clients.watchbench import main
 
     return main(argv, local=service_stack)
+
+
+def bench_flood(argv: list[str]) -> int:
+    from clients.floodbench import main
+
+    return main(argv, local=flood_stack)
