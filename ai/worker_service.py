@@ -63,6 +63,11 @@ class AIServicer(ai_service_pb2_grpc.AIServiceServicer):
             raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_VIEW", str(exc)[:300]) from None
         if not 0 <= request.seat < game.info.max_seats:
             raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_SEAT", f"there is no seat {request.seat}")
+        try:  # a view no game state fits is refused here, not deep in the search
+            game.sample(view, random.Random(0))
+        except Exception as exc:  # noqa: BLE001 - whatever the game's sampler finds wrong with the caller's view
+            raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_VIEW",
+                           f"no game state fits this view: {exc!r}"[:300]) from None
         budget = self._budget(request, context.time_remaining())
         rng = random.Random(request.seed) if request.HasField("seed") else random.Random()
         try:

@@ -1,0 +1,73 @@
+"""The worker's AIService on requests it must refuse: every one is INVALID_ARGUMENT with a reason, never INTERNAL.
+(Found by `make fuzz`: a Naishi view whose piles hold more cards than exist made the sampler fail deep in the
+search.)"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import grpc
+import pytest
+
+from ai.worker_config import WorkerConfig
+from ai.worker_service import AIServicer
+from games import registry
+from tabletop import wire
+from tabletop.v1 import ai_service_pb2
+
+
+class Aborted(Exception):
+    pass
+
+
+class FakeContext:
+    """What SuggestMove uses of a grpc.ServicerContext."""
+
+    def __init__(self):
+        self.status = None
+
+    def time_remaining(self):
+        return 5.0
+
+    def abort_with_status(self, status):
+        self.status = status
+        raise Aborted
+
+
+def _refusal(request: ai_service_pb2.AIServiceSuggestMoveRequest) -> tuple[grpc.StatusCode, str]:
+    context = FakeContext()
+    with pytest.raises(Aborted):
+        AIServicer(WorkerConfig.from_env({})).SuggestMove(request.SerializeToString(), context)
+    return context.status.code, context.status.trailing_metadata[0][1]
+
+
+def _naishi_view():
+    game = registry.get("naishi")
+    state = game.new_game(2, {}, 7)
+    return game, game.view(state, 0)
+
+
+def test_a_view_with_more_cards_in_the_piles_than_exist_is_an_invalid_view():
+    game, view = _naishi_view()
+    crowded = dataclasses.replace(view, pile_sizes=tuple(size + 30 for size in view.pile_sizes))
+    request = ai_service_pb2.AIServiceSuggestMoveRequest(game_type="naishi", seat=0, iterations=5,
+                                                         view=wire.view_to_any(game, crowded))
+    code, details = _refusal(request)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and b"INVALID_VIEW" in details
+
+
+def test_bytes_that_are_no_request_are_a_malformed_request():
+    context = FakeContext()
+    with pytest.raises(Aborted):
+        AIServicer(WorkerConfig.from_env({})).SuggestMove(b"\xff\xff\xff", context)
+    assert context.status.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert b"MALFORMED_REQUEST" in context.status.trailing_metadata[0][1]
+
+
+def test_a_sound_view_is_searched():
+    game, view = _naishi_view()
+    request = ai_service_pb2.AIServiceSuggestMoveRequest(game_type="naishi", seat=0, iterations=20, seed=1,
+                                                         view=wire.view_to_any(game, view))
+    answer = AIServicer(WorkerConfig.from_env({})).SuggestMove(request.SerializeToString(), FakeContext())
+    assert answer.best_move_id in {m.id for m in game.legal_moves(game.sample(view, random.Random(0)), 0)}
