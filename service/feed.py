@@ -59,7 +59,8 @@ class Follower:
         async with self.changed:
             if self.last <= version and self.error is None:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.changed.wait(), timeout)
+                    async with asyncio.timeout(timeout):  # no task per wait, unlike wait_for
+                        await self.changed.wait()
         if self.error is not None:
             raise self.error
         return [e for e in self.events if e.version > version]

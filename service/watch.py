@@ -68,7 +68,6 @@ class Watch:
         events = await self.store.events(game_id)
         last = 0
         follower = None
-        idle_ms = 0
         async with contextlib.AsyncExitStack() as stack:
             while True:
                 for event in events:
@@ -80,9 +79,8 @@ class Watch:
                     return
                 if follower is None:
                     follower = await stack.enter_async_context(self.feed.follow(game_id, last, record.shard))
-                events = await follower.after(last, WATCH_BLOCK_MS / 1000)
-                idle_ms = 0 if events else idle_ms + WATCH_BLOCK_MS
-                if idle_ms >= WATCH_IDLE_CHECK_MS:
-                    idle_ms = 0
-                    if not await self.store.exists(game_id):
-                        raise errors.game_not_found(game_id)
+                # A watcher sleeps until its game has news (the feed wakes it), or for the idle check: a thousand
+                # quiet watchers cost nothing between events.
+                events = await follower.after(last, WATCH_IDLE_CHECK_MS / 1000)
+                if not events and not await self.store.exists(game_id):
+                    raise errors.game_not_found(game_id)
