@@ -2,7 +2,8 @@
 
 `--clients` players each play a Hinode game (all four seats, a move = GetState + MakeMove, then `--think` seconds
 of thought), first alone for `--seconds`, then with `--watchers` WatchGame streams open on their games (spread
-evenly; when a game ends, its watchers move to the player's next game). The watchers live in a child process of
+evenly, from the game's version of the moment; when a game ends, its watchers move to the player's next
+game). The watchers live in a child process of
 their own (at a lower CPU priority, standing in for the other machines spectators are on). It prints the players'
 MakeMove and GetState latencies in both phases and their ratio, the errors they met (REDIS_UNAVAILABLE above
 all), the events delivered to the watchers and the watchers dropped, and the most Redis connections seen while
@@ -18,6 +19,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -32,6 +34,7 @@ from tabletop.v1 import game_service_pb2_grpc
 
 RPC_TIMEOUT = 30.0
 SWARM_CHANNELS = 25  # HTTP/2 connections the watchers share
+SETTLE_SECONDS = 5.0
 
 
 @dataclass
@@ -54,19 +57,20 @@ class Phase:
 class Player:
     """Plays every seat of one game after another; tells `on_new_game` the id of each new game."""
 
-    def __init__(self, stub, index: int, on_new_game: Callable[[int, str], None], think: float, seed: int):
+    def __init__(self, stub, index: int, on_new_game: Callable[[int, str, int], None], think: float, seed: int):
         self.stub, self.index, self.on_new_game, self.think = stub, index, on_new_game, think
         self.rng = random.Random(seed * 1000 + index)
         self.game_id = ""
         self.tokens: dict[int, str] = {}
         self.to_act: list[int] = []
+        self.version = 0
 
     async def new_game(self) -> None:
         created = await self.stub.CreateGame(pb.CreateGameRequest(
             game_type="hinode", seats=[pb.SeatSpec(kind=pb.SEAT_KIND_HUMAN)] * 4, start=True), timeout=RPC_TIMEOUT)
-        self.game_id, self.to_act = created.game_id, list(created.state.to_act)
+        self.game_id, self.to_act, self.version = created.game_id, list(created.state.to_act), 0
         self.tokens = {t.seat: t.token for t in created.seat_tokens}
-        self.on_new_game(self.index, self.game_id)
+        self.on_new_game(self.index, self.game_id, 0)
 
     async def play(self, phase: Phase, until: float) -> None:
         while time.perf_counter() < until:
@@ -84,7 +88,7 @@ class Player:
                     expected_version=state.version, request_id=f"{self.game_id}-{state.version}"),
                     metadata=metadata, timeout=RPC_TIMEOUT)
                 phase.add("MakeMove", time.perf_counter() - read)
-                self.to_act = list(answer.state.to_act)
+                self.to_act, self.version = list(answer.state.to_act), answer.version
             except grpc.aio.AioRpcError as error:
                 phase.errors[f"{error.code().name} {error_from_rpc(error).reason}".strip()] += 1
                 self.to_act = []  # start afresh in a new game
@@ -116,12 +120,10 @@ class RedisClients:
 async def run(target: str, redis_url: str | None, clients: int, watchers: int, seconds: float, think: float,
               seed: int) -> int:
     swarm = None
-    games: dict[int, str] = {}
 
-    def on_new_game(slot: int, game_id: str) -> None:
-        games[slot] = game_id
+    def on_new_game(slot: int, game_id: str, version: int) -> None:
         if swarm is not None and swarm.stdin:
-            swarm.stdin.write(f"{slot} {game_id}\n".encode())
+            swarm.stdin.write(f"{slot} {game_id} {version}\n".encode())
             swarm.stdin.flush()
 
     async with grpc.aio.insecure_channel(target) as channel:
@@ -137,11 +139,13 @@ async def run(target: str, redis_url: str | None, clients: int, watchers: int, s
         swarm = subprocess.Popen(
             ["nice", "-n", "10", sys.executable, "-m", "clients.watchbench", "--swarm", target, str(per_slot)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        for slot, game_id in games.items():
-            on_new_game(slot, game_id)
+        for player in players:  # spectators who join now: from the game's current version on
+            on_new_game(player.index, player.game_id, player.version)
         connections = RedisClients(redis_url)
-        opened = await _wait_open(swarm, per_slot * clients, players)
-        print(f"watchers: {opened} streams open", flush=True)
+        progress = SwarmProgress(swarm)
+        opened = await progress.wait_open(per_slot * clients)
+        await players_phase(players, SETTLE_SECONDS)  # the streams are set up while the players play on
+        print(f"watchers: {opened} streams opened, then {SETTLE_SECONDS:g} s of play before measuring", flush=True)
 
         async def sample_connections(until: float) -> None:
             while time.perf_counter() < until:
@@ -152,8 +156,8 @@ async def run(target: str, redis_url: str | None, clients: int, watchers: int, s
         watched, _ = await asyncio.gather(players_phase(players, seconds), sample_connections(until))
         swarm.stdin.write(b"stop\n")
         swarm.stdin.flush()
-        report = json.loads(swarm.stdout.readline() or b"{}")
-        swarm.wait(timeout=30)
+        swarm.wait(timeout=60)
+        report = progress.final()
 
     for label, phase in (("alone", alone), ("watched", watched)):
         errors = f"  errors {dict(phase.errors)}" if phase.errors else "  no errors"
@@ -165,23 +169,36 @@ async def run(target: str, redis_url: str | None, clients: int, watchers: int, s
           f"{watched.p('GetState', .99) / alone.p('GetState', .99):.2f}x with {report.get('open', 0)} watchers "
           f"open at the end; REDIS_UNAVAILABLE {unavailable}")
     print(f"watchers {report.get('events', 0)} events delivered ({report.get('events', 0) / seconds:,.0f}/s), "
-          f"stream ends {report.get('ends', {})}; Redis connections at most "
+          f"stream ends {report.get('ends', {})} {report.get('examples', {})}; Redis connections at most "
           f"{connections.most if redis_url else 'not measured (give --redis-url)'}")
     return 0
 
 
-async def _wait_open(swarm: subprocess.Popen, wanted: int, players: list[Player]) -> int:
-    """Read the swarm's progress lines until `wanted` streams are open (or it stops growing for 20 s)."""
-    best, best_at = 0, time.monotonic()
-    while True:
-        line = await asyncio.to_thread(swarm.stdout.readline)
-        if not line:
-            return best
-        opened = json.loads(line).get("open", 0)
-        if opened > best:
-            best, best_at = opened, time.monotonic()
-        if best >= wanted or time.monotonic() - best_at > 20:
-            return best
+class SwarmProgress:
+    """Reads the watchers' process's report lines as they come (a full pipe would stall it), keeping the last."""
+
+    def __init__(self, swarm: subprocess.Popen):
+        self.last: dict = {}
+        self.done = threading.Event()
+        threading.Thread(target=self._read, args=(swarm,), daemon=True).start()
+
+    def _read(self, swarm: subprocess.Popen) -> None:
+        for line in swarm.stdout:
+            self.last = json.loads(line)
+        self.done.set()
+
+    async def wait_open(self, wanted: int) -> int:
+        """Until `wanted` streams are open, or their number stops growing for 20 s."""
+        best, best_at = 0, time.monotonic()
+        while best < wanted and time.monotonic() - best_at < 20 and not self.done.is_set():
+            await asyncio.sleep(0.2)
+            if self.last.get("open", 0) > best:
+                best, best_at = self.last["open"], time.monotonic()
+        return best
+
+    def final(self) -> dict:
+        self.done.wait(30)
+        return self.last
 
 
 # --- the watchers' process ------------------------------------------------------------------------------------
@@ -195,16 +212,20 @@ async def swarm_main(target: str, per_slot: int) -> None:
     stubs = [game_service_pb2_grpc.GameServiceStub(c) for c in channels]
     counts = {"open": 0, "events": 0}
     ends: Counter = Counter()
+    examples: dict[str, str] = {}
     tasks: set[asyncio.Task] = set()
 
-    async def watch(stub, game_id: str) -> None:
+    async def watch(stub, game_id: str, version: int) -> None:
         counts["open"] += 1
         try:
-            async for _ in stub.WatchGame(pb.WatchGameRequest(game_id=game_id)):
+            async for _ in stub.WatchGame(pb.WatchGameRequest(game_id=game_id, from_version=version)):
                 counts["events"] += 1
             ends["finished"] += 1
         except grpc.aio.AioRpcError as error:
             ends[f"{error.code().name} {error_from_rpc(error).reason}".strip()] += 1
+            examples.setdefault(error.code().name, error.details())
+        except Exception as exc:  # noqa: BLE001 - counted and shown: the benchmark must not hide a failure
+            ends[type(exc).__name__] += 1
         finally:
             counts["open"] -= 1
 
@@ -221,10 +242,10 @@ async def swarm_main(target: str, per_slot: int) -> None:
         if line == "stop" or line == "":
             break
         if line:
-            _, game_id = line.split()
+            _, game_id, version = line.split()
             for _ in range(per_slot):
                 n += 1
-                task = asyncio.create_task(watch(stubs[n % len(stubs)], game_id))
+                task = asyncio.create_task(watch(stubs[n % len(stubs)], game_id, int(version)))
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)
                 if n % 100 == 0:
@@ -232,7 +253,7 @@ async def swarm_main(target: str, per_slot: int) -> None:
         if time.monotonic() - last_report > 0.5:
             last_report = time.monotonic()
             print(json.dumps(counts), flush=True)
-    final = {**counts, "ends": dict(ends)}
+    final = {**counts, "ends": dict(ends), "examples": examples}
     for task in list(tasks):
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -252,7 +273,8 @@ def main(argv: list[str], local: Starter | None = None) -> int:
     parser.add_argument("--clients", type=int, default=16, help="players (default 16)")
     parser.add_argument("--watchers", type=int, default=5000, help="WatchGame streams (default 5000)")
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds of each phase (default 20)")
-    parser.add_argument("--think", type=float, default=0.1, help="a player's pause after each move (default 0.1)")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="a player's pause after each move (default 1: four people, each taking 4 s a move)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.clients < 1 or args.watchers < 0 or args.seconds <= 0 or args.think < 0:

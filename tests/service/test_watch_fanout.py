@@ -129,7 +129,7 @@ def test_the_watch_benchmark_runs_and_its_watchers_cost_no_redis_connection_each
                           "400", "--seconds", "3"], cwd=Path(__file__).resolve().parents[2], capture_output=True,
                          text=True, timeout=240)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert re.search(r"watchers: 400 streams open", run.stdout), run.stdout
+    assert re.search(r"watchers: 400 streams opened", run.stdout), run.stdout
     assert "REDIS_UNAVAILABLE 0" in run.stdout and "no errors" in run.stdout, run.stdout
     delivered = int(re.search(r"watchers (\d+) events delivered", run.stdout).group(1))
     connections = int(re.search(r"Redis connections at most (\d+)", run.stdout).group(1))
