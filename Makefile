@@ -29,7 +29,7 @@ test-fast: $(STAMP)
 ## The long fuzz (not in `make test`, which sends 6,000): 1,000,000 random requests to every RPC of a real service and
 ## worker; prints the count, the seconds and the status codes. TABLETOP_FUZZ_REQUESTS / TABLETOP_FUZZ_SEED change it.
 fuzz: $(STAMP)
-	TABLETOP_FUZZ_REQUESTS=$${TABLETOP_FUZZ_REQUESTS:-1000000} $(BIN)/python -m pytest -q -s \
+	TABLETOP_FUZZ_REQUESTS=$${TABLETOP_FUZZ_REQUESTS:-1000000} $(BIN)/python -m pytest -q -s --timeout=0 \
 		tests/service/test_fuzz.py -k random_requests_to_every_rpc
 
 ## Regenerate the Python code from protos/ (committed; a test fails when it is stale).
