@@ -23,10 +23,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from games import registry
 from games.base import Game, Move
+from games.kernel import EngineKernel, PlayoutKernel, engine_rewards
 
-EXPLORATION = 0.7  # UCB constant; rewards lie in about [-0.1, 1.1]
-MARGIN_WEIGHT = 0.1  # share of the reward that is the normalised score margin (the rest is winning)
+EXPLORATION = 0.7  # UCB constant; rewards lie in [0, 1]
 
 
 @dataclass(frozen=True)
@@ -89,9 +90,11 @@ class SearchConfig:
     exploration: float = EXPLORATION
     # Playouts longer than this stop and are judged by the live score (None: play to the end).
     playout_depth: int | None = None
-    # A playout policy picks a move for a seat: (game, state, seat, moves, rng) -> move. Default: uniform random.
-    playout_policy: Callable[[Game, Any, int, Sequence[Move], random.Random], Move] | None = None
+    # A playout policy picks a move for a seat: (kernel, playout state, seat, moves, rng) -> move. Default:
+    # uniform random.
+    playout_policy: Callable[[Any, Any, int, Sequence[Move], random.Random], Move] | None = None
     processes: int = 1  # root parallelism: independent trees in forked processes, root statistics merged
+    fast_path: bool = True  # search on the game's playout kernel, if it has one (False: on the engine itself)
 
 
 class Node:
@@ -115,21 +118,18 @@ class _Tree:
 
 
 def rewards(game: Game, state: Any) -> list[float]:
-    """Each seat's reward: a win (split among tied winners) plus a small term for its score margin."""
-    score = game.score(state)
-    n = len(score.seats)
-    totals = [0] * n
-    for seat_score in score.seats:
-        totals[seat_score.seat] = seat_score.total
-    spread = (max(totals) - min(totals)) or 1
-    winners = score.ranking[0] if score.ranking else ()
-    result = [0.0] * n
-    for seat in range(n):
-        best_other = max(totals[s] for s in range(n) if s != seat) if n > 1 else totals[seat]
-        result[seat] = MARGIN_WEIGHT * (totals[seat] - best_other) / spread
-    for seat in winners:
-        result[seat] += 1.0 / len(winners)
-    return result
+    """Each seat's reward in [0, 1] from the engine's score: 0.9 for a win (split among tied winners) plus up to
+    0.1 for its score margin (games.kernel.outcome_rewards)."""
+    return engine_rewards(game, state)
+
+
+def kernel_for(game: Game) -> PlayoutKernel:
+    """The game's playout kernel (its registered fast path), or the engine itself behind the same interface."""
+    try:
+        reference = registry.descriptor(game.info.name).kernel
+    except registry.UnknownGame:
+        reference = None
+    return registry.resolve(reference) if reference else EngineKernel(game)
 
 
 def search(
@@ -205,21 +205,26 @@ def _grow(
     deadline = started + budget.seconds if budget.seconds is not None else None
     limit = budget.iterations
     sample = game.sample
+    kernel = kernel_for(game) if config.fast_path else EngineKernel(game)
+    load = kernel.load
     while True:
         if limit is not None and tree.iterations >= limit:
             return
         # Checking the clock every iteration costs little next to a playout.
         if deadline is not None and tree.iterations and time.perf_counter() >= deadline:
             return
-        _iterate(tree.root, game, sample(view, rng), seat, rng, config)
+        # The kernel only ever gets a determinization drawn from the view: the search cannot peek.
+        _iterate(tree.root, kernel, load(sample(view, rng)), seat, rng, config)
         tree.iterations += 1
 
 
-def _iterate(root: Node, game: Game, state: Any, observer: int, rng: random.Random, config: SearchConfig) -> None:
+def _iterate(
+    root: Node, kernel: PlayoutKernel, state: Any, observer: int, rng: random.Random, config: SearchConfig
+) -> None:
     """One iteration on one determinization: select and expand, play out, back up."""
-    to_act = game.to_act
-    legal_moves = game.legal_moves
-    apply = game.transition  # the unchecked fast path: every move applied here was listed by legal_moves
+    to_act = kernel.to_act
+    legal_moves = kernel.legal_moves
+    apply = kernel.play  # unchecked: every move applied here was listed by legal_moves
     c = config.exploration
     path: list[tuple[Node, int]] = []  # (edge node, seat whose reward it keeps)
     matched: list[tuple[Node, int, list[Node], float]] = []  # simultaneous picks: (edge, seat, siblings, prob)
@@ -238,7 +243,7 @@ def _iterate(root: Node, game: Game, state: Any, observer: int, rng: random.Rand
             continue
         # A simultaneous step: the observer first, from its information set; every seat decoupled, by regret
         # matching (UCB1 is deterministic and cycles, or moves in lockstep with the other seat, in such steps).
-        order = sorted(acting)
+        order = list(acting)
         if observer in acting:
             order.remove(observer)
             order.insert(0, observer)
@@ -259,7 +264,7 @@ def _iterate(root: Node, game: Game, state: Any, observer: int, rng: random.Rand
         if following is None:
             following = holder.after[key] = Node()
         node = following
-    result = _playout(game, state, rng, config) if not game.is_over(state) else rewards(game, state)
+    result = _playout(kernel, state, rng, config) if to_act(state) else kernel.rewards(state)
     for edge, seat in path:
         edge.visits += 1
         edge.total += result[seat]
@@ -345,10 +350,10 @@ def _match_regret(
     return children[index], moves[index], new, children, probs[index]
 
 
-def _playout(game: Game, state: Any, rng: random.Random, config: SearchConfig) -> list[float]:
-    to_act = game.to_act
-    legal_moves = game.legal_moves
-    apply = game.transition  # the unchecked fast path: every move applied here was listed by legal_moves
+def _playout(kernel: PlayoutKernel, state: Any, rng: random.Random, config: SearchConfig) -> list[float]:
+    to_act = kernel.to_act
+    legal_moves = kernel.legal_moves
+    apply = kernel.play  # unchecked: every move applied here was listed by legal_moves
     policy = config.playout_policy
     depth = config.playout_depth
     random_ = rng.random
@@ -359,15 +364,15 @@ def _playout(game: Game, state: Any, rng: random.Random, config: SearchConfig) -
             break
         if depth is not None and steps >= depth:
             break
-        seat = min(acting)
+        seat = acting[0]
         moves = legal_moves(state, seat)
         if policy is None:
             move = moves[int(random_() * len(moves))]  # random() is much cheaper than randrange()
         else:
-            move = policy(game, state, seat, moves, rng)
+            move = policy(kernel, state, seat, moves, rng)
         state = apply(state, seat, move)
         steps += 1
-    return rewards(game, state)
+    return kernel.rewards(state)
 
 
 class IsmctsPlayer:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -13,13 +14,13 @@ def root_parallel_search(
     game: Game, view: Any, seat: int, budget: Any, rng: random.Random, config: Any
 ) -> tuple[dict[str, tuple[int, float]], int]:
     """Split the iteration budget over `config.processes` trees; return summed root stats and iterations."""
-    from ai.ismcts import Budget, SearchConfig, root_statistics
+    from ai.ismcts import Budget, root_statistics
 
     workers = config.processes
     seeds = [rng.getrandbits(64) for _ in range(workers)]
     share = None if budget.iterations is None else -(-budget.iterations // workers)
     part = Budget(iterations=share, seconds=budget.seconds)
-    single = SearchConfig(config.exploration, config.playout_depth, config.playout_policy, processes=1)
+    single = dataclasses.replace(config, processes=1)
 
     def task(seed: int):
         return lambda: list(root_statistics(game, view, seat, part, random.Random(seed), single))

@@ -147,7 +147,7 @@ def test_rewards_split_a_tie_and_add_the_margin():
     assert ismcts.rewards(TOY, state) == [0.5, 0.5]
     state = ToyState(seed=1, hands=((), ()), committed=(None, None), revealed=((1, 2), (3, 4), (5, 6)),
                      points=(10, 2), double=False)
-    assert ismcts.rewards(TOY, state) == [1.1, -0.1]
+    assert ismcts.rewards(TOY, state) == [1.0, 0.0]
 
 
 @pytest.mark.parametrize("text,budget", [
