@@ -11,7 +11,7 @@ import time
 
 from ai import ismcts
 from ai.arena import load_game
-from games.kernel import EngineKernel
+from games.kernel import EngineKernel, outcome_rewards
 
 
 def _positions(game, seats: int, seed: int):
@@ -50,7 +50,7 @@ def _bare_playouts(game, kernel, state, seed: int, seconds: float) -> tuple[floa
             legal = kernel.legal_moves(ps, seat)
             ps = kernel.play(ps, seat, legal[int(rng.random() * len(legal))])
             moves += 1
-        kernel.rewards(ps)
+        outcome_rewards(*kernel.outcome(ps))
         count += 1
     return count / (time.perf_counter() - started), moves / max(count, 1)
 

@@ -11,12 +11,12 @@ import time
 
 from ai.ismcts import kernel_for
 from games import registry
-from games.kernel import EngineKernel
+from games.kernel import EngineKernel, outcome_rewards
 
 
 def kernel_playout(kernel, game, num_seats: int, options: dict, seed: int, rng: random.Random) -> int:
     """One random game through the playout kernel, as the search plays out (a uniform pick by `random()`), ending
-    with the kernel's terminal rewards; return how many moves it took."""
+    with the rewards from its terminal outcome; return how many moves it took."""
     ps = kernel.load(game.new_game(num_seats, options, seed))
     to_act, legal_moves, play = kernel.to_act, kernel.legal_moves, kernel.play
     random_ = rng.random
@@ -26,7 +26,7 @@ def kernel_playout(kernel, game, num_seats: int, options: dict, seed: int, rng: 
         legal = legal_moves(ps, seat)
         ps = play(ps, seat, legal[int(random_() * len(legal))])
         moves += 1
-    kernel.rewards(ps)
+    outcome_rewards(*kernel.outcome(ps))
     return moves
 
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from games import registry
 from games.base import Game, Move
-from games.kernel import EngineKernel, PlayoutKernel, engine_rewards
+from games.kernel import EngineKernel, PlayoutKernel, engine_rewards, outcome_rewards
 
 EXPLORATION = 0.7  # UCB constant; rewards lie in [0, 1]
 
@@ -72,7 +72,8 @@ class Candidate:
     move_id: str
     label: str
     visits: int
-    mean_reward: float
+    mean_reward: float  # in [0, 1]: 0.9 x the win share + 0.1 x the scaled score margin (outcome_rewards)
+    win_rate: float  # the share of the iterations through this move that ended in a win (ties split)
 
 
 @dataclass(frozen=True)
@@ -100,12 +101,13 @@ class SearchConfig:
 class Node:
     """An edge-and-node of the observer's tree: statistics of the move that led here, for the seat that chose it."""
 
-    __slots__ = ("visits", "total", "avail", "regret", "children", "after")
+    __slots__ = ("visits", "total", "wins", "avail", "regret", "children", "after")
 
     def __init__(self) -> None:
         self.visits = 0
         self.regret = 0.0  # cumulative regret, for the regret matching of simultaneous steps
         self.total = 0.0
+        self.wins = 0.0  # games won (a tie for first counts as a share), for the win rate a player reads
         self.avail = 0
         self.children: dict[int, dict[str, Node]] = {}  # seat -> move id -> child
         self.after: dict[tuple[str, ...], Node] = {}  # what follows a simultaneous step, by the others' move ids
@@ -151,7 +153,7 @@ def search(
     legal = list(game.legal_moves(first, seat))
     if len(legal) == 1:
         only = legal[0]
-        return SearchResult(only, (Candidate(only.id, only.label, 0, 0.0),), 0, time.perf_counter() - started)
+        return SearchResult(only, (Candidate(only.id, only.label, 0, 0.0, 0.0),), 0, time.perf_counter() - started)
     if config.processes > 1:
         from ai.search.parallel import root_parallel_search
 
@@ -169,24 +171,27 @@ def root_statistics(
     rng: random.Random,
     config: SearchConfig,
     started: float | None = None,
-) -> tuple[dict[str, tuple[int, float]], int]:
-    """Grow one tree and return the observer's root statistics {move id: (visits, total reward)}."""
+) -> tuple[dict[str, tuple[int, float, float]], int]:
+    """Grow one tree and return the observer's root statistics {move id: (visits, total reward, wins)}."""
     tree = _Tree()
     _grow(tree, game, view, seat, budget, rng, config, time.perf_counter() if started is None else started)
-    return {mid: (n.visits, n.total) for mid, n in tree.root.children.get(seat, {}).items()}, tree.iterations
+    children = tree.root.children.get(seat, {})
+    return {mid: (n.visits, n.total, n.wins) for mid, n in children.items()}, tree.iterations
 
 
-def _result(legal: list[Move], stats: dict[str, tuple[int, float]], iterations: int, seconds: float) -> SearchResult:
+def _result(
+    legal: list[Move], stats: dict[str, tuple[int, float, float]], iterations: int, seconds: float
+) -> SearchResult:
     by_id = {m.id: m for m in legal}
     candidates = []
     for order, move in enumerate(legal):
-        visits, total = stats.get(move.id, (0, 0.0))
-        candidates.append((visits, total / visits if visits else 0.0, -order, move))
+        visits, total, wins = stats.get(move.id, (0, 0.0, 0.0))
+        candidates.append((visits, total / visits if visits else 0.0, -order, move, wins / visits if visits else 0.0))
     candidates.sort(key=lambda c: (c[0], c[1], c[2]), reverse=True)
     best = candidates[0][3]
     return SearchResult(
         by_id[best.id],
-        tuple(Candidate(m.id, m.label, v, mean) for v, mean, _, m in candidates),
+        tuple(Candidate(m.id, m.label, v, mean, win_rate) for v, mean, _, m, win_rate in candidates),
         iterations,
         seconds,
     )
@@ -264,15 +269,23 @@ def _iterate(
         if following is None:
             following = holder.after[key] = Node()
         node = following
-    result = _playout(kernel, state, rng, config) if to_act(state) else kernel.rewards(state)
+    if to_act(state):
+        state = _playout(kernel, state, rng, config)
+    totals, winners = kernel.outcome(state)
+    result = outcome_rewards(totals, winners)
+    share = 1.0 / len(winners) if winners else 0.0
     for edge, seat in path:
         edge.visits += 1
         edge.total += result[seat]
+        if seat in winners:
+            edge.wins += share
     for edge, seat, siblings, prob in matched:
         # Outcome-sampling regret update: the chosen move's reward is estimated by reward / probability.
         reward = result[seat]
         edge.visits += 1
         edge.total += reward
+        if seat in winners:
+            edge.wins += share
         for sibling in siblings:
             sibling.regret -= reward
         edge.regret += reward / prob
@@ -350,7 +363,9 @@ def _match_regret(
     return children[index], moves[index], new, children, probs[index]
 
 
-def _playout(kernel: PlayoutKernel, state: Any, rng: random.Random, config: SearchConfig) -> list[float]:
+def _playout(kernel: PlayoutKernel, state: Any, rng: random.Random, config: SearchConfig) -> Any:
+    """Play on from `state` (random moves, or the config's policy) to the end or the depth cut; return where it
+    stopped."""
     to_act = kernel.to_act
     legal_moves = kernel.legal_moves
     apply = kernel.play  # unchecked: every move applied here was listed by legal_moves
@@ -372,7 +387,7 @@ def _playout(kernel: PlayoutKernel, state: Any, rng: random.Random, config: Sear
             move = policy(kernel, state, seat, moves, rng)
         state = apply(state, seat, move)
         steps += 1
-    return kernel.rewards(state)
+    return state
 
 
 class IsmctsPlayer:

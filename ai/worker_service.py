@@ -31,7 +31,8 @@ def think(game, view, seat: int, budget: ismcts.Budget, rng: random.Random) -> i
 
 def candidates_to_proto(result: ismcts.SearchResult) -> list[pb.CandidateMove]:
     return [
-        pb.CandidateMove(move_id=c.move_id, label=c.label, visits=c.visits, mean_reward=c.mean_reward)
+        pb.CandidateMove(move_id=c.move_id, label=c.label, visits=c.visits, mean_reward=c.mean_reward,
+                         win_rate=c.win_rate)
         for c in result.candidates
     ]
 

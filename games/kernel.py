@@ -10,11 +10,12 @@ works on a mutable copy of a full state:
 - `legal_moves(ps, seat)` lists exactly the engine's legal moves, in the engine's order (the same move values);
 - `play(ps, seat, move)` applies a move that `legal_moves` listed, unchecked, and returns the playout state
   (the same object, changed in place, for a mutable kernel);
-- `rewards(ps)` is each seat's reward at the end (see `ai.ismcts.rewards`), from a cheap terminal evaluation
-  (totals and the ranking's tie-break only, no breakdown), or from the live score when the game is not over.
+- `outcome(ps)` is `(totals, winners)`: every seat's score total and the seats ranked first (after the rulebook's
+  tie-breaks), from a cheap terminal evaluation (no breakdown), or from the live score when the game is not
+  over. The search turns it into rewards with `outcome_rewards`.
 
 `tests/conformance/test_kernels.py` plays thousands of random games through a game's kernel and its engine side
-by side and checks they agree move for move: seats to act, legal moves, and the rewards at the end.
+by side and checks they agree move for move: seats to act, legal moves, and the outcome (totals and winners).
 
 `EngineKernel` adapts any engine to this interface (the pure path, for games without a kernel of their own).
 """
@@ -38,7 +39,7 @@ class PlayoutKernel(Protocol):
 
     def play(self, ps: Any, seat: int, move: Move) -> Any: ...
 
-    def rewards(self, ps: Any) -> list[float]: ...
+    def outcome(self, ps: Any) -> tuple[list[int], Sequence[int]]: ...
 
 
 def outcome_rewards(totals: Sequence[int], winners: Sequence[int]) -> list[float]:
@@ -66,13 +67,18 @@ def outcome_rewards(totals: Sequence[int], winners: Sequence[int]) -> list[float
     return result
 
 
-def engine_rewards(game: Game, state: Any) -> list[float]:
-    """The rewards from the engine's own score (its ranking with every tie-break)."""
+def engine_outcome(game: Game, state: Any) -> tuple[list[int], tuple[int, ...]]:
+    """Totals and winners from the engine's own score (its ranking with every tie-break)."""
     score = game.score(state)
     totals = [0] * len(score.seats)
     for seat_score in score.seats:
         totals[seat_score.seat] = seat_score.total
-    return outcome_rewards(totals, score.ranking[0] if score.ranking else ())
+    return totals, score.ranking[0] if score.ranking else ()
+
+
+def engine_rewards(game: Game, state: Any) -> list[float]:
+    """The rewards from the engine's own score."""
+    return outcome_rewards(*engine_outcome(game, state))
 
 
 class EngineKernel:
@@ -91,5 +97,5 @@ class EngineKernel:
         acting = self.game.to_act(state)
         return sorted(acting) if len(acting) > 1 else tuple(acting)
 
-    def rewards(self, state: Any) -> list[float]:
-        return engine_rewards(self.game, state)
+    def outcome(self, state: Any) -> tuple[list[int], tuple[int, ...]]:
+        return engine_outcome(self.game, state)

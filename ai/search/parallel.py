@@ -12,8 +12,9 @@ from games.base import Game
 
 def root_parallel_search(
     game: Game, view: Any, seat: int, budget: Any, rng: random.Random, config: Any
-) -> tuple[dict[str, tuple[int, float]], int]:
-    """Split the iteration budget over `config.processes` trees; return summed root stats and iterations."""
+) -> tuple[dict[str, tuple[int, float, float]], int]:
+    """Split the iteration budget over `config.processes` trees; return summed root stats (visits, total reward,
+    wins) and iterations."""
     from ai.ismcts import Budget, root_statistics
 
     workers = config.processes
@@ -25,11 +26,11 @@ def root_parallel_search(
     def task(seed: int):
         return lambda: list(root_statistics(game, view, seat, part, random.Random(seed), single))
 
-    merged: dict[str, tuple[int, float]] = {}
+    merged: dict[str, tuple[int, float, float]] = {}
     iterations = 0
     for stats, count in run_forked([task(s) for s in seeds]):
         iterations += count
-        for move_id, (visits, total) in stats.items():
-            v, t = merged.get(move_id, (0, 0.0))
-            merged[move_id] = (v + visits, t + total)
+        for move_id, (visits, total, wins) in stats.items():
+            v, t, w = merged.get(move_id, (0, 0.0, 0.0))
+            merged[move_id] = (v + visits, t + total, w + wins)
     return merged, iterations

@@ -27,7 +27,6 @@ from games.hinode.data import (
 )
 from games.hinode.scoring import breakdown, marked_areas
 from games.hinode.state import AREA, OVER, PICK, PLAY, TRIBE, State
-from games.kernel import outcome_rewards
 
 _TRIBE_MOVES = rules._TRIBE_MOVES
 _AREA_MOVES = rules._AREA_MOVES
@@ -130,7 +129,7 @@ class HinodeKernel:
             _choose_tribe(ps, seat, move.tribe)
         return ps
 
-    def rewards(self, ps: Playout) -> list[float]:
+    def outcome(self, ps: Playout) -> tuple[list[int], list[int]]:
         totals, keys = [], []
         for p in range(ps.num_players):
             marked = marked_areas(ps, p)
@@ -138,7 +137,7 @@ class HinodeKernel:
             totals.append(total)
             keys.append((total, bin(marked).count("1")))  # the tie-break: most Areas with markers
         best = max(keys)
-        return outcome_rewards(totals, [p for p, key in enumerate(keys) if key == best])
+        return totals, [p for p, key in enumerate(keys) if key == best]
 
 
 def _choose_tribe(ps: Playout, seat: int, tribe: int) -> None:

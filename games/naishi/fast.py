@@ -34,7 +34,6 @@ from games.naishi.rules import DECLARE_END, DECREES, DEVELOPS, DISCARDS, EMISSAR
 from games.naishi.rules import RIVER_SWITCHES
 from games.naishi.scoring import ADVISOR_POINTS, RONIN_POINTS, score_territory
 from games.naishi.state import State
-from games.kernel import outcome_rewards
 
 _GIVES: dict[int, Give] = {}
 _RECALLS: dict[tuple[int, ...], Recall] = {}
@@ -202,10 +201,10 @@ class NaishiKernel:
             _give(ps, seat, move.card)
         return ps
 
-    def rewards(self, ps: Playout) -> list[float]:
+    def outcome(self, ps: Playout) -> tuple[list[int], tuple[int, ...]]:
         keys = [territory_key(ps.lines[s], ps.hands[s]) for s in (0, 1)]
         winners = (0, 1) if keys[0] == keys[1] else ((0,) if keys[0] > keys[1] else (1,))
-        return outcome_rewards([keys[0][0], keys[1][0]], winners)
+        return [keys[0][0], keys[1][0]], winners
 
 
 # The territory as 10 cells: the Line's 5 (0..4) above the Hand's 5 (5..9).
