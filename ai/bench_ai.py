@@ -63,6 +63,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--playout-depth", type=int, default=None)
     parser.add_argument("--profile", action="store_true", help="print the hottest functions of the opening search")
+    parser.add_argument("--throughput", type=int, default=0, metavar="JOBS",
+                        help="instead: time JOBS searches at --strength from positions of random games, as the "
+                             "worker makes them, once per --processes count, and print jobs/s")
+    parser.add_argument("--processes", default="1,2", help="process counts for --throughput, e.g. 1,2,4")
+    parser.add_argument("--strength", default="normal", help="the budget of each --throughput search")
     parser.add_argument("--engine-path", action="store_true",
                         help="search on the pure engine, not the game's playout kernel (to compare the two)")
     args = parser.parse_args(argv)
@@ -72,6 +77,8 @@ def main(argv: list[str]) -> int:
         print(f"unknown game {args.game!r}", file=sys.stderr)
         return 2
     seats = args.seats or game.info.max_seats
+    if args.throughput:
+        return _throughput(game, seats, args)
     positions, length = _positions(game, seats, args.seed)
     print(f"{game.info.title}, {seats} seats; a random game from seed {args.seed} lasts {length} moves")
     config = ismcts.SearchConfig(playout_depth=args.playout_depth, fast_path=not args.engine_path)
@@ -99,4 +106,32 @@ def main(argv: list[str]) -> int:
             f"iterations/s ({result.iterations / cpu if cpu else 0.0:,.0f} per cpu-second); "
             f"{len(result.candidates)} candidates; best {result.move.label!r}"
         )
+    return 0
+
+
+def _throughput(game, seats: int, args: argparse.Namespace) -> int:
+    """Searches per second with 1, 2, ... processes per search (the worker's TABLETOP_AI_PROCESSES)."""
+    budget = ismcts.parse_budget(args.strength)
+    rng = random.Random(args.seed)
+    jobs = []  # (view, seat) of positions where the seat has a real choice, from a few random games
+    game_seed = args.seed
+    while len(jobs) < args.throughput:
+        state = game.new_game(seats, {}, game_seed)
+        game_seed += 1
+        while (acting := game.to_act(state)) and len(jobs) < args.throughput:
+            seat = min(acting)
+            moves = game.legal_moves(state, seat)
+            if len(moves) > 1 and rng.random() < 0.3:
+                jobs.append((game.view(state, seat), seat))
+            state = game.apply(state, seat, rng.choice(moves))
+    print(f"{game.info.title}, {seats} seats: {len(jobs)} searches at {args.strength} ({budget}) from random games")
+    for count in (int(p) for p in args.processes.split(",")):
+        config = ismcts.SearchConfig(processes=count)
+        began = time.perf_counter()
+        iterations = 0
+        for i, (view, seat) in enumerate(jobs):
+            iterations += ismcts.search(game, view, seat, budget, random.Random(i), config).iterations
+        elapsed = time.perf_counter() - began
+        print(f"processes={count}: {len(jobs) / elapsed:.2f} jobs/s, {iterations / elapsed:,.0f} iterations/s "
+              f"({elapsed:.1f} s)")
     return 0
