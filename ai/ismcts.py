@@ -91,9 +91,10 @@ class SearchConfig:
     exploration: float = EXPLORATION
     # Playouts longer than this stop and are judged by the live score (None: play to the end).
     playout_depth: int | None = None
-    # A playout policy picks a move for a seat: (kernel, playout state, seat, moves, rng) -> move. Default:
-    # uniform random.
+    # A playout policy picks a move for a seat: (kernel, playout state, seat, moves, rng) -> move. Default: the
+    # kernel's own `playout_policy(ps, seat, moves, rng)` if it has one and `kernel_policy` is on, else uniform.
     playout_policy: Callable[[Any, Any, int, Sequence[Move], random.Random], Move] | None = None
+    kernel_policy: bool = True
     processes: int = 1  # root parallelism: independent trees in forked processes, root statistics merged
     fast_path: bool = True  # search on the game's playout kernel, if it has one (False: on the engine itself)
 
@@ -370,6 +371,7 @@ def _playout(kernel: PlayoutKernel, state: Any, rng: random.Random, config: Sear
     legal_moves = kernel.legal_moves
     apply = kernel.play  # unchecked: every move applied here was listed by legal_moves
     policy = config.playout_policy
+    own = getattr(kernel, "playout_policy", None) if policy is None and config.kernel_policy else None
     depth = config.playout_depth
     random_ = rng.random
     steps = 0
@@ -381,7 +383,9 @@ def _playout(kernel: PlayoutKernel, state: Any, rng: random.Random, config: Sear
             break
         seat = acting[0]
         moves = legal_moves(state, seat)
-        if policy is None:
+        if own is not None:
+            move = own(state, seat, moves, rng)
+        elif policy is None:
             move = moves[int(random_() * len(moves))]  # random() is much cheaper than randrange()
         else:
             move = policy(kernel, state, seat, moves, rng)

@@ -51,6 +51,9 @@ class Playout:
 
 
 class HinodeKernel:
+    def playout_policy(self, ps: Playout, seat: int, moves: list, rng) -> object:
+        return playout_policy(ps, seat, moves, rng.random)
+
     def load(self, state: State) -> Playout:
         ps = Playout()
         ps.num_players = state.num_players
@@ -275,6 +278,53 @@ def _finish_trick(ps: Playout, picked) -> None:
     ps.plays = []
     ps.hero_in_trick = False
     ps.next_start = None
+
+
+EXPLORE = 0.25  # share of the policy's picks made uniformly at random (skills and resources come from these)
+
+
+def playout_policy(ps: Playout, seat: int, moves: list, random_) -> object:
+    """A cheap rule of thumb for the playouts, after the greedy player's first ideas: fight on the Area worth most;
+    where 1st place is worth something take the lead as cheaply as possible (lead high), else dump the lowest
+    card; a quarter of the picks, and every tribe and resource choice, stay uniformly random."""
+    phase = ps.phase
+    if phase == PLAY and random_() >= EXPLORE:
+        vp, card_vp = ps.vp, ps.layout[ps.battlefield]
+        wanted = vp[2 * card_vp] > 0
+        colour = ps.colour
+        best = None  # (follow, power) to beat
+        for played in ps.plays:
+            key = (played[3], played[2])
+            if best is None or key > best:
+                best = key
+        pick = None
+        pick_key = None
+        for move in moves:
+            if move.resource is not None or move.skill is not None:
+                continue
+            card = move.card
+            if card == HERO:
+                power, follow = HERO_POWER + 0.5, True  # a Hero is the last resort of a winner
+            else:
+                power, follow = card % SUIT_SIZE + 1, colour is None or card // SUIT_SIZE == colour
+            if not wanted:
+                key = (follow, power)  # dump: the weakest card
+                better = pick_key is None or key < pick_key
+            elif best is None:
+                key = (follow, power)  # lead: the strongest card
+                better = pick_key is None or key > pick_key
+            else:
+                wins = (follow, power) > best
+                key = (not wins, power)  # the cheapest winner, else the lowest card
+                better = pick_key is None or key < pick_key
+            if better:
+                pick, pick_key = move, key
+        if pick is not None:
+            return pick
+    elif phase == AREA and random_() >= EXPLORE:
+        vp, layout = ps.vp, ps.layout
+        return max(moves, key=lambda m: vp[2 * layout[m.area]])
+    return moves[int(random_() * len(moves))]
 
 
 KERNEL = HinodeKernel()

@@ -25,6 +25,8 @@ IDS = [g.info.name for g in KERNEL_GAMES]
 
 def _agree(game: Game, games: int, first_seed: int) -> int:
     kernel = kernel_for(game)
+    policy = getattr(kernel, "playout_policy", None)
+    policy_rng = random.Random(first_seed)
     variants = game.variants()
     moves_played = 0
     for i in range(games):
@@ -53,7 +55,10 @@ def _agree(game: Game, games: int, first_seed: int) -> int:
                 break
             seat = rng.choice(acting)
             legal = list(game.legal_moves(state, seat))
-            assert list(kernel.legal_moves(fast, seat)) == legal, (seed, step)
+            fast_legal = kernel.legal_moves(fast, seat)
+            assert list(fast_legal) == legal, (seed, step)
+            if policy is not None:  # the kernel's playout policy picks one of the moves it was given
+                assert policy(fast, seat, fast_legal, policy_rng) in legal, (seed, step)
             for other in range(seats):
                 if other not in acting:
                     assert not kernel.legal_moves(fast, other), (seed, step, other)
