@@ -84,7 +84,7 @@ def test_a_person_waiting_caps_the_search_and_an_all_ai_game_does_not(monkeypatc
     job = {"game_id": "g1", "game_type": "hinode", "seat": "0", "version": "7", "job_id": "j1"}
     assert consumer.play(job, interactive=True) == "moved"
     assert consumer.play(job, interactive=False) == "moved"
-    assert budgets == [ismcts.Budget(iterations=3000, seconds=0.5), ismcts.PRESETS["hard"]]
+    assert budgets == [ismcts.Budget(iterations=8000, seconds=0.5), ismcts.PRESETS["hard"]]
     assert len(consumer.stub.moves) == 2
 
 
@@ -99,7 +99,7 @@ def test_the_job_streams_of_games_with_a_person_are_the_interactive_ones(monkeyp
 def test_a_hint_by_strength_stops_within_the_hint_budget_an_explicit_budget_is_kept():
     servicer = AIServicer(WorkerConfig())
     by_strength = ai_service_pb2.AIServiceSuggestMoveRequest(strength="hard")
-    assert servicer._budget(by_strength, None) == ismcts.Budget(iterations=3000, seconds=0.8)
+    assert servicer._budget(by_strength, None) == ismcts.Budget(iterations=8000, seconds=0.8)
     explicit = ai_service_pb2.AIServiceSuggestMoveRequest(time_budget_seconds=3.0)
     assert servicer._budget(explicit, None) == ismcts.Budget(seconds=3.0)
 
