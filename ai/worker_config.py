@@ -31,7 +31,7 @@ class WorkerConfig:
     # A person is waiting (a job of `ai:jobs:*`): the search stops after this many seconds whatever its strength
     # (0: no cap). Games only the AI plays (`ai:bulk:*`) keep their strength's budget.
     interactive_seconds: float = 0.5
-    hint_seconds: float = 0.8  # a SuggestMove by strength (no budget of its own) searches at most this long
+    hint_seconds: float = 0.6  # a SuggestMove by strength (no budget of its own) searches at most this long
     processes: int = 1  # forked processes per search (root parallelism): the cores the worker may use
     log_level: str = "info"
     shutdown_grace_seconds: float = 20.0

@@ -24,7 +24,7 @@ from tabletop.v1 import game_service_pb2 as pb
 
 def test_defaults_and_settings():
     config = WorkerConfig.from_env({})
-    assert (config.interactive_seconds, config.hint_seconds, config.processes) == (0.5, 0.8, 1)
+    assert (config.interactive_seconds, config.hint_seconds, config.processes) == (0.5, 0.6, 1)
     config = WorkerConfig.from_env({"TABLETOP_AI_INTERACTIVE_SECONDS": "0.25", "TABLETOP_AI_HINT_SECONDS": "2",
                                     "TABLETOP_AI_PROCESSES": "3"})
     assert (config.interactive_seconds, config.hint_seconds, config.processes) == (0.25, 2.0, 3)
@@ -99,7 +99,7 @@ def test_the_job_streams_of_games_with_a_person_are_the_interactive_ones(monkeyp
 def test_a_hint_by_strength_stops_within_the_hint_budget_an_explicit_budget_is_kept():
     servicer = AIServicer(WorkerConfig())
     by_strength = ai_service_pb2.AIServiceSuggestMoveRequest(strength="hard")
-    assert servicer._budget(by_strength, None) == ismcts.Budget(iterations=8000, seconds=0.8)
+    assert servicer._budget(by_strength, None) == ismcts.Budget(iterations=8000, seconds=0.6)
     explicit = ai_service_pb2.AIServiceSuggestMoveRequest(time_budget_seconds=3.0)
     assert servicer._budget(explicit, None) == ismcts.Budget(seconds=3.0)
 
