@@ -283,41 +283,41 @@ def _finish_trick(ps: Playout, picked) -> None:
 EXPLORE = 0.25  # share of the policy's picks made uniformly at random (skills and resources come from these)
 
 
+_SUIT = tuple(c // SUIT_SIZE for c in range(HERO)) + (None,)
+_POWER = tuple(c % SUIT_SIZE + 1 for c in range(HERO)) + (HERO_POWER,)
+_FOLLOW = 20  # a strength: 20 for following the colour, plus the power (judgment order, ties aside)
+
+
 def playout_policy(ps: Playout, seat: int, moves: list, random_) -> object:
     """A cheap rule of thumb for the playouts, after the greedy player's first ideas: fight on the Area worth most;
     where 1st place is worth something take the lead as cheaply as possible (lead high), else dump the lowest
     card; a quarter of the picks, and every tribe and resource choice, stay uniformly random."""
     phase = ps.phase
     if phase == PLAY and random_() >= EXPLORE:
-        vp, card_vp = ps.vp, ps.layout[ps.battlefield]
-        wanted = vp[2 * card_vp] > 0
+        wanted = ps.vp[2 * ps.layout[ps.battlefield]] > 0
         colour = ps.colour
-        best = None  # (follow, power) to beat
+        best = -1  # the strength to beat
         for played in ps.plays:
-            key = (played[3], played[2])
-            if best is None or key > best:
-                best = key
+            strength = _FOLLOW * played[3] + played[2]
+            if strength > best:
+                best = strength
         pick = None
-        pick_key = None
+        pick_key = 1000
         for move in moves:
             if move.resource is not None or move.skill is not None:
                 continue
             card = move.card
             if card == HERO:
-                power, follow = HERO_POWER + 0.5, True  # a Hero is the last resort of a winner
+                strength = _FOLLOW + HERO_POWER + 1  # a Hero is the last resort of a winner
             else:
-                power, follow = card % SUIT_SIZE + 1, colour is None or card // SUIT_SIZE == colour
+                strength = (_FOLLOW if colour is None or _SUIT[card] == colour else 0) + _POWER[card]
             if not wanted:
-                key = (follow, power)  # dump: the weakest card
-                better = pick_key is None or key < pick_key
-            elif best is None:
-                key = (follow, power)  # lead: the strongest card
-                better = pick_key is None or key > pick_key
+                key = strength  # dump: the weakest card
+            elif best < 0:
+                key = -strength  # lead: the strongest card
             else:
-                wins = (follow, power) > best
-                key = (not wins, power)  # the cheapest winner, else the lowest card
-                better = pick_key is None or key < pick_key
-            if better:
+                key = strength if strength > best else 100 + strength  # the cheapest winner, else the lowest
+            if key < pick_key:
                 pick, pick_key = move, key
         if pick is not None:
             return pick
