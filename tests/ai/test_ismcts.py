@@ -178,3 +178,30 @@ def test_win_rate_counts_the_games_won():
     result = search(TOY, TOY.view(state, 0), 0, Budget(iterations=400), random.Random(1))
     best, worst = result.candidates
     assert best.win_rate == 1.0 and worst.win_rate == 0.0
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g.info.name in ("hinode", "naishi")], ids=["hinode", "naishi"])
+def test_the_fast_path_only_ever_loads_determinizations_of_the_view(game: Game, monkeypatch):
+    kernel = ismcts.kernel_for(game)
+    assert not isinstance(kernel, ismcts.EngineKernel)
+    for state, seat in _positions(game, seed=17, count=2):
+        view = game.view(state, seat)
+        spy = _Spy(game, seat, view)
+        drawn: list = []
+        loaded: list = []
+        sample, load = spy.sample, kernel.load
+
+        def recording_sample(v, rng):
+            drawn.append(sample(v, rng))
+            return drawn[-1]
+
+        def recording_load(s):
+            loaded.append(s)
+            return load(s)
+
+        spy.sample = recording_sample
+        monkeypatch.setattr(kernel, "load", recording_load)
+        search(spy, view, seat, SMALL, random.Random(3))
+        monkeypatch.undo()
+        assert loaded and all(any(s is d for d in drawn) for s in loaded)
+        assert not any(s is state for s in loaded)  # never the true state
