@@ -1,6 +1,7 @@
 """`tabletop arena`: play many games between players on the engines directly and print win rates.
 
-Players are specs: "ismcts:<strength>" (easy, normal, hard, an iteration count or seconds like 2s), and whatever
+Players are specs: "ismcts:<strength>" (easy, normal, hard, an iteration count or seconds like 2s), "cheat:<strength>"
+(the same search on the true state, ai.cheating: the cost of not peeking, arena only), and whatever
 `ai.players.make_player` knows ("random", "greedy"). Ties are split among the tied winners. Every game is seeded
 from --seed and its index, so a run with iteration-bounded players is reproducible whatever --jobs is.
 """
@@ -34,6 +35,10 @@ def make_player(spec: str, game_name: str) -> Any:
         from ai import ismcts
 
         return ismcts.IsmctsPlayer(ismcts.parse_budget(arg or "normal"), name=spec)
+    if kind == "cheat":  # the same search on the true state: arena only (ai.cheating)
+        from ai import cheating
+
+        return cheating.make_cheater(game_name, arg, spec)
     from ai import players
 
     return players.make_player(spec, game_name)
@@ -63,10 +68,13 @@ def play_game(game: Game, specs: Sequence[str], index: int, seed: int, options: 
             break
         seat = min(acting)
         legal = game.legal_moves(state, seat)
+        player = players[seat]
         if len(legal) == 1:
             move = legal[0]
+        elif getattr(player, "needs_state", False):  # the cheating baseline
+            move = player.choose_with_state(game, state, seat, legal, rngs[seat])
         else:
-            move = players[seat].choose(game, game.view(state, seat), legal, rngs[seat])
+            move = player.choose(game, game.view(state, seat), legal, rngs[seat])
         state = game.apply(state, seat, move)
         moves += 1
     score = game.score(state)

@@ -11,6 +11,7 @@ import time
 
 from ai import ismcts
 from ai.arena import load_game
+from games.kernel import EngineKernel, outcome_rewards
 
 
 def _positions(game, seats: int, seed: int):
@@ -34,21 +35,22 @@ def _positions(game, seats: int, seed: int):
     return [("opening", opening), ("mid-game", middle)], len(trail) - 1
 
 
-def _bare_playouts(game, state, seed: int, seconds: float) -> tuple[float, float]:
-    """Random playouts per second from `state`'s determinizations: what one iteration cannot beat."""
+def _bare_playouts(game, kernel, state, seed: int, seconds: float) -> tuple[float, float]:
+    """Random playouts per second from `state`'s determinizations, on the path the search uses (`kernel`): what
+    one iteration cannot beat."""
     rng = random.Random(seed)
     seat = min(game.to_act(state))
     view = game.view(state, seat)
     count = moves = 0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
-        state = game.sample(view, rng)
-        while acting := game.to_act(state):
-            seat = min(acting)
-            legal = game.legal_moves(state, seat)
-            state = game.apply(state, seat, legal[int(rng.random() * len(legal))])
+        ps = kernel.load(game.sample(view, rng))
+        while acting := kernel.to_act(ps):
+            seat = acting[0]
+            legal = kernel.legal_moves(ps, seat)
+            ps = kernel.play(ps, seat, legal[int(rng.random() * len(legal))])
             moves += 1
-        game.score(state)
+        outcome_rewards(*kernel.outcome(ps))
         count += 1
     return count / (time.perf_counter() - started), moves / max(count, 1)
 
@@ -61,6 +63,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--playout-depth", type=int, default=None)
     parser.add_argument("--profile", action="store_true", help="print the hottest functions of the opening search")
+    parser.add_argument("--throughput", type=int, default=0, metavar="JOBS",
+                        help="instead: time JOBS searches at --strength from positions of random games, as the "
+                             "worker makes them, once per --processes count, and print jobs/s")
+    parser.add_argument("--processes", default="1,2", help="process counts for --throughput, e.g. 1,2,4")
+    parser.add_argument("--strength", default="normal", help="the budget of each --throughput search")
+    parser.add_argument("--engine-path", action="store_true",
+                        help="search on the pure engine, not the game's playout kernel (to compare the two)")
     args = parser.parse_args(argv)
     try:
         game = load_game(args.game)
@@ -68,12 +77,16 @@ def main(argv: list[str]) -> int:
         print(f"unknown game {args.game!r}", file=sys.stderr)
         return 2
     seats = args.seats or game.info.max_seats
+    if args.throughput:
+        return _throughput(game, seats, args)
     positions, length = _positions(game, seats, args.seed)
     print(f"{game.info.title}, {seats} seats; a random game from seed {args.seed} lasts {length} moves")
-    config = ismcts.SearchConfig(playout_depth=args.playout_depth)
-    rate, length_ = _bare_playouts(game, positions[0][1], args.seed, min(args.seconds, 2.0))
-    print(f"ceiling: {rate:,.0f} bare random playouts/s from the opening (sample, play out, score; no tree); "
-          f"{length_:.0f} moves each")
+    config = ismcts.SearchConfig(playout_depth=args.playout_depth, fast_path=not args.engine_path)
+    kernel = EngineKernel(game) if args.engine_path else ismcts.kernel_for(game)
+    path = "the engine" if isinstance(kernel, EngineKernel) else "the fast path"
+    rate, length_ = _bare_playouts(game, kernel, positions[0][1], args.seed, min(args.seconds, 2.0))
+    print(f"search on {path}; ceiling: {rate:,.0f} bare random playouts/s from the opening (sample, play out, "
+          f"reward; no tree); {length_:.0f} moves each")
     for name, state in positions:
         seat = min(game.to_act(state))
         view = game.view(state, seat)
@@ -81,13 +94,44 @@ def main(argv: list[str]) -> int:
         if args.profile and name == "opening":
             profiler = cProfile.Profile()
             profiler.enable()
+        cpu = time.process_time()
         result = ismcts.search(game, view, seat, budget, random.Random(args.seed), config)
+        cpu = time.process_time() - cpu
         if args.profile and name == "opening":
             profiler.disable()
             pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(15)
         rate = result.iterations / result.seconds if result.seconds else 0.0
         print(
             f"{name:9} seat {seat}: {result.iterations} iterations in {result.seconds:.2f} s = {rate:,.0f} "
-            f"iterations/s; {len(result.candidates)} candidates; best {result.move.label!r}"
+            f"iterations/s ({result.iterations / cpu if cpu else 0.0:,.0f} per cpu-second); "
+            f"{len(result.candidates)} candidates; best {result.move.label!r}"
         )
+    return 0
+
+
+def _throughput(game, seats: int, args: argparse.Namespace) -> int:
+    """Searches per second with 1, 2, ... processes per search (the worker's TABLETOP_AI_PROCESSES)."""
+    budget = ismcts.parse_budget(args.strength)
+    rng = random.Random(args.seed)
+    jobs = []  # (view, seat) of positions where the seat has a real choice, from a few random games
+    game_seed = args.seed
+    while len(jobs) < args.throughput:
+        state = game.new_game(seats, {}, game_seed)
+        game_seed += 1
+        while (acting := game.to_act(state)) and len(jobs) < args.throughput:
+            seat = min(acting)
+            moves = game.legal_moves(state, seat)
+            if len(moves) > 1 and rng.random() < 0.3:
+                jobs.append((game.view(state, seat), seat))
+            state = game.apply(state, seat, rng.choice(moves))
+    print(f"{game.info.title}, {seats} seats: {len(jobs)} searches at {args.strength} ({budget}) from random games")
+    for count in (int(p) for p in args.processes.split(",")):
+        config = ismcts.SearchConfig(processes=count)
+        began = time.perf_counter()
+        iterations = 0
+        for i, (view, seat) in enumerate(jobs):
+            iterations += ismcts.search(game, view, seat, budget, random.Random(i), config).iterations
+        elapsed = time.perf_counter() - began
+        print(f"processes={count}: {len(jobs) / elapsed:.2f} jobs/s, {iterations / elapsed:,.0f} iterations/s "
+              f"({elapsed:.1f} s)")
     return 0

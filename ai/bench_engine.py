@@ -1,4 +1,6 @@
-"""`tabletop bench engine`: random playouts and moves per second of one registered engine on one core."""
+"""`tabletop bench engine`: random playouts and moves per second of one registered engine on one core: through the
+public engine (`legal_moves`, then the unchecked `transition`) and through the search's fast path (the game's
+playout kernel, games.kernel, when it has one)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,25 @@ import json
 import random
 import time
 
+from ai.ismcts import kernel_for
 from games import registry
+from games.kernel import EngineKernel, outcome_rewards
+
+
+def kernel_playout(kernel, game, num_seats: int, options: dict, seed: int, rng: random.Random) -> int:
+    """One random game through the playout kernel, as the search plays out (a uniform pick by `random()`), ending
+    with the rewards from its terminal outcome; return how many moves it took."""
+    ps = kernel.load(game.new_game(num_seats, options, seed))
+    to_act, legal_moves, play = kernel.to_act, kernel.legal_moves, kernel.play
+    random_ = rng.random
+    moves = 0
+    while acting := to_act(ps):
+        seat = acting[0]
+        legal = legal_moves(ps, seat)
+        ps = play(ps, seat, legal[int(random_() * len(legal))])
+        moves += 1
+    outcome_rewards(*kernel.outcome(ps))
+    return moves
 
 
 def playout(game, num_seats: int, options: dict, seed: int, rng: random.Random) -> int:
@@ -41,17 +61,23 @@ def main(argv: list[str]) -> int:
         name, _, value = item.partition("=")
         options[name] = json.loads(value)
     rng = random.Random(args.seed)
-    games = moves = 0
-    began, began_cpu = time.perf_counter(), time.process_time()
-    deadline = began + args.seconds
-    while time.perf_counter() < deadline:
-        moves += playout(game, seats, options, args.seed + games, rng)
-        games += 1
-    elapsed, cpu = time.perf_counter() - began, time.process_time() - began_cpu
-    print(f"game={args.game} seats={seats} options={json.dumps(options)} seconds={elapsed:.2f} cpu={cpu:.2f}")
-    print(f"playouts/s={games / elapsed:.1f} moves/s={moves / elapsed:.0f} (games={games} moves={moves})")
-    # On a busy machine wall-clock rates understate the engine; per CPU-second rates do not.
-    print(f"per cpu-second: playouts/s={games / cpu:.1f} moves/s={moves / cpu:.0f}")
+    print(f"game={args.game} seats={seats} options={json.dumps(options)}")
+    kernel = kernel_for(game)
+    paths = [("engine", lambda seed: playout(game, seats, options, seed, rng))]
+    if not isinstance(kernel, EngineKernel):
+        paths.append(("fast path", lambda seed: kernel_playout(kernel, game, seats, options, seed, rng)))
+    for name, run in paths:
+        games = moves = 0
+        began, began_cpu = time.perf_counter(), time.process_time()
+        deadline = began + args.seconds
+        while time.perf_counter() < deadline:
+            moves += run(args.seed + games)
+            games += 1
+        elapsed, cpu = time.perf_counter() - began, time.process_time() - began_cpu
+        print(f"{name}: seconds={elapsed:.2f} cpu={cpu:.2f} playouts/s={games / elapsed:.1f} "
+              f"moves/s={moves / elapsed:.0f} (games={games} moves={moves})")
+        # On a busy machine wall-clock rates understate the engine; per CPU-second rates do not.
+        print(f"{name} per cpu-second: playouts/s={games / cpu:.1f} moves/s={moves / cpu:.0f}")
     views, samples = _view_and_sample_rates(game, seats, options, args.seed, rng)
     print(f"views/s={views:.0f} samples/s={samples:.0f} (from random mid-game positions)")
     return 0

@@ -23,10 +23,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from games import registry
 from games.base import Game, Move
+from games.kernel import EngineKernel, PlayoutKernel, engine_rewards, outcome_rewards
 
-EXPLORATION = 0.7  # UCB constant; rewards lie in about [-0.1, 1.1]
-MARGIN_WEIGHT = 0.1  # share of the reward that is the normalised score margin (the rest is winning)
+EXPLORATION = 0.7  # UCB constant; rewards lie in [0, 1]
 
 
 @dataclass(frozen=True)
@@ -43,9 +44,9 @@ class Budget:
 
 # Presets are bounded by iterations (so a seeded game is reproducible) with a wall-clock cap as a safety net.
 PRESETS: dict[str, Budget] = {
-    "easy": Budget(iterations=100, seconds=0.3),
-    "normal": Budget(iterations=1000, seconds=1.5),
-    "hard": Budget(iterations=3000, seconds=5.0),
+    "easy": Budget(iterations=250, seconds=0.3),
+    "normal": Budget(iterations=2500, seconds=1.5),
+    "hard": Budget(iterations=8000, seconds=5.0),
 }
 
 
@@ -71,7 +72,8 @@ class Candidate:
     move_id: str
     label: str
     visits: int
-    mean_reward: float
+    mean_reward: float  # in [0, 1]: 0.9 x the win share + 0.1 x the scaled score margin (outcome_rewards)
+    win_rate: float  # the share of the iterations through this move that ended in a win (ties split)
 
 
 @dataclass(frozen=True)
@@ -89,20 +91,24 @@ class SearchConfig:
     exploration: float = EXPLORATION
     # Playouts longer than this stop and are judged by the live score (None: play to the end).
     playout_depth: int | None = None
-    # A playout policy picks a move for a seat: (game, state, seat, moves, rng) -> move. Default: uniform random.
-    playout_policy: Callable[[Game, Any, int, Sequence[Move], random.Random], Move] | None = None
+    # A playout policy picks a move for a seat: (kernel, playout state, seat, moves, rng) -> move. Default: the
+    # kernel's own `playout_policy(ps, seat, moves, rng)` if it has one and `kernel_policy` is on, else uniform.
+    playout_policy: Callable[[Any, Any, int, Sequence[Move], random.Random], Move] | None = None
+    kernel_policy: bool = True
     processes: int = 1  # root parallelism: independent trees in forked processes, root statistics merged
+    fast_path: bool = True  # search on the game's playout kernel, if it has one (False: on the engine itself)
 
 
 class Node:
     """An edge-and-node of the observer's tree: statistics of the move that led here, for the seat that chose it."""
 
-    __slots__ = ("visits", "total", "avail", "regret", "children", "after")
+    __slots__ = ("visits", "total", "wins", "avail", "regret", "children", "after")
 
     def __init__(self) -> None:
         self.visits = 0
         self.regret = 0.0  # cumulative regret, for the regret matching of simultaneous steps
         self.total = 0.0
+        self.wins = 0.0  # games won (a tie for first counts as a share), for the win rate a player reads
         self.avail = 0
         self.children: dict[int, dict[str, Node]] = {}  # seat -> move id -> child
         self.after: dict[tuple[str, ...], Node] = {}  # what follows a simultaneous step, by the others' move ids
@@ -115,21 +121,18 @@ class _Tree:
 
 
 def rewards(game: Game, state: Any) -> list[float]:
-    """Each seat's reward: a win (split among tied winners) plus a small term for its score margin."""
-    score = game.score(state)
-    n = len(score.seats)
-    totals = [0] * n
-    for seat_score in score.seats:
-        totals[seat_score.seat] = seat_score.total
-    spread = (max(totals) - min(totals)) or 1
-    winners = score.ranking[0] if score.ranking else ()
-    result = [0.0] * n
-    for seat in range(n):
-        best_other = max(totals[s] for s in range(n) if s != seat) if n > 1 else totals[seat]
-        result[seat] = MARGIN_WEIGHT * (totals[seat] - best_other) / spread
-    for seat in winners:
-        result[seat] += 1.0 / len(winners)
-    return result
+    """Each seat's reward in [0, 1] from the engine's score: 0.9 for a win (split among tied winners) plus up to
+    0.1 for its score margin (games.kernel.outcome_rewards)."""
+    return engine_rewards(game, state)
+
+
+def kernel_for(game: Game) -> PlayoutKernel:
+    """The game's playout kernel (its registered fast path), or the engine itself behind the same interface."""
+    try:
+        reference = registry.descriptor(game.info.name).kernel
+    except registry.UnknownGame:
+        reference = None
+    return registry.resolve(reference) if reference else EngineKernel(game)
 
 
 def search(
@@ -151,7 +154,7 @@ def search(
     legal = list(game.legal_moves(first, seat))
     if len(legal) == 1:
         only = legal[0]
-        return SearchResult(only, (Candidate(only.id, only.label, 0, 0.0),), 0, time.perf_counter() - started)
+        return SearchResult(only, (Candidate(only.id, only.label, 0, 0.0, 0.0),), 0, time.perf_counter() - started)
     if config.processes > 1:
         from ai.search.parallel import root_parallel_search
 
@@ -169,24 +172,27 @@ def root_statistics(
     rng: random.Random,
     config: SearchConfig,
     started: float | None = None,
-) -> tuple[dict[str, tuple[int, float]], int]:
-    """Grow one tree and return the observer's root statistics {move id: (visits, total reward)}."""
+) -> tuple[dict[str, tuple[int, float, float]], int]:
+    """Grow one tree and return the observer's root statistics {move id: (visits, total reward, wins)}."""
     tree = _Tree()
     _grow(tree, game, view, seat, budget, rng, config, time.perf_counter() if started is None else started)
-    return {mid: (n.visits, n.total) for mid, n in tree.root.children.get(seat, {}).items()}, tree.iterations
+    children = tree.root.children.get(seat, {})
+    return {mid: (n.visits, n.total, n.wins) for mid, n in children.items()}, tree.iterations
 
 
-def _result(legal: list[Move], stats: dict[str, tuple[int, float]], iterations: int, seconds: float) -> SearchResult:
+def _result(
+    legal: list[Move], stats: dict[str, tuple[int, float, float]], iterations: int, seconds: float
+) -> SearchResult:
     by_id = {m.id: m for m in legal}
     candidates = []
     for order, move in enumerate(legal):
-        visits, total = stats.get(move.id, (0, 0.0))
-        candidates.append((visits, total / visits if visits else 0.0, -order, move))
+        visits, total, wins = stats.get(move.id, (0, 0.0, 0.0))
+        candidates.append((visits, total / visits if visits else 0.0, -order, move, wins / visits if visits else 0.0))
     candidates.sort(key=lambda c: (c[0], c[1], c[2]), reverse=True)
     best = candidates[0][3]
     return SearchResult(
         by_id[best.id],
-        tuple(Candidate(m.id, m.label, v, mean) for v, mean, _, m in candidates),
+        tuple(Candidate(m.id, m.label, v, mean, win_rate) for v, mean, _, m, win_rate in candidates),
         iterations,
         seconds,
     )
@@ -205,21 +211,26 @@ def _grow(
     deadline = started + budget.seconds if budget.seconds is not None else None
     limit = budget.iterations
     sample = game.sample
+    kernel = kernel_for(game) if config.fast_path else EngineKernel(game)
+    load = kernel.load
     while True:
         if limit is not None and tree.iterations >= limit:
             return
         # Checking the clock every iteration costs little next to a playout.
         if deadline is not None and tree.iterations and time.perf_counter() >= deadline:
             return
-        _iterate(tree.root, game, sample(view, rng), seat, rng, config)
+        # The kernel only ever gets a determinization drawn from the view: the search cannot peek.
+        _iterate(tree.root, kernel, load(sample(view, rng)), seat, rng, config)
         tree.iterations += 1
 
 
-def _iterate(root: Node, game: Game, state: Any, observer: int, rng: random.Random, config: SearchConfig) -> None:
+def _iterate(
+    root: Node, kernel: PlayoutKernel, state: Any, observer: int, rng: random.Random, config: SearchConfig
+) -> None:
     """One iteration on one determinization: select and expand, play out, back up."""
-    to_act = game.to_act
-    legal_moves = game.legal_moves
-    apply = game.transition  # the unchecked fast path: every move applied here was listed by legal_moves
+    to_act = kernel.to_act
+    legal_moves = kernel.legal_moves
+    apply = kernel.play  # unchecked: every move applied here was listed by legal_moves
     c = config.exploration
     path: list[tuple[Node, int]] = []  # (edge node, seat whose reward it keeps)
     matched: list[tuple[Node, int, list[Node], float]] = []  # simultaneous picks: (edge, seat, siblings, prob)
@@ -238,7 +249,7 @@ def _iterate(root: Node, game: Game, state: Any, observer: int, rng: random.Rand
             continue
         # A simultaneous step: the observer first, from its information set; every seat decoupled, by regret
         # matching (UCB1 is deterministic and cycles, or moves in lockstep with the other seat, in such steps).
-        order = sorted(acting)
+        order = list(acting)
         if observer in acting:
             order.remove(observer)
             order.insert(0, observer)
@@ -259,15 +270,23 @@ def _iterate(root: Node, game: Game, state: Any, observer: int, rng: random.Rand
         if following is None:
             following = holder.after[key] = Node()
         node = following
-    result = _playout(game, state, rng, config) if not game.is_over(state) else rewards(game, state)
+    if to_act(state):
+        state = _playout(kernel, state, rng, config)
+    totals, winners = kernel.outcome(state)
+    result = outcome_rewards(totals, winners)
+    share = 1.0 / len(winners) if winners else 0.0
     for edge, seat in path:
         edge.visits += 1
         edge.total += result[seat]
+        if seat in winners:
+            edge.wins += share
     for edge, seat, siblings, prob in matched:
         # Outcome-sampling regret update: the chosen move's reward is estimated by reward / probability.
         reward = result[seat]
         edge.visits += 1
         edge.total += reward
+        if seat in winners:
+            edge.wins += share
         for sibling in siblings:
             sibling.regret -= reward
         edge.regret += reward / prob
@@ -345,11 +364,14 @@ def _match_regret(
     return children[index], moves[index], new, children, probs[index]
 
 
-def _playout(game: Game, state: Any, rng: random.Random, config: SearchConfig) -> list[float]:
-    to_act = game.to_act
-    legal_moves = game.legal_moves
-    apply = game.transition  # the unchecked fast path: every move applied here was listed by legal_moves
+def _playout(kernel: PlayoutKernel, state: Any, rng: random.Random, config: SearchConfig) -> Any:
+    """Play on from `state` (random moves, or the config's policy) to the end or the depth cut; return where it
+    stopped."""
+    to_act = kernel.to_act
+    legal_moves = kernel.legal_moves
+    apply = kernel.play  # unchecked: every move applied here was listed by legal_moves
     policy = config.playout_policy
+    own = getattr(kernel, "playout_policy", None) if policy is None and config.kernel_policy else None
     depth = config.playout_depth
     random_ = rng.random
     steps = 0
@@ -359,15 +381,17 @@ def _playout(game: Game, state: Any, rng: random.Random, config: SearchConfig) -
             break
         if depth is not None and steps >= depth:
             break
-        seat = min(acting)
+        seat = acting[0]
         moves = legal_moves(state, seat)
-        if policy is None:
+        if own is not None:
+            move = own(state, seat, moves, rng)
+        elif policy is None:
             move = moves[int(random_() * len(moves))]  # random() is much cheaper than randrange()
         else:
-            move = policy(game, state, seat, moves, rng)
+            move = policy(kernel, state, seat, moves, rng)
         state = apply(state, seat, move)
         steps += 1
-    return rewards(game, state)
+    return state
 
 
 class IsmctsPlayer:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ai.ismcts import PRESETS, Budget, parse_budget
 from tabletop import job_shards, redis_client
-from tabletop.settings import env_reader
+from tabletop.settings import ConfigError, env_reader
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,11 @@ class WorkerConfig:
     max_attempts: int = 3  # deliveries before a job goes to the dead-letter stream
     dead_consumer_seconds: float = 3600.0  # a consumer idle this long with nothing pending (a gone worker) is removed
     budgets: dict[str, Budget] = field(default_factory=lambda: dict(PRESETS))
+    # A person is waiting (a job of `ai:jobs:*`): the search stops after this many seconds whatever its strength
+    # (0: no cap). Games only the AI plays (`ai:bulk:*`) keep their strength's budget.
+    interactive_seconds: float = 0.5
+    hint_seconds: float = 0.6  # a SuggestMove by strength (no budget of its own) searches at most this long
+    processes: int = 1  # forked processes per search (root parallelism): the cores the worker may use
     log_level: str = "info"
     shutdown_grace_seconds: float = 20.0
 
@@ -51,6 +56,9 @@ class WorkerConfig:
             max_attempts=max(1, get("AI_MAX_ATTEMPTS", d.max_attempts)),
             dead_consumer_seconds=get("AI_DEAD_CONSUMER_SECONDS", d.dead_consumer_seconds),
             budgets=parse_budgets(env.get("TABLETOP_AI_BUDGETS", "")),
+            interactive_seconds=max(0.0, get("AI_INTERACTIVE_SECONDS", d.interactive_seconds)),
+            hint_seconds=max(0.0, get("AI_HINT_SECONDS", d.hint_seconds)),
+            processes=processes(get("AI_PROCESSES", "1")),
             log_level=get("LOG_LEVEL", d.log_level),
             shutdown_grace_seconds=get("SHUTDOWN_GRACE_SECONDS", d.shutdown_grace_seconds),
         )
@@ -68,6 +76,33 @@ class WorkerConfig:
 def dead_letter_stream(job_stream: str) -> str:
     """`ai:dead:{jB}` beside `ai:jobs:{jB}` and `ai:bulk:{jB}`: same hash tag, same Cluster slot."""
     return job_stream.replace("ai:jobs:", "ai:dead:", 1).replace("ai:bulk:", "ai:dead:", 1)
+
+
+def processes(text: str) -> int:
+    """TABLETOP_AI_PROCESSES: a count, or "auto" for the CPUs this process may run on (its affinity, and its
+    cgroup's CPU quota when one is set, as in a Kubernetes pod with a CPU limit)."""
+    text = text.strip().lower()
+    if text == "auto":
+        return available_cpus()
+    try:
+        count = int(text)
+    except ValueError:
+        raise ConfigError(f"TABLETOP_AI_PROCESSES={text!r} is not a count of processes or auto") from None
+    if not 1 <= count <= 64:
+        raise ConfigError(f"TABLETOP_AI_PROCESSES={count} must be from 1 to 64")
+    return count
+
+
+def available_cpus() -> int:
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    try:
+        with open("/sys/fs/cgroup/cpu.max") as quota_file:  # cgroup v2: "<quota> <period>" or "max <period>"
+            quota, period = quota_file.read().split()[:2]
+        if quota != "max":
+            cpus = min(cpus, max(1, int(quota) // int(period)))
+    except (OSError, ValueError):
+        pass
+    return max(1, cpus)
 
 
 def parse_budgets(text: str) -> dict[str, Budget]:

@@ -24,7 +24,7 @@ import structlog
 
 from ai.worker_config import WorkerConfig, dead_letter_stream
 from ai.worker_metrics import JOBS, QUEUE_LAG_SECONDS, RECLAIMED
-from ai.worker_service import think
+from ai.worker_service import capped, think
 from ai.worker_timeouts import Timekeeper
 from games import registry
 from tabletop import redis_client, wire
@@ -51,6 +51,7 @@ class JobConsumer:
         self.stopping = stopping
         self.streams = config.streams()  # games a person plays in: served first
         self.bulk = config.bulk_streams()  # games only the AI plays
+        self.interactive_streams = frozenset(self.streams)
         self._turn = 0  # on Cluster: the shard the next sweep starts at
         self.timekeeper = Timekeeper(self)
 
@@ -185,7 +186,7 @@ class JobConsumer:
             return "dead_lettered"
         started = time.monotonic()
         try:
-            outcome = self.play(fields)
+            outcome = self.play(fields, interactive=stream in self.interactive_streams)
         except Exception as exc:  # every failure is logged and retried, then dead-lettered
             error = f"{type(exc).__name__}: {_describe(exc)}"
             JOBS.labels("failed").inc()
@@ -199,8 +200,9 @@ class JobConsumer:
         log.info("job done", outcome=outcome, seconds=round(time.monotonic() - started, 3))
         return outcome
 
-    def play(self, job: dict[str, str]) -> str:
-        """Make the job's move; "moved", or "stale" when the game has moved on."""
+    def play(self, job: dict[str, str], interactive: bool = True) -> str:
+        """Make the job's move; "moved", or "stale" when the game has moved on. `interactive`: a person is waiting
+        (the job came from `ai:jobs:*`), so the search stops at `interactive_seconds`."""
         game_id, seat, version = job["game_id"], int(job["seat"]), int(job["version"])
         metadata = self.metadata(seat)
         try:
@@ -221,10 +223,12 @@ class JobConsumer:
         timer_strength = state.timer.strength if state.HasField("timer") else ""
         strength = next((s.strength for s in state.seats if s.seat == seat), "") or timer_strength or "normal"
         budget = self.config.budgets.get(strength, self.config.budgets["normal"])
+        if interactive:
+            budget = capped(budget, self.config.interactive_seconds)
         # Seeded by what the seat sees: the same position gets the same move, so a game dealt from a fixed seed
         # (CreateGame.seed, all-AI games) plays out the same every time.
         rng = random.Random(hashlib.sha256(game.dump_view(view)).digest())
-        result = think(game, view, seat, budget, rng)
+        result = think(game, view, seat, budget, rng, self.config.processes)
         if result.move.id not in {m.id for m in state.legal_moves}:
             raise RuntimeError(f"the search chose {result.move.id!r}, which the service does not list as legal")
         log.info("move chosen", move_id=result.move.id, iterations=result.iterations,

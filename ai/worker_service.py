@@ -24,16 +24,20 @@ DEADLINE_MARGIN = 0.25  # seconds kept back from the caller's deadline to answer
 MAX_SECONDS = 60.0
 
 
-def think(game, view, seat: int, budget: ismcts.Budget, rng: random.Random) -> ismcts.SearchResult:
-    """Search and record the metrics every search shares."""
-    result = ismcts.search(game, view, seat, budget, rng)
+def think(
+    game, view, seat: int, budget: ismcts.Budget, rng: random.Random, processes: int = 1
+) -> ismcts.SearchResult:
+    """Search a seat's view (never a state: the worker has no other) in `processes` forked trees, and record the
+    metrics every search shares."""
+    result = ismcts.search(game, view, seat, budget, rng, ismcts.SearchConfig(processes=processes))
     record_search(result.seconds, result.iterations)
     return result
 
 
 def candidates_to_proto(result: ismcts.SearchResult) -> list[pb.CandidateMove]:
     return [
-        pb.CandidateMove(move_id=c.move_id, label=c.label, visits=c.visits, mean_reward=c.mean_reward)
+        pb.CandidateMove(move_id=c.move_id, label=c.label, visits=c.visits, mean_reward=c.mean_reward,
+                         win_rate=c.win_rate)
         for c in result.candidates
     ]
 
@@ -71,7 +75,7 @@ class AIServicer(ai_service_pb2_grpc.AIServiceServicer):
         budget = self._budget(request, context.time_remaining())
         rng = random.Random(request.seed) if request.HasField("seed") else random.Random()
         try:
-            result = think(game, view, request.seat, budget, rng)
+            result = think(game, view, request.seat, budget, rng, self.config.processes)
         except ValueError as exc:  # the seat is not to act in this view
             raise _Refused(grpc.StatusCode.FAILED_PRECONDITION, "NOT_YOUR_TURN", str(exc)[:300]) from None
         return ai_service_pb2.AIServiceSuggestMoveResponse(
@@ -92,7 +96,7 @@ class AIServicer(ai_service_pb2_grpc.AIServiceServicer):
             if strength not in self.config.budgets:
                 raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_STRENGTH",
                                f"strength must be one of {', '.join(self.config.budgets)}")
-            budget = self.config.budgets[strength]
+            budget = capped(self.config.budgets[strength], self.config.hint_seconds)
         if remaining is not None:  # answer within the caller's deadline, whatever the budget says
             cap = max(0.01, remaining - DEADLINE_MARGIN)
             if budget.seconds is None or budget.seconds > cap:
@@ -115,6 +119,13 @@ def _parse(raw: bytes) -> ai_service_pb2.AIServiceSuggestMoveRequest:
     except DecodeError as exc:
         raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST",
                        f"the request is no valid message: {exc}") from None
+
+
+def capped(budget: ismcts.Budget, seconds: float) -> ismcts.Budget:
+    """`budget`, stopping after `seconds` at the latest (0: as it is)."""
+    if seconds <= 0 or (budget.seconds is not None and budget.seconds <= seconds):
+        return budget
+    return ismcts.Budget(budget.iterations, seconds)
 
 
 class _Refused(Exception):

@@ -14,6 +14,7 @@ KINDS = {
                                             "all-AI hard games and SuggestMove calls"),
     "chaos": ("commands.chaos:main", "games under load while AI workers and Redis are killed; then every game "
                                      "checked against the replay of its log"),
+    "wait": ("commands.local:bench_wait", "how long a person waits for the AI seats after a move, and for a hint"),
 }
 
 

@@ -1,5 +1,5 @@
 """The commands that may start a whole local stack when no service is named: `tabletop play`, `tabletop demo`
-and `tabletop bench load`. The clients never start servers themselves; the composition root hands them a
+`tabletop bench load` and `tabletop bench wait`. The clients never start servers themselves; the composition root hands them a
 starter (clients.session.LocalStarter, clients.loadgen.BenchStarter)."""
 
 from __future__ import annotations
@@ -90,6 +90,12 @@ def play(argv: list[str]) -> int:
 
 def demo(argv: list[str]) -> int:
     from clients.demo import main
+
+    return main(argv, local=local_stack)
+
+
+def bench_wait(argv: list[str]) -> int:
+    from clients.waitbench import main
 
     return main(argv, local=local_stack)
 

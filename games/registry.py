@@ -38,6 +38,8 @@ class GameDescriptor:
     renderer: the module of the game's terminal renderer (see clients.render: `render` and `changes`).
     baselines: player name -> "module:attr" of a player class (see ai.players.Player), e.g. {"greedy": ...}.
     rules_doc: the rules as implemented, relative to the repository root.
+    kernel: "module:attr" of the game's playout kernel (games.kernel), the search's fast path; None: the search
+        runs on the engine itself.
     """
 
     engine: Game
@@ -45,6 +47,7 @@ class GameDescriptor:
     renderer: str | None = None
     baselines: dict[str, str] = field(default_factory=dict)
     rules_doc: str | None = None
+    kernel: str | None = None
 
     @property
     def name(self) -> str:

@@ -120,7 +120,8 @@ def watched(event: Event, seen: Seen) -> pb.WatchGameResponse:
 def suggestion(result: Suggestion) -> pb.SuggestMoveResponse:
     return pb.SuggestMoveResponse(
         version=result.version, best_move_id=result.best_move_id, best_move_label=result.best_move_label,
-        candidates=[pb.CandidateMove(move_id=c.move_id, label=c.label, visits=c.visits, mean_reward=c.mean_reward)
+        candidates=[pb.CandidateMove(move_id=c.move_id, label=c.label, visits=c.visits, mean_reward=c.mean_reward,
+                                    win_rate=c.win_rate)
                     for c in result.candidates],
     )
 

@@ -22,6 +22,7 @@ class Candidate:
     label: str
     visits: int
     mean_reward: float
+    win_rate: float
 
 
 @dataclass(frozen=True)
@@ -90,5 +91,6 @@ class Suggest:
 
         return Suggestion(
             table.record.version, answer.best_move_id, label(answer.best_move_id, answer.best_move_label),
-            [Candidate(c.move_id, label(c.move_id, c.label), c.visits, c.mean_reward) for c in answer.candidates],
+            [Candidate(c.move_id, label(c.move_id, c.label), c.visits, c.mean_reward, c.win_rate)
+             for c in answer.candidates],
         )

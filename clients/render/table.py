@@ -72,19 +72,23 @@ def render_score(score: pb.GetScoreResponse, state: pb.GameState, style: Style) 
 
 def render_suggestion(suggestion: pb.SuggestMoveResponse, state: pb.GameState, style: Style,
                       number=None) -> list[str]:
-    """The AI's pick and every candidate's visits and mean reward, with the move's number in the list (`number`
-    maps a move id to it as typed, e.g. "3.2" in a grouped list; by default the place in the flat list)."""
+    """The AI's pick and every candidate, most searched first: the share of the search it got and the chance to win
+    the search estimates after it, with the move's number in the list (`number` maps a move id to it as typed,
+    e.g. "3.2" in a grouped list; by default the place in the flat list)."""
     flat = {move.id: str(i) for i, move in enumerate(state.legal_moves, 1)}
     numbers = {move.id: (number(move.id) if number else flat[move.id]) for move in state.legal_moves}
     total = sum(c.visits for c in suggestion.candidates)
-    lines = [style.paint(f"Hint: {suggestion.best_move_label}", "bold", "green")
-             + f"  (move {numbers.get(suggestion.best_move_id, '?')})"]
+    head = style.paint(f"Hint: {suggestion.best_move_label}", "bold", "green")
+    head += f"  (move {numbers.get(suggestion.best_move_id, '?')})"
     if total == 0:
-        return lines + ["  (the only legal move: nothing to search)"]
-    lines.append("        #   visits  share  mean reward  move")
-    for candidate in suggestion.candidates:
+        return [head, "  (the only legal move: nothing to search)"]
+    best = next((c for c in suggestion.candidates if c.move_id == suggestion.best_move_id), None)
+    if best is not None:
+        head += f": wins about {100 * best.win_rate:.0f}% of the games the AI played out after it"
+    lines = [head, "        #  searched  chance to win  move"]
+    for candidate in sorted(suggestion.candidates, key=lambda c: c.visits, reverse=True):
         mark = "*" if candidate.move_id == suggestion.best_move_id else " "
         shown = str(numbers.get(candidate.move_id, "?"))
-        lines.append(f"  {mark} {shown.rjust(4)}  {candidate.visits:7d}  {100 * candidate.visits / total:4.0f}%"
-                     f"  {candidate.mean_reward:11.3f}  {candidate.label}")
+        lines.append(f"  {mark} {shown.rjust(4)}  {100 * candidate.visits / total:7.0f}%  "
+                     f"{100 * candidate.win_rate:12.0f}%  {candidate.label}")
     return lines

@@ -14,6 +14,7 @@ DESCRIPTOR = register(GameDescriptor(
     renderer="games.hinode.render",
     baselines={"greedy": "games.hinode.greedy:HinodeGreedy"},
     rules_doc="docs/rules/hinode.md",
+    kernel="games.hinode.fast:KERNEL",
 ))
 
 __all__ = ["DESCRIPTOR", "GAME", "Hinode"]

@@ -430,16 +430,18 @@ class WatchGameResponse(_message.Message):
     def __init__(self, event: _Optional[_Union[GameEvent, _Mapping]] = ..., state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
 
 class CandidateMove(_message.Message):
-    __slots__ = ("move_id", "label", "visits", "mean_reward")
+    __slots__ = ("move_id", "label", "visits", "mean_reward", "win_rate")
     MOVE_ID_FIELD_NUMBER: _ClassVar[int]
     LABEL_FIELD_NUMBER: _ClassVar[int]
     VISITS_FIELD_NUMBER: _ClassVar[int]
     MEAN_REWARD_FIELD_NUMBER: _ClassVar[int]
+    WIN_RATE_FIELD_NUMBER: _ClassVar[int]
     move_id: str
     label: str
     visits: int
     mean_reward: float
-    def __init__(self, move_id: _Optional[str] = ..., label: _Optional[str] = ..., visits: _Optional[int] = ..., mean_reward: _Optional[float] = ...) -> None: ...
+    win_rate: float
+    def __init__(self, move_id: _Optional[str] = ..., label: _Optional[str] = ..., visits: _Optional[int] = ..., mean_reward: _Optional[float] = ..., win_rate: _Optional[float] = ...) -> None: ...
 
 class SuggestMoveRequest(_message.Message):
     __slots__ = ("game_id", "strength", "iterations", "time_budget_seconds")

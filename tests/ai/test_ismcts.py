@@ -147,7 +147,7 @@ def test_rewards_split_a_tie_and_add_the_margin():
     assert ismcts.rewards(TOY, state) == [0.5, 0.5]
     state = ToyState(seed=1, hands=((), ()), committed=(None, None), revealed=((1, 2), (3, 4), (5, 6)),
                      points=(10, 2), double=False)
-    assert ismcts.rewards(TOY, state) == [1.1, -0.1]
+    assert ismcts.rewards(TOY, state) == [1.0, 0.0]
 
 
 @pytest.mark.parametrize("text,budget", [
@@ -157,3 +157,51 @@ def test_strengths(text, budget):
     assert ismcts.parse_budget(text) == budget
     with pytest.raises(ValueError):
         ismcts.parse_budget("mighty")
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_candidates_most_visited_first_with_rewards_and_win_rates_in_zero_one(game: Game):
+    for state, seat in _positions(game, seed=13, count=2):
+        result = search(game, game.view(state, seat), seat, Budget(iterations=80), random.Random(4))
+        visits = [c.visits for c in result.candidates]
+        assert visits == sorted(visits, reverse=True) and result.move.id == result.candidates[0].move_id
+        for c in result.candidates:
+            assert 0.0 <= c.mean_reward <= 1.0 and 0.0 <= c.win_rate <= 1.0
+            # the reward is 0.9 x the win share plus at most 0.1 of margin
+            assert 0.9 * c.win_rate - 1e-9 <= c.mean_reward <= 0.9 * c.win_rate + 0.1 + 1e-9
+
+
+def test_win_rate_counts_the_games_won():
+    state = ToyState(
+        seed=1, hands=((2, 9), (3, 6)), committed=(None, None), revealed=((1, 8),), points=(0, 8), double=True
+    )
+    result = search(TOY, TOY.view(state, 0), 0, Budget(iterations=400), random.Random(1))
+    best, worst = result.candidates
+    assert best.win_rate == 1.0 and worst.win_rate == 0.0
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g.info.name in ("hinode", "naishi")], ids=["hinode", "naishi"])
+def test_the_fast_path_only_ever_loads_determinizations_of_the_view(game: Game, monkeypatch):
+    kernel = ismcts.kernel_for(game)
+    assert not isinstance(kernel, ismcts.EngineKernel)
+    for state, seat in _positions(game, seed=17, count=2):
+        view = game.view(state, seat)
+        spy = _Spy(game, seat, view)
+        drawn: list = []
+        loaded: list = []
+        sample, load = spy.sample, kernel.load
+
+        def recording_sample(v, rng):
+            drawn.append(sample(v, rng))
+            return drawn[-1]
+
+        def recording_load(s):
+            loaded.append(s)
+            return load(s)
+
+        spy.sample = recording_sample
+        monkeypatch.setattr(kernel, "load", recording_load)
+        search(spy, view, seat, SMALL, random.Random(3))
+        monkeypatch.undo()
+        assert loaded and all(any(s is d for d in drawn) for s in loaded)
+        assert not any(s is state for s in loaded)  # never the true state

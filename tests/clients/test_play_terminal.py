@@ -70,10 +70,12 @@ def test_play_hinode_self_contained_with_hint_score_and_final_breakdown():
         term.type("h")
         _, hint = term.expect(PROMPT)
         assert "Hint: " in hint
-        assert "visits" in hint and "mean reward" in hint
-        candidates = re.findall(r"^\s+\*?\s+([\d.]+)\s+(\d+)\s+\d+%\s+(-?\d\.\d{3})\s+\S", hint, re.M)
-        assert len(candidates) >= 2, hint  # every candidate with its move number, visits and mean reward
-        assert sum(int(visits) for _, visits, _ in candidates) > 0
+        assert "searched" in hint and "chance to win" in hint and re.search(r"wins about \d+%", hint)
+        candidates = re.findall(r"^\s+\*?\s+([\d.]+)\s+(\d+)%\s+(\d+)%\s+\S", hint, re.M)
+        assert len(candidates) >= 2, hint  # every candidate with its move number, share of the search, win chance
+        shares = [int(share) for _, share, _ in candidates]
+        assert shares == sorted(shares, reverse=True) and 95 <= sum(shares) <= 105, hint  # most searched first
+        assert all(0 <= int(chance) <= 100 for _, _, chance in candidates)
 
         term.type("s")
         _, score = term.expect(PROMPT)

@@ -1,0 +1,92 @@
+"""The arena's cheating baseline: the same ISMCTS, given the true state instead of a seat's view.
+
+It measures what not peeking costs: `tabletop arena --players ismcts:normal,cheat:normal` plays our honest search
+against the same search at the same budget that knows every hand. What nobody at the table knows stays unknown to
+it too: every iteration reshuffles the cards no seat has seen (the River piles below their top cards in Naishi;
+the proxies' piles and the removed cards in Hinode), and a new seed draws the chance events still to come.
+
+Arena only. The AI worker never imports this module (tests/ai/test_cheating.py checks it), and nothing here can be
+reached from a view: `CheatingPlayer` needs the engine's state, which only the arena holds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ai import ismcts
+from games.base import Game, Move
+
+
+def _naishi_truth(state: Any, rng: random.Random) -> Any:
+    from games.base import evolve
+
+    piles = state.piles
+    hidden = [card for pile in piles for card in pile[1:]]
+    rng.shuffle(hidden)
+    dealt = []
+    for pile in piles:
+        below = len(pile) - 1 if pile else 0
+        dealt.append(pile[:1] + tuple(hidden[:below]))
+        hidden = hidden[below:]
+    return evolve(state, piles=tuple(dealt), seed=rng.getrandbits(32))
+
+
+def _hinode_truth(state: Any, rng: random.Random) -> Any:
+    from games.base import evolve
+
+    n = state.num_players
+    hidden = [card for pile in state.hands[n:] for card in pile] + list(state.removed)
+    rng.shuffle(hidden)
+    hands = list(state.hands)
+    for proxy in range(n, len(hands)):
+        size = len(hands[proxy])
+        hands[proxy], hidden = tuple(hidden[:size]), hidden[size:]
+    return evolve(state, hands=tuple(hands), removed=tuple(sorted(hidden)), seed=rng.getrandbits(32))
+
+
+# What no seat knows, reshuffled: per game, (true state, rng) -> a state that differs from it only there.
+TRUTHS: dict[str, Callable[[Any, random.Random], Any]] = {"naishi": _naishi_truth, "hinode": _hinode_truth}
+
+
+class _Clairvoyant:
+    """The engine, except that its "determinizations" are the true state with only the unknown cards reshuffled."""
+
+    def __init__(self, game: Game, state: Any):
+        self._game = game
+        self._state = state
+        self._truth = TRUTHS[game.info.name]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    def sample(self, view: Any, rng: random.Random) -> Any:
+        return self._truth(self._state, rng)
+
+
+class CheatingPlayer:
+    """ISMCTS on the true state (arena only): the baseline that shows what hidden information costs."""
+
+    needs_state = True  # the arena hands it the state, not just the view
+
+    def __init__(self, budget: ismcts.Budget, name: str = "cheat"):
+        self.name = name
+        self.budget = budget
+
+    def choose_with_state(
+        self, game: Game, state: Any, seat: int, moves: Sequence[Move], rng: random.Random
+    ) -> Move:
+        if not isinstance(state, game.state_type):
+            raise TypeError(f"the cheating baseline needs the {game.state_type.__name__}, not a {type(state).__name__}")
+        if len(moves) == 1:
+            return moves[0]
+        clairvoyant = _Clairvoyant(game, state)
+        result = ismcts.search(clairvoyant, game.view(state, seat), seat, self.budget, rng)
+        return next(m for m in moves if m.id == result.move.id)
+
+
+def make_cheater(game_name: str, strength: str, spec: str) -> CheatingPlayer:
+    if game_name not in TRUTHS:
+        raise ValueError(f"no cheating baseline for {game_name} (it has one for: {', '.join(sorted(TRUTHS))})")
+    return CheatingPlayer(ismcts.parse_budget(strength or "normal"), name=spec)
