@@ -29,9 +29,13 @@ class WorkerConfig:
     dead_consumer_seconds: float = 3600.0  # a consumer idle this long with nothing pending (a gone worker) is removed
     budgets: dict[str, Budget] = field(default_factory=lambda: dict(PRESETS))
     # A person is waiting (a job of `ai:jobs:*`): the search stops after this many seconds whatever its strength
-    # (0: no cap). Games only the AI plays (`ai:bulk:*`) keep their strength's budget.
+    # (0: no cap).
     interactive_seconds: float = 0.5
+    # A game only the AI plays (`ai:bulk:*`): its search stops after this many seconds, so that such games hold a
+    # worker for at most this long at a time and a job a person waits on never waits longer for it (0: no cap).
+    bulk_seconds: float = 1.0
     hint_seconds: float = 0.6  # a SuggestMove by strength (no budget of its own) searches at most this long
+    suggest_max_seconds: float = 2.0  # any SuggestMove, an explicit budget too, searches at most this long
     processes: int = 1  # forked processes per search (root parallelism): the cores the worker may use
     log_level: str = "info"
     shutdown_grace_seconds: float = 20.0
@@ -57,7 +61,9 @@ class WorkerConfig:
             dead_consumer_seconds=get("AI_DEAD_CONSUMER_SECONDS", d.dead_consumer_seconds),
             budgets=parse_budgets(env.get("TABLETOP_AI_BUDGETS", "")),
             interactive_seconds=max(0.0, get("AI_INTERACTIVE_SECONDS", d.interactive_seconds)),
+            bulk_seconds=max(0.0, get("AI_BULK_SECONDS", d.bulk_seconds)),
             hint_seconds=max(0.0, get("AI_HINT_SECONDS", d.hint_seconds)),
+            suggest_max_seconds=max(0.0, get("AI_SUGGEST_MAX_SECONDS", d.suggest_max_seconds)),
             processes=processes(get("AI_PROCESSES", "1")),
             log_level=get("LOG_LEVEL", d.log_level),
             shutdown_grace_seconds=get("SHUTDOWN_GRACE_SECONDS", d.shutdown_grace_seconds),

@@ -22,6 +22,7 @@ import grpc
 import redis
 import structlog
 
+from ai.ismcts import Budget
 from ai.worker_config import WorkerConfig, dead_letter_stream
 from ai.worker_metrics import JOBS, QUEUE_LAG_SECONDS, RECLAIMED
 from ai.worker_service import capped, think
@@ -222,9 +223,7 @@ class JobConsumer:
         # An AI seat's own strength; for a human seat the AI plays (late, away, left), its timer's, else normal.
         timer_strength = state.timer.strength if state.HasField("timer") else ""
         strength = next((s.strength for s in state.seats if s.seat == seat), "") or timer_strength or "normal"
-        budget = self.config.budgets.get(strength, self.config.budgets["normal"])
-        if interactive:
-            budget = capped(budget, self.config.interactive_seconds)
+        budget = job_budget(self.config, strength, interactive)
         # Seeded by what the seat sees: the same position gets the same move, so a game dealt from a fixed seed
         # (CreateGame.seed, all-AI games) plays out the same every time.
         rng = random.Random(hashlib.sha256(game.dump_view(view)).digest())
@@ -281,3 +280,10 @@ def _describe(exc: Exception) -> str:
     if isinstance(exc, grpc.RpcError):
         return f"{exc.code().name} {exc.details()}"
     return str(exc)
+
+
+def job_budget(config: WorkerConfig, strength: str, interactive: bool) -> Budget:
+    """The search budget of an AI seat's move: its strength's, cut to `interactive_seconds` when a person waits,
+    else to `bulk_seconds` (a game only the AI plays holds a worker for at most that long at a time)."""
+    budget = config.budgets.get(strength, config.budgets["normal"])
+    return capped(budget, config.interactive_seconds if interactive else config.bulk_seconds)

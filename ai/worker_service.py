@@ -97,6 +97,7 @@ class AIServicer(ai_service_pb2_grpc.AIServiceServicer):
                 raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_STRENGTH",
                                f"strength must be one of {', '.join(self.config.budgets)}")
             budget = capped(self.config.budgets[strength], self.config.hint_seconds)
+        budget = capped(budget, self.config.suggest_max_seconds)  # no caller holds a worker's core for long
         if remaining is not None:  # answer within the caller's deadline, whatever the budget says
             cap = max(0.01, remaining - DEADLINE_MARGIN)
             if budget.seconds is None or budget.seconds > cap:

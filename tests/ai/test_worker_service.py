@@ -71,3 +71,23 @@ def test_a_sound_view_is_searched():
                                                          view=wire.view_to_any(game, view))
     answer = AIServicer(WorkerConfig.from_env({})).SuggestMove(request.SerializeToString(), FakeContext())
     assert answer.best_move_id in {m.id for m in game.legal_moves(game.sample(view, random.Random(0)), 0)}
+
+
+def test_no_search_holds_a_worker_for_long():
+    """Budgets are capped per request: a person waiting caps a job at interactive_seconds, a game only the AI plays
+    at bulk_seconds (its share of a worker), and any suggestion, an explicit budget too, at suggest_max_seconds."""
+    from ai.worker_jobs import job_budget
+
+    config = WorkerConfig.from_env({"TABLETOP_AI_INTERACTIVE_SECONDS": "0.5", "TABLETOP_AI_BULK_SECONDS": "1",
+                                    "TABLETOP_AI_SUGGEST_MAX_SECONDS": "2"})
+    assert job_budget(config, "hard", interactive=True).seconds == 0.5
+    assert job_budget(config, "hard", interactive=False).seconds == 1
+    hard = job_budget(config, "hard", interactive=False)
+    assert hard.iterations == config.budgets["hard"].iterations  # iteration-bound within the cap
+    servicer = AIServicer(config)
+    for request in (ai_service_pb2.AIServiceSuggestMoveRequest(time_budget_seconds=59),
+                    ai_service_pb2.AIServiceSuggestMoveRequest(iterations=10**9),
+                    ai_service_pb2.AIServiceSuggestMoveRequest(strength="hard")):
+        assert servicer._budget(request, None).seconds <= 2
+    uncapped = WorkerConfig.from_env({"TABLETOP_AI_BULK_SECONDS": "0"})
+    assert job_budget(uncapped, "hard", interactive=False) == uncapped.budgets["hard"]
