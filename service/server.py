@@ -32,6 +32,7 @@ from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
 SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
 READINESS_INTERVAL = 2.0
 ACTIVE_GAMES_INTERVAL = 15.0
+PENDING_CALLS = 20_000  # calls arrived but not yet taken up, before gRPC starts refusing new ones
 
 
 @dataclass
@@ -101,6 +102,11 @@ async def start_server(config: Config) -> RunningServer:
             ("grpc.max_receive_message_length", config.max_message_bytes),
             ("grpc.max_send_message_length", max(config.max_message_bytes, 4 << 20)),
             ("grpc.so_reuseport", 0),
+            # Calls that arrived but that the (single-threaded) server has not taken up yet: past gRPC's default
+            # soft limit of 1,000 it cancels new ones at random, which a burst of WatchGame streams (thousands of
+            # spectators at once) reaches. The per-caller quotas and the watchers' fan-out bound the real load.
+            ("grpc.server.max_pending_requests", PENDING_CALLS),
+            ("grpc.server.max_pending_requests_hard_limit", 2 * PENDING_CALLS),
         ],
     )
     game_service_pb2_grpc.add_GameServiceServicer_to_server(servicer, server)

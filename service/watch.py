@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TypeVar
 
 from service import errors
 from service.auth import Credentials
@@ -15,6 +17,7 @@ from service.tables import Replay, Seen, Tables
 
 WATCH_BLOCK_MS = 1000
 WATCH_IDLE_CHECK_MS = 30_000
+T = TypeVar("T")
 SNAPSHOTS = 4096  # replayed game states kept for the replica's watchers (a few hundred games' recent versions)
 
 
@@ -43,6 +46,23 @@ class Snapshots:
             self._after.popitem(last=False)
 
 
+class SingleFlight:
+    """Concurrent identical reads share one call: a thousand spectators opening a stream on the same game at once
+    read it from Redis once, not a thousand times (which would queue them on the replica's connection pool). The
+    answer may be a round trip older than a caller's own would be: a watcher follows the live feed from the
+    version it got, so it misses nothing that came after."""
+
+    def __init__(self):
+        self._calls: dict[tuple, asyncio.Future] = {}
+
+    async def run(self, key: tuple, call: Callable[[], Awaitable[T]]) -> T:
+        future = self._calls.get(key)
+        if future is None:
+            future = self._calls[key] = asyncio.ensure_future(call())
+            future.add_done_callback(lambda _: self._calls.pop(key, None))
+        return await asyncio.shield(future)
+
+
 class Watch:
     def __init__(self, tables: Tables, seats: Seats):
         self.tables = tables
@@ -50,6 +70,7 @@ class Watch:
         self.store = tables.store
         self.feed = GameFeed(tables.store, WATCH_BLOCK_MS)
         self.snapshots = Snapshots()
+        self.reads = SingleFlight()
 
     def close(self) -> None:
         self.feed.close()
@@ -59,13 +80,13 @@ class Watch:
         """Each event after `from_version` with the game as the watcher sees it right after; then follow live."""
         if from_version < 0:
             raise errors.invalid("INVALID_VERSION", "from_version must be 0 or more")
-        table = await self.tables.load(game_id)
+        table = await self.reads.run(("load", game_id), lambda: self.tables.load(game_id))
         caller = self.tables.identify(table.record, creds)
         table = await self.seats.returning(table, caller)
         viewer = caller.seat
         record = table.record
         rebuilt = Replay(table.game)
-        events = await self.store.events(game_id)
+        events = await self.reads.run(("events", game_id), lambda: self.store.events(game_id))
         last = 0
         follower = None
         async with contextlib.AsyncExitStack() as stack:
