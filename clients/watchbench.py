@@ -135,7 +135,7 @@ async def run(target: str, redis_url: str | None, clients: int, watchers: int, s
               f"{watchers} WatchGame streams on their games", flush=True)
         alone = await players_phase(players, seconds)
 
-        per_slot = max(1, watchers // clients)
+        per_slot = max(1, -(-watchers // clients))  # at least `watchers` in all
         swarm = subprocess.Popen(
             ["nice", "-n", "10", sys.executable, "-m", "clients.watchbench", "--swarm", target, str(per_slot)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE)

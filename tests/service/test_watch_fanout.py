@@ -117,20 +117,24 @@ def test_a_watcher_that_reads_nothing_is_dropped(redis_db_url):
         server.stop()
 
 
-def test_the_watch_benchmark_runs_and_its_watchers_cost_no_redis_connection_each():
-    """`tabletop bench watch` (a short run; the issue's is 5,000 watchers and 16 players): every watcher opens, the
-    players meet no REDIS_UNAVAILABLE, and the replica's Redis connections stay under 50."""
+def test_five_thousand_watchers_cost_no_redis_connection_each():
+    """`tabletop bench watch` with the issue's 5,000 watchers on one replica while 16 players play (short phases
+    here; docs/resilience.md has the full run): every watcher opens and stays open, the players meet no
+    REDIS_UNAVAILABLE (nor any other error), and the replica's Redis connections stay under 50. Latencies are
+    printed by the benchmark, not asserted."""
     import re
     import subprocess
     import sys
     from pathlib import Path
 
-    run = subprocess.run([sys.executable, "-m", "commands.cli", "bench", "watch", "--clients", "4", "--watchers",
-                          "400", "--seconds", "3"], cwd=Path(__file__).resolve().parents[2], capture_output=True,
-                         text=True, timeout=240)
+    run = subprocess.run([sys.executable, "-m", "commands.cli", "bench", "watch", "--clients", "16", "--watchers",
+                          "5000", "--seconds", "3"], cwd=Path(__file__).resolve().parents[2], capture_output=True,
+                         text=True, timeout=400)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert re.search(r"watchers: 400 streams opened", run.stdout), run.stdout
-    assert "REDIS_UNAVAILABLE 0" in run.stdout and "no errors" in run.stdout, run.stdout
+    opened = int(re.search(r"watchers: (\d+) streams opened", run.stdout).group(1))
+    assert opened >= 5000, run.stdout
+    assert "REDIS_UNAVAILABLE 0" in run.stdout and run.stdout.count("no errors") == 2, run.stdout
+    assert "stream ends {} {}" in run.stdout, run.stdout  # no watcher was cancelled, refused or dropped
     delivered = int(re.search(r"watchers (\d+) events delivered", run.stdout).group(1))
     connections = int(re.search(r"Redis connections at most (\d+)", run.stdout).group(1))
-    assert delivered > 400 and connections < 50, run.stdout
+    assert delivered > 5000 and connections < 50, run.stdout
