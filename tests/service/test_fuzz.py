@@ -88,15 +88,20 @@ class ServeProcess:
     def stop(self) -> int:
         """SIGTERM and wait: the exit code (0 = a clean, graceful stop)."""
         self.channel.close()
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc)
         self.log.close()
         return self.proc.returncode
+
+
+def stop_process(proc: subprocess.Popen) -> None:
+    """SIGTERM, and SIGKILL if it has not stopped within 20 s."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 @pytest.fixture
@@ -455,13 +460,7 @@ def fuzz_stack(redis_db_url, tmp_path):
             finally:
                 process.stop()
         finally:
-            if worker.poll() is None:
-                worker.send_signal(signal.SIGTERM)
-                try:
-                    worker.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    worker.kill()
-                    worker.wait()
+            stop_process(worker)
             worker_log.close()
 
 
