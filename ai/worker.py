@@ -23,7 +23,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from ai.worker_config import WorkerConfig
 from ai.worker_jobs import JobConsumer
 from ai.worker_service import AIServicer, add_to_server
-from tabletop import logconfig, redis_client, reflection
+from tabletop import logconfig, redis_client, reflection, transport
 from tabletop.v1 import ai_service_pb2
 
 SERVICE_NAME = ai_service_pb2.DESCRIPTOR.services_by_name["AIService"].full_name
@@ -36,20 +36,36 @@ def configure_logs(level: str) -> None:
     logconfig.configure(level)
 
 
+PLAINTEXT_REMEDIES = (
+    "Set TABLETOP_SERVICE_TLS=true (and TABLETOP_TLS_CA_FILE for a certificate from a private CA), or",
+    "TABLETOP_ALLOW_INSECURE=true if the network is trusted (e.g. in-cluster, behind the NetworkPolicies).",
+)
+
+
 def start_ai_service(config: WorkerConfig) -> tuple[grpc.Server, int, health.HealthServicer]:
-    """The AIService with health and reflection on `grpc_host:grpc_port` (port 0: a free one)."""
+    """The AIService with health and reflection on `grpc_host:grpc_port` (port 0: a free one), with TLS when a
+    certificate is configured."""
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4), options=[("grpc.so_reuseport", 0)])
     add_to_server(AIServicer(config), server)
     checker = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, server)
     reflection.enable((SERVICE_NAME, health.SERVICE_NAME), server)
-    port = server.add_insecure_port(f"{config.grpc_host}:{config.grpc_port}")
-    if port == 0:
-        raise OSError(f"cannot listen on {config.grpc_host}:{config.grpc_port}")
+    port = transport.listen(server, f"{config.grpc_host}:{config.grpc_port}", config.tls_cert_file,
+                            config.tls_key_file)
     server.start()
     checker.set("", health_pb2.HealthCheckResponse.SERVING)
     checker.set(SERVICE_NAME, health_pb2.HealthCheckResponse.NOT_SERVING)  # until Redis answers
     return server, port, checker
+
+
+def start_health_port(config: WorkerConfig, checker: health.HealthServicer) -> grpc.Server:
+    """Health alone, in plaintext, on `health_port` (kubelet's gRPC probes speak no TLS): a server of its own, so
+    that no AIService call travels unencrypted."""
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=1), options=[("grpc.so_reuseport", 0)])
+    health_pb2_grpc.add_HealthServicer_to_server(checker, server)
+    transport.listen(server, f"{config.grpc_host}:{config.health_port}")
+    server.start()
+    return server
 
 
 def _watch_readiness(client: redis.Redis | redis.cluster.RedisCluster, checker: health.HealthServicer,
@@ -82,6 +98,12 @@ def main(argv: list[str]) -> int:
     overrides = {"redis_url": args.redis_url, "service_target": args.service_target, "grpc_port": args.port,
                  "metrics_port": args.metrics_port, "consumer": args.consumer}
     config = dataclasses.replace(config, **{k: v for k, v in overrides.items() if v is not None})
+    if not (config.service_tls or config.allow_insecure):
+        try:
+            transport.refuse_plaintext(config.service_target, "the AI service credential", PLAINTEXT_REMEDIES)
+        except transport.PlaintextRefused as exc:
+            print(f"tabletop ai-worker: {exc}", file=sys.stderr)
+            return 2
     configure_logs(config.log_level)
     if not config.ai_service_token:
         log.warning("TABLETOP_AI_SERVICE_TOKEN is empty: the game service will refuse this worker's moves")
@@ -99,15 +121,21 @@ def main(argv: list[str]) -> int:
         from prometheus_client import start_http_server
 
         start_http_server(config.metrics_port, addr=config.grpc_host)
-    server = checker = None
+    server = checker = health_server = None
     port = None
     if config.grpc_port >= 0:
         server, port, checker = start_ai_service(config)
+        if config.health_port:
+            health_server = start_health_port(config, checker)
     log.info("AI worker started", consumer=config.consumer, streams=config.streams(), ai_port=port,
-             metrics_port=config.metrics_port, service_target=config.service_target)
+             tls=bool(config.tls_cert_file), health_port=config.health_port or None,
+             metrics_port=config.metrics_port, service_target=config.service_target, service_tls=config.service_tls)
     client = redis_client.connect(config.redis_url, cluster=config.redis_cluster, decode_responses=True,
                                   health_check_interval=30, socket_connect_timeout=2, socket_timeout=5)
-    channel = grpc.insecure_channel(config.service_target)
+    if config.service_tls:
+        channel = grpc.secure_channel(config.service_target, transport.channel_credentials(config.tls_ca_file))
+    else:
+        channel = grpc.insecure_channel(config.service_target)
     if checker is not None:
         threading.Thread(target=_watch_readiness, args=(client, checker, stopping), daemon=True).start()
     try:
@@ -117,6 +145,8 @@ def main(argv: list[str]) -> int:
         if server is not None:
             checker.enter_graceful_shutdown()  # again, in case the loop ended on an error rather than a signal
             server.stop(config.shutdown_grace_seconds).wait()
+        if health_server is not None:
+            health_server.stop(0).wait()
         channel.close()
         client.close()
         log.info("stopped")

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ai.ismcts import PRESETS, Budget, parse_budget
-from tabletop import job_shards, redis_client
-from tabletop.settings import ConfigError, env_reader
+from tabletop import job_shards, redis_client, transport
+from tabletop.settings import ConfigError, env_reader, flag
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,15 @@ class WorkerConfig:
     processes: int = 1  # forked processes per search (root parallelism): the cores the worker may use
     log_level: str = "info"
     shutdown_grace_seconds: float = 20.0
+    # TLS (tabletop/transport.py): the AIService port serves TLS with this certificate and key; the game service is
+    # reached with TLS when service_tls, trusting tls_ca_file (else the system's roots). Without TLS the AI service
+    # credential goes only to a loopback service_target, unless allow_insecure says the network is trusted.
+    tls_cert_file: str = ""
+    tls_key_file: str = ""
+    tls_ca_file: str = ""
+    service_tls: bool = False
+    allow_insecure: bool = False
+    health_port: int = 0  # plaintext gRPC health only, for probes that speak no TLS; 0 = none
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> WorkerConfig:
@@ -46,7 +55,7 @@ class WorkerConfig:
 
         get = env_reader(env)
         d = cls()
-        return cls(
+        config = cls(
             redis_url=get("REDIS_URL", d.redis_url),
             redis_cluster=redis_client.cluster_flag(env),
             service_target=get("SERVICE_TARGET", d.service_target),
@@ -67,7 +76,15 @@ class WorkerConfig:
             processes=processes(get("AI_PROCESSES", "1")),
             log_level=get("LOG_LEVEL", d.log_level),
             shutdown_grace_seconds=get("SHUTDOWN_GRACE_SECONDS", d.shutdown_grace_seconds),
+            tls_cert_file=get("TLS_CERT_FILE", d.tls_cert_file),
+            tls_key_file=get("TLS_KEY_FILE", d.tls_key_file),
+            tls_ca_file=get("TLS_CA_FILE", d.tls_ca_file),
+            service_tls=flag(env, "SERVICE_TLS"),
+            allow_insecure=flag(env, "ALLOW_INSECURE"),
+            health_port=get("AI_HEALTH_PORT", d.health_port),
         )
+        transport.check_certificate(config.tls_cert_file, config.tls_key_file, config.tls_ca_file)
+        return config
 
     def streams(self) -> list[str]:
         """The job streams of games a person plays in, `ai:jobs:{jB}` for the shards B (the braces are a Redis

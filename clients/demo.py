@@ -10,9 +10,9 @@ import argparse
 import json
 import sys
 
-from clients import render
+from clients import connection, render
 from clients.render import Style
-from clients.sdk import Client, Seat, TabletopError, connect
+from clients.sdk import Client, Seat, TabletopError
 from clients.session import CONNECT_SECONDS, STRENGTHS, LocalStarter, fail, say, service_target
 from clients.terminal import event_lines
 from tabletop.v1 import game_service_pb2 as pb
@@ -61,6 +61,7 @@ def main(argv: list[str], local: LocalStarter | None = None) -> int:
     parser.add_argument("--strength", default="easy", choices=STRENGTHS, help="the AI strength of every seat")
     parser.add_argument("--seats", type=int, help="how many seats (default: the game's largest table)")
     parser.add_argument("--options", help="game options as a JSON object")
+    connection.add_arguments(parser)
     args = parser.parse_args(argv)
     try:
         options = json.loads(args.options) if args.options else {}
@@ -69,9 +70,13 @@ def main(argv: list[str], local: LocalStarter | None = None) -> int:
     style = Style.for_stream(sys.stdout)
     with service_target(args.target, quiet=args.json, local=local) as target:
         try:
-            client = connect(target, wait=CONNECT_SECONDS)
+            link = connection.Connection.from_args(args)
+            link.check(target, "the creator token CreateGame answers with")
+            client = link.connect(target, wait=CONNECT_SECONDS)
         except TabletopError as error:
             return fail(f"tabletop demo: {error.message}")
+        except ValueError as error:  # PlaintextRefused, an unreadable --ca-file, a bad TABLETOP_* flag
+            return fail(f"tabletop demo: {error}")
         with client:
             return _demo(args, client, style, options)
 

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import grpc
 
+from clients import connection
+from clients.connection import Connection
 from tabletop.v1 import bench_pb2, bench_pb2_grpc, game_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
 
@@ -216,9 +218,9 @@ def cpu_seconds(pid: int | None) -> float:
 
 
 async def run(target: str, levels: list[int], games: int, seconds: float, finished: int, seed: int,
-              redis_url: str | None, server_pid: int | None = None) -> int:
+              redis_url: str | None, server_pid: int | None = None, link: Connection | None = None) -> int:
     options = [("grpc.max_receive_message_length", 8 << 20)]
-    async with grpc.aio.insecure_channel(target, options=options) as channel:
+    async with (link or Connection()).aio_channel(target, options) as channel:
         stub = game_service_pb2_grpc.GameServiceStub(channel)
         echo = bench_pb2_grpc.BenchServiceStub(channel)
         tables: asyncio.Queue[Table] = asyncio.Queue()
@@ -295,10 +297,17 @@ def main(argv: list[str], local: BenchStarter | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--fsync", choices=("everysec", "always"), default="everysec",
                         help="appendfsync of the Redis it starts (default everysec, as deploy/ runs Redis)")
+    connection.add_arguments(parser, api_key=False)
     args = parser.parse_args(argv)
     if args.target:
+        try:
+            link = Connection.from_args(args)
+            link.check(args.target, "seat tokens")
+        except ValueError as error:  # PlaintextRefused, a bad TABLETOP_* flag
+            print(f"tabletop bench load: {error}", file=sys.stderr)
+            return 2
         return asyncio.run(run(args.target, args.clients, args.games, args.seconds, args.finished, args.seed,
-                               args.redis_url))
+                               args.redis_url, link=link))
     if local is None:
         print("tabletop bench load: give --target HOST:PORT (a service run with TABLETOP_BENCH_ECHO=1)",
               file=sys.stderr)

@@ -13,6 +13,12 @@
     if waiting:                                     # (create_game(..., public=True) lists one)
         bo = client.join_game(game_id=waiting.game_id, name="Bo")   # a public game needs no join code
 
+Over the network, connect with TLS: `connect("play.example.com:443", tls=True)` (the system's roots), or
+`connect(target, root_certificates=open("ca.pem", "rb").read())` for a certificate from a private CA. The client
+refuses to send a seat token or an API key (or to create or join a game, whose answer carries seat tokens) in
+plaintext to anything but a loopback address (localhost, 127.0.0.0/8, ::1): it raises `PlaintextRefused` before
+anything is sent, unless you pass `allow_insecure=True` for a network you trust.
+
 Errors are exceptions of the `TabletopError` family carrying the gRPC code, the ErrorInfo reason, the message
 and the ErrorInfo metadata. Retries: reads and moves are retried on UNAVAILABLE / DEADLINE_EXCEEDED with
 backoff; a move keeps its `request_id` across retries, so the service applies it once whatever happens. A stale
@@ -34,6 +40,8 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from tabletop import transport
+from tabletop.transport import PlaintextRefused as PlaintextRefused  # raised by the client; importable from here
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 
@@ -210,18 +218,32 @@ class CreatedGame:
 # --- the client -----------------------------------------------------------------------------------------------
 
 
-def _auth(token: str | None) -> list[tuple[str, str]]:
-    return [("authorization", f"Bearer {token}")] if token else []
-
-
 class Client:
-    """A connection to a game service; thread-safe like the gRPC channel under it."""
+    """A connection to a game service; thread-safe like the gRPC channel under it.
 
-    def __init__(self, channel: grpc.Channel, retry: RetryPolicy | None = None, timeout: float = 30.0):
+    `api_key` goes in the `x-api-key` metadata of every call (docs/api.md, *Quotas*). `plaintext_target`: set by
+    `connect` when the channel is plaintext to a non-loopback address without `allow_insecure`; every call that
+    would send a seat token or the API key, or receive seat tokens, then raises `PlaintextRefused` unsent."""
+
+    def __init__(self, channel: grpc.Channel, retry: RetryPolicy | None = None, timeout: float = 30.0,
+                 api_key: str | None = None, plaintext_target: str | None = None):
         self.channel = channel
         self.stub = game_service_pb2_grpc.GameServiceStub(channel)
         self.retry = retry or RetryPolicy()
         self.timeout = timeout
+        self.api_key = api_key
+        self.plaintext_target = plaintext_target
+
+    def _metadata(self, token: str | None = None, *, tokens_back: bool = False) -> list[tuple[str, str]]:
+        """The call's metadata (the seat's bearer token, the API key); refused on an unsafe channel."""
+        metadata = [("authorization", f"Bearer {token}")] if token else []
+        if self.api_key:
+            metadata.append(("x-api-key", self.api_key))
+        if self.plaintext_target and (metadata or tokens_back):
+            what = ("a seat token" if token else "an API key" if self.api_key
+                    else "a request whose answer holds seat tokens")
+            transport.refuse_plaintext(self.plaintext_target, what, PLAINTEXT_REMEDIES)
+        return metadata
 
     def close(self) -> None:
         self.channel.close()
@@ -235,7 +257,9 @@ class Client:
     # lobby
 
     def game_types(self) -> list[pb.GameType]:
-        reply = _call(lambda: self.stub.ListGameTypes(pb.ListGameTypesRequest(), timeout=self.timeout), self.retry)
+        metadata = self._metadata()
+        reply = _call(lambda: self.stub.ListGameTypes(pb.ListGameTypesRequest(), metadata=metadata,
+                                                      timeout=self.timeout), self.retry)
         return list(reply.game_types)
 
     def create_game(self, game_type: str, seats: list[Seat], options: dict[str, Any] | None = None,
@@ -251,7 +275,8 @@ class Client:
                                        timer=timer)
         if options is not None:
             request.options_json = json.dumps(options)
-        reply = _call(lambda: self.stub.CreateGame(request, timeout=self.timeout), None)
+        metadata = self._metadata(tokens_back=True)
+        reply = _call(lambda: self.stub.CreateGame(request, metadata=metadata, timeout=self.timeout), None)
         return CreatedGame(self, reply.game_id, {t.seat: t.token for t in reply.seat_tokens}, reply.creator_token,
                            reply.join_code, reply.state)
 
@@ -260,7 +285,8 @@ class Client:
         """Take an open seat (`seat`, or the first one) of the game named by `join_code`, or by `game_id` when
         the game is public (a private game's id is refused: PermissionDenied NOT_PUBLIC)."""
         request = pb.JoinGameRequest(join_code=join_code or "", game_id=game_id or "", name=name, seat=seat)
-        reply = _call(lambda: self.stub.JoinGame(request, timeout=self.timeout), None)
+        metadata = self._metadata(tokens_back=True)
+        reply = _call(lambda: self.stub.JoinGame(request, metadata=metadata, timeout=self.timeout), None)
         return Player(self, reply.game_id, reply.seat, reply.token)
 
     def list_games(self, game_type: str = "", min_open_seats: int = 0, page_size: int = 0,
@@ -270,7 +296,8 @@ class Client:
         filter) for the next page; it is empty on the last one."""
         request = pb.ListGamesRequest(game_type=game_type, min_open_seats=min_open_seats, page_size=page_size,
                                       page_token=page_token)
-        return _call(lambda: self.stub.ListGames(request, timeout=self.timeout), self.retry)
+        metadata = self._metadata()
+        return _call(lambda: self.stub.ListGames(request, metadata=metadata, timeout=self.timeout), self.retry)
 
     def lobby(self, game_type: str = "", min_open_seats: int = 0, page_size: int = 0) -> Iterator[pb.GameSummary]:
         """Every game of the lobby (see `list_games`), fetching page after page as the iteration goes on. A game
@@ -285,7 +312,8 @@ class Client:
 
     def start_game(self, game_id: str, creator_token: str) -> pb.GameState:
         request = pb.StartGameRequest(game_id=game_id)
-        reply = _call(lambda: self.stub.StartGame(request, metadata=_auth(creator_token), timeout=self.timeout), None)
+        metadata = self._metadata(creator_token)
+        reply = _call(lambda: self.stub.StartGame(request, metadata=metadata, timeout=self.timeout), None)
         return reply.state
 
     # reading
@@ -293,13 +321,15 @@ class Client:
     def state(self, game_id: str, token: str | None = None) -> pb.GameState:
         """The game as `token`'s seat sees it (no token: the spectator's view)."""
         request = pb.GetStateRequest(game_id=game_id)
-        send = lambda: self.stub.GetState(request, metadata=_auth(token), timeout=self.timeout)  # noqa: E731
+        metadata = self._metadata(token)
+        send = lambda: self.stub.GetState(request, metadata=metadata, timeout=self.timeout)  # noqa: E731
         return _call(send, self.retry).state
 
     def score(self, game_id: str, token: str | None = None) -> pb.GetScoreResponse:
         """The score as `token`'s seat may know it (no token: as a spectator); live until the game is over."""
         request = pb.GetScoreRequest(game_id=game_id)
-        return _call(lambda: self.stub.GetScore(request, metadata=_auth(token), timeout=self.timeout), self.retry)
+        metadata = self._metadata(token)
+        return _call(lambda: self.stub.GetScore(request, metadata=metadata, timeout=self.timeout), self.retry)
 
     def watch(self, game_id: str, from_version: int = 0, token: str | None = None,
               resume_for: float = 60.0) -> Iterator[pb.WatchGameResponse]:
@@ -314,7 +344,7 @@ class Client:
         delays = self._resume_delays()
         while True:
             request = pb.WatchGameRequest(game_id=game_id, from_version=last)
-            stream = self.stub.WatchGame(request, metadata=_auth(token))
+            stream = self.stub.WatchGame(request, metadata=self._metadata(token))
             error: TabletopError | None = None
             try:
                 for update in stream:
@@ -369,7 +399,8 @@ class Client:
             request.typed_move.CopyFrom(move)
         else:
             request.move_id = move
-        send = lambda: self.stub.MakeMove(request, metadata=_auth(token), timeout=self.timeout)  # noqa: E731
+        metadata = self._metadata(token)
+        send = lambda: self.stub.MakeMove(request, metadata=metadata, timeout=self.timeout)  # noqa: E731
         if expected_version is not None:
             return _call(send, self.retry)
         try:
@@ -380,13 +411,15 @@ class Client:
     def leave(self, game_id: str, token: str) -> pb.GameState:
         """Hand the token's seat to the AI for the rest of the game."""
         request = pb.LeaveGameRequest(game_id=game_id)
-        return _call(lambda: self.stub.LeaveGame(request, metadata=_auth(token), timeout=self.timeout),
+        metadata = self._metadata(token)
+        return _call(lambda: self.stub.LeaveGame(request, metadata=metadata, timeout=self.timeout),
                      self.retry).state
 
     def resign(self, game_id: str, token: str) -> pb.GameState:
         """Resign the token's seat (last place; a game with one seat left ends)."""
         request = pb.ResignRequest(game_id=game_id)
-        return _call(lambda: self.stub.Resign(request, metadata=_auth(token), timeout=self.timeout),
+        metadata = self._metadata(token)
+        return _call(lambda: self.stub.Resign(request, metadata=metadata, timeout=self.timeout),
                      self.retry).state
 
     def suggest(self, game_id: str, token: str, strength: str = "", iterations: int = 0,
@@ -394,7 +427,8 @@ class Client:
         request = pb.SuggestMoveRequest(game_id=game_id, strength=strength, iterations=iterations,
                                         time_budget_seconds=time_budget_seconds)
         timeout = self.timeout + time_budget_seconds
-        return _call(lambda: self.stub.SuggestMove(request, metadata=_auth(token), timeout=timeout), self.retry)
+        metadata = self._metadata(token)
+        return _call(lambda: self.stub.SuggestMove(request, metadata=metadata, timeout=timeout), self.retry)
 
 
 _KEEP = object()
@@ -445,21 +479,54 @@ class Player:
         return self.client.watch(self.game_id, from_version, self.token)
 
 
-def connect(target: str, tls: bool = False, root_certificates: bytes | None = None,
-            retry: RetryPolicy | None = None, timeout: float = 30.0, wait: float | None = None) -> Client:
-    """Open a client of the game service at `target` ("host:port"); TLS with the system roots or the given PEM.
+PLAINTEXT_REMEDIES = (
+    "Connect with tls=True (and root_certificates=<the CA's PEM bytes> for a certificate from a private CA),",
+    "or pass allow_insecure=True if you trust the network between you and the service.",
+)
 
+
+def connect(target: str, tls: bool = False, root_certificates: bytes | None = None,
+            retry: RetryPolicy | None = None, timeout: float = 30.0, wait: float | None = None, *,
+            server_name: str = "", api_key: str | None = None, allow_insecure: bool = False) -> Client:
+    """Open a client of the game service at `target` ("host:port").
+
+    `tls`: encrypt, checking the service's certificate against the system's roots, or against `root_certificates`
+    (PEM bytes of the CAs to trust; giving them implies TLS). `server_name`: the name the certificate must carry,
+    when it is not the target's host (e.g. through a port-forward to 127.0.0.1).
+    `api_key`: sent in the `x-api-key` metadata of every call (the caller's identity for the quotas).
+    `allow_insecure`: send seat tokens and the API key over plaintext even to a non-loopback target. Without it
+    (and without TLS), such a target gets only the calls that carry no credential (a spectator's reads and
+    watches); the others raise `PlaintextRefused` before anything is sent, and an `api_key` is refused here.
     `wait`: seconds to wait for the service to answer before giving up with `Unavailable` naming the target
     (None: connect lazily, at the first call, which then retries per `retry`)."""
-    if tls or root_certificates:
-        channel = grpc.secure_channel(target, grpc.ssl_channel_credentials(root_certificates))
+    secure = tls or bool(root_certificates)
+    plaintext_target = None if secure or allow_insecure or transport.is_loopback(target) else target
+    if plaintext_target and api_key:
+        transport.refuse_plaintext(target, "an API key", PLAINTEXT_REMEDIES)
+    if secure:
+        channel = grpc.secure_channel(target, grpc.ssl_channel_credentials(root_certificates),
+                                      options=transport.server_name_options(server_name))
     else:
         channel = grpc.insecure_channel(target)
     if wait is not None:
         try:
             grpc.channel_ready_future(channel).result(timeout=wait)
         except grpc.FutureTimeoutError:
+            why = _why_unreachable(channel)
             channel.close()
+            hint = ("does it serve TLS, and does its certificate name this host and come from a CA you trust "
+                    "(root_certificates)?" if secure else "does it expect TLS (tls=True)?")
             raise Unavailable(grpc.StatusCode.UNAVAILABLE, "", f"no game service answers at {target} "
-                              f"(waited {wait:g} s); is it running, and is the address right?") from None
-    return Client(channel, retry, timeout)
+                              f"(waited {wait:g} s{why}); is it running, is the address right, {hint}") from None
+    return Client(channel, retry, timeout, api_key=api_key, plaintext_target=plaintext_target)
+
+
+def _why_unreachable(channel: grpc.Channel) -> str:
+    """gRPC's own account of the failure (e.g. the certificate check that failed), from one quick call."""
+    stub = game_service_pb2_grpc.GameServiceStub(channel)
+    try:
+        stub.ListGameTypes(pb.ListGameTypesRequest(), timeout=2)
+    except grpc.RpcError as err:
+        details = err.details() if hasattr(err, "details") else ""
+        return f": {details}" if details else ""
+    return ""

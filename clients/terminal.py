@@ -15,9 +15,9 @@ import shutil
 import sys
 import time
 
-from clients import render
+from clients import connection, render
 from clients.render import Style, screen
-from clients.sdk import Client, Player, StaleVersion, TabletopError, connect
+from clients.sdk import Client, Player, StaleVersion, TabletopError
 from clients.session import CONNECT_SECONDS, LocalStarter, fail, parse_seats, say, service_target
 from tabletop.v1 import game_service_pb2 as pb
 
@@ -222,9 +222,9 @@ def _play_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--options", default=None, help="game options as a JSON object, e.g. '{\"advanced\": true}'")
     parser.add_argument("--hint-strength", default="normal", choices=("easy", "normal", "hard"),
                         help="the AI strength behind the h key")
-    parser.add_argument("--tls", action="store_true", help="connect with TLS (system roots)")
     parser.add_argument("--turn-seconds", type=int, default=0,
                         help="a turn timer: seconds per decision, then the AI moves for you (default: none)")
+    connection.add_arguments(parser)
     return parser.parse_args(argv)
 
 
@@ -240,9 +240,13 @@ def play_main(argv: list[str], local: LocalStarter | None = None) -> int:
     style = Style.for_stream(sys.stdout)
     with service_target(args.target, local=local) as target:
         try:
-            client = connect(target, tls=args.tls, wait=CONNECT_SECONDS)
+            link = connection.Connection.from_args(args)
+            link.check(target, "your seat token")
+            client = link.connect(target, wait=CONNECT_SECONDS)
         except TabletopError as error:
             return fail(f"tabletop play: {error.message}")
+        except ValueError as error:  # PlaintextRefused, an unreadable --ca-file, a bad TABLETOP_* flag
+            return fail(f"tabletop play: {error}")
         with client:
             return _play(args, client, target, options, style)
 
@@ -288,16 +292,18 @@ def watch_main(argv: list[str]) -> int:
                         "else 127.0.0.1:50051)")
     parser.add_argument("--from-version", type=int, default=0, help="replay the events after this version first")
     parser.add_argument("--no-board", action="store_true", help="print the events only")
-    parser.add_argument("--tls", action="store_true", help="connect with TLS (system roots)")
+    connection.add_arguments(parser)
     args = parser.parse_args(argv)
     import os
 
     target = args.target or os.environ.get("TABLETOP_SERVICE_TARGET") or "127.0.0.1:50051"
     style = Style.for_stream(sys.stdout)
-    try:
-        client = connect(target, tls=args.tls, wait=CONNECT_SECONDS)
+    try:  # a spectator sends no seat token: plaintext is refused only for an API key
+        client = connection.Connection.from_args(args).connect(target, wait=CONNECT_SECONDS)
     except TabletopError as error:
         return fail(f"tabletop watch: {error.message}")
+    except ValueError as error:
+        return fail(f"tabletop watch: {error}")
     with client:
         previous: pb.GameState | None = None
         try:

@@ -20,13 +20,19 @@ from pathlib import Path
 from commands.embedded_redis import EmbeddedRedis, free_port
 
 
-def wait_serving(target: str, proc: subprocess.Popen, name: str, timeout: float = 30.0, service: str = "") -> None:
-    """Wait until the gRPC health service at `target` answers SERVING for `service` (or the process dies)."""
+def wait_serving(target: str, proc: subprocess.Popen, name: str, timeout: float = 30.0, service: str = "",
+                 ca_file: str | None = None) -> None:
+    """Wait until the gRPC health service at `target` answers SERVING for `service` (or the process dies); over
+    TLS trusting `ca_file` ("": the system's roots) when it is not None."""
     import grpc
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+    from tabletop import transport
+
     deadline = time.monotonic() + timeout
-    with grpc.insecure_channel(target) as channel:
+    channel = (grpc.insecure_channel(target) if ca_file is None
+               else grpc.secure_channel(target, transport.channel_credentials(ca_file)))
+    with channel:
         stub = health_pb2_grpc.HealthStub(channel)
         while time.monotonic() < deadline:
             if proc.poll() is not None:
@@ -61,6 +67,7 @@ class LocalStack:
         self.quiet = quiet
         self.redis: EmbeddedRedis | None = None
         self.procs: list[tuple[str, subprocess.Popen]] = []
+        self.tls_ca_file: str | None = None  # once started with TLS: the CA file to trust ("": system roots)
 
     @property
     def target(self) -> str:
@@ -80,7 +87,10 @@ class LocalStack:
             TABLETOP_AI_TARGET=f"127.0.0.1:{self.ai_port}",
             TABLETOP_AI_METRICS_PORT=env.get("TABLETOP_AI_METRICS_PORT") or str(free_port()),
         )
+        if env.get("TABLETOP_TLS_CERT_FILE"):  # both servers serve TLS: each reaches the other with TLS
+            env.update(TABLETOP_SERVICE_TLS="true", TABLETOP_AI_TLS="true")
         return env
+
 
     def _spawn(self, name: str, args: list[str], env: dict[str, str]) -> subprocess.Popen:
         out = subprocess.DEVNULL if self.quiet else None
@@ -96,11 +106,13 @@ class LocalStack:
                 self.redis = EmbeddedRedis(directory=self.data_dir, appendonly=True).start()
                 self.redis_url = self.redis.url
             env = self.env()
+            if env.get("TABLETOP_TLS_CERT_FILE"):
+                self.tls_ca_file = env.get("TABLETOP_TLS_CA_FILE", "")
             service = self._spawn("game service", ["serve"], env)
-            wait_serving(self.target, service, "game service")
+            wait_serving(self.target, service, "game service", ca_file=self.tls_ca_file)
             if self.with_worker:
                 worker = self._spawn("AI worker", ["ai-worker"], env)
-                wait_serving(env["TABLETOP_AI_TARGET"], worker, "AI worker")
+                wait_serving(env["TABLETOP_AI_TARGET"], worker, "AI worker", ca_file=self.tls_ca_file)
             self.metrics = (env["TABLETOP_METRICS_PORT"], env["TABLETOP_AI_METRICS_PORT"])
             return self
         except BaseException:
@@ -172,15 +184,20 @@ def main(argv: list[str]) -> int:
     redis_desc = (f"embedded {stack.redis.binary} at {stack.redis_url} (data in {args.data_dir})" if stack.redis
                   else "Redis at TABLETOP_REDIS_URL")
     worker = f"AI worker      127.0.0.1:{stack.ai_port}" if stack.with_worker else "AI worker: not started"
+    if stack.tls_ca_file is None:
+        grpcurl, play = "-plaintext", ""
+    else:
+        ca = stack.tls_ca_file
+        grpcurl, play = (f"-cacert {ca}", f" --tls --ca-file {ca}") if ca else ("", " --tls")
     print(
         f"\nTabletop is running.\n"
-        f"  game service   {stack.target}   (gRPC; health and reflection on)\n"
+        f"  game service   {stack.target}   (gRPC{' over TLS' if play else ''}; health and reflection on)\n"
         f"  {worker}\n"
         f"  Redis          {redis_desc}\n"
         f"  metrics        http://127.0.0.1:{stack.metrics[0]}/metrics (service), "
         f"http://127.0.0.1:{stack.metrics[1]}/metrics (worker)\n\n"
-        f"Try:  grpcurl -plaintext {stack.target} list\n"
-        f"      .venv/bin/tabletop play hinode --target {stack.target}\n"
+        f"Try:  grpcurl {grpcurl} {stack.target} list\n"
+        f"      .venv/bin/tabletop play hinode --target {stack.target}{play}\n"
         f"Stop with Ctrl-C.\n",
         flush=True,
     )

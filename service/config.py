@@ -6,8 +6,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tabletop import job_shards, redis_client
-from tabletop.settings import ConfigError, env_reader
+from tabletop import job_shards, redis_client, transport
+from tabletop.settings import ConfigError, env_reader, flag
 
 __all__ = ["Config", "ConfigError"]
 
@@ -41,6 +41,14 @@ class Config:
     quota_watch_streams: int = 0  # concurrent WatchGame streams
     quota_suggestions: int = 0  # concurrent SuggestMove calls
     quota_lease_seconds: float = 30.0  # a stream's or call's slot outlives a replica that died by at most this
+    # TLS (tabletop/transport.py): the gRPC port serves TLS with this certificate and key (PEM files, e.g. a mounted
+    # kubernetes.io/tls Secret); the AI service is reached with TLS when ai_tls, trusting tls_ca_file (else the
+    # system's roots). health_port: plaintext gRPC health only, for probes that speak no TLS; 0 = none.
+    tls_cert_file: str = ""
+    tls_key_file: str = ""
+    tls_ca_file: str = ""
+    ai_tls: bool = False
+    health_port: int = 0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -78,7 +86,13 @@ class Config:
             quota_watch_streams=max(0, get("QUOTA_WATCH_STREAMS", d.quota_watch_streams)),
             quota_suggestions=max(0, get("QUOTA_SUGGESTIONS", d.quota_suggestions)),
             quota_lease_seconds=max(3.0, get("QUOTA_LEASE_SECONDS", d.quota_lease_seconds)),
+            tls_cert_file=get("TLS_CERT_FILE", d.tls_cert_file),
+            tls_key_file=get("TLS_KEY_FILE", d.tls_key_file),
+            tls_ca_file=get("TLS_CA_FILE", d.tls_ca_file),
+            ai_tls=flag(env, "AI_TLS"),
+            health_port=get("HEALTH_PORT", d.health_port),
         )
+        transport.check_certificate(config.tls_cert_file, config.tls_key_file, config.tls_ca_file)
         from service.quotas import load_api_keys
 
         load_api_keys(config)  # a malformed key list is reported at start, naming its variable

@@ -26,7 +26,7 @@ from service.store import GameStore
 from service.suggest import Suggest
 from service.tables import Tables
 from service.watch import Watch
-from tabletop import reflection, wire
+from tabletop import reflection, transport, wire
 from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
 
 SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
@@ -45,11 +45,14 @@ class RunningServer:
     servicer: GameServicer
     store: GameStore
     tasks: list[asyncio.Task]
+    health_server: grpc.aio.Server | None = None  # the plaintext health-only port (config.health_port)
 
     async def stop(self, grace: float) -> None:
         """Turn NOT_SERVING, refuse new RPCs, give in-flight ones `grace` seconds, then close everything."""
         await self.health.enter_graceful_shutdown()
         await self.server.stop(grace)
+        if self.health_server is not None:
+            await self.health_server.stop(0)
         for task in self.tasks:
             task.cancel()
         for task in self.tasks:
@@ -115,9 +118,14 @@ async def start_server(config: Config) -> RunningServer:
     checker = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, server)
     reflection.enable((SERVICE_NAME, health.SERVICE_NAME), server)
-    port = server.add_insecure_port(f"{config.grpc_host}:{config.grpc_port}")
-    if port == 0:
-        raise OSError(f"cannot listen on {config.grpc_host}:{config.grpc_port}")
+    port = transport.listen(server, f"{config.grpc_host}:{config.grpc_port}", config.tls_cert_file,
+                            config.tls_key_file)
+    health_server = None
+    if config.health_port:  # kubelet's gRPC probes speak no TLS: health alone, in plaintext, on a port of its own
+        health_server = grpc.aio.server()
+        health_pb2_grpc.add_HealthServicer_to_server(checker, health_server)
+        transport.listen(health_server, f"{config.grpc_host}:{config.health_port}")
+        await health_server.start()
     await server.start()
     await checker.set("", health_pb2.HealthCheckResponse.SERVING)
     await checker.set(SERVICE_NAME, health_pb2.HealthCheckResponse.NOT_SERVING)
@@ -125,12 +133,13 @@ async def start_server(config: Config) -> RunningServer:
         asyncio.create_task(_watch_readiness(store, checker)),
         asyncio.create_task(_count_active_games(store)),
     ]
-    return RunningServer(server, port, checker, servicer, store, tasks)
+    return RunningServer(server, port, checker, servicer, store, tasks, health_server)
 
 
 async def serve(config: Config) -> None:
     running = await start_server(config)
-    logs.log.info("serving", host=config.grpc_host, port=running.port, metrics_port=config.metrics_port,
+    logs.log.info("serving", host=config.grpc_host, port=running.port, tls=bool(config.tls_cert_file),
+                  health_port=config.health_port or None, metrics_port=config.metrics_port,
                   game_types=list(registry.names()))
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -12,7 +12,7 @@ from service.auth import Credentials
 from service.config import Config
 from service.seats import Seats
 from service.tables import Tables, names
-from tabletop import wire
+from tabletop import transport, wire
 from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc
 
 
@@ -66,9 +66,12 @@ class Suggest:
         )
         if self._ai_channel is None:
             # round_robin spreads suggestions over every worker a DNS name resolves to (a headless Service).
-            self._ai_channel = grpc.aio.insecure_channel(
-                self.config.ai_target, options=[("grpc.lb_policy_name", "round_robin")]
-            )
+            options = [("grpc.lb_policy_name", "round_robin")]
+            if self.config.ai_tls:
+                credentials = transport.channel_credentials(self.config.tls_ca_file)
+                self._ai_channel = grpc.aio.secure_channel(self.config.ai_target, credentials, options)
+            else:
+                self._ai_channel = grpc.aio.insecure_channel(self.config.ai_target, options)
         stub = ai_service_pb2_grpc.AIServiceStub(self._ai_channel)
         timeout = max(self.config.suggest_timeout_seconds, time_budget_seconds + 5)
         try:

@@ -27,6 +27,18 @@ def env_reader(env: Mapping[str, str]) -> Callable[[str, T], T]:
     return get
 
 
+TRUE = ("1", "true", "yes", "on")
+FALSE = ("", "0", "false", "no", "off")
+
+
+def flag(env: Mapping[str, str], name: str) -> bool:
+    """TABLETOP_NAME as a boolean (unset: false); anything but a yes/no word is a ConfigError, not a silent no."""
+    raw = env.get(f"TABLETOP_{name}", "").strip().lower()
+    if raw not in TRUE + FALSE:
+        raise ConfigError(f"TABLETOP_{name}={raw!r} is not true or false")
+    return raw in TRUE
+
+
 def game_modules(env: Mapping[str, str]) -> tuple[str, ...]:
     """TABLETOP_GAME_MODULES: comma-separated modules of games hosted beside the built-in ones (each module
     registers its game with games.registry.register when imported)."""

@@ -1,0 +1,74 @@
+"""How the `tabletop` commands reach a game service: the TLS, API key and plaintext flags they share, with their
+TABLETOP_* defaults, and the refusal to send credentials in plaintext off this machine unless --insecure."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import grpc
+
+from clients.sdk import Client, connect
+from tabletop import transport
+from tabletop.settings import flag
+
+REMEDIES = ("Give --tls (and --ca-file CA.pem for a certificate from a private CA), or --insecure if you trust "
+            "the network between you and the service.",)
+
+
+def add_arguments(parser: argparse.ArgumentParser, api_key: bool = True) -> None:
+    """The connection flags of a command that talks to the game service."""
+    group = parser.add_argument_group("connection")
+    group.add_argument("--tls", action="store_true",
+                       help="connect with TLS, checking the certificate against the system's roots "
+                            "(default: TABLETOP_SERVICE_TLS)")
+    group.add_argument("--ca-file", help="PEM file of the CAs to trust, e.g. a private or self-signed one; "
+                                         "implies --tls (default: TABLETOP_TLS_CA_FILE)")
+    group.add_argument("--server-name", help="the name the service's certificate must carry, when it is not the "
+                                             "target's host (e.g. through a port-forward)")
+    if api_key:
+        group.add_argument("--api-key", help="your API key, sent as x-api-key (default: TABLETOP_API_KEY)")
+    group.add_argument("--insecure", action="store_true",
+                       help="send seat tokens and the API key in plaintext to a target that is not this machine "
+                            "(a network you trust; default: TABLETOP_ALLOW_INSECURE)")
+
+
+@dataclass(frozen=True)
+class Connection:
+    tls: bool = False
+    ca_file: str = ""
+    server_name: str = ""
+    api_key: str = ""
+    insecure: bool = False
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace, env: Mapping[str, str] | None = None) -> Connection:
+        """The flags, else their TABLETOP_* variables (a bad value is a ConfigError, a ValueError)."""
+        env = os.environ if env is None else env
+        ca_file = args.ca_file or env.get("TABLETOP_TLS_CA_FILE", "")
+        return cls(tls=args.tls or flag(env, "SERVICE_TLS") or bool(ca_file), ca_file=ca_file,
+                   server_name=args.server_name or "",
+                   api_key=getattr(args, "api_key", None) or env.get("TABLETOP_API_KEY", ""),
+                   insecure=args.insecure or flag(env, "ALLOW_INSECURE"))
+
+    def check(self, target: str, what: str) -> None:
+        """Refuse, before any connection, to send `what` in plaintext to a target that is not this machine."""
+        if not (self.tls or self.insecure):
+            transport.refuse_plaintext(target, what, REMEDIES)
+
+    def connect(self, target: str, wait: float | None = None) -> Client:
+        """An SDK client; the plaintext rule is checked again, call by call, by the SDK."""
+        if self.api_key:
+            self.check(target, "your API key")
+        roots = transport.read_pem(self.ca_file, "--ca-file") if self.ca_file else None
+        return connect(target, tls=self.tls, root_certificates=roots, wait=wait, server_name=self.server_name,
+                       api_key=self.api_key or None, allow_insecure=self.insecure)
+
+    def aio_channel(self, target: str, options: list[tuple[str, object]]) -> grpc.aio.Channel:
+        """An asyncio channel (the load generator's), with TLS when asked."""
+        options = options + transport.server_name_options(self.server_name)
+        if self.tls:
+            return grpc.aio.secure_channel(target, transport.channel_credentials(self.ca_file, "--ca-file"), options)
+        return grpc.aio.insecure_channel(target, options)
