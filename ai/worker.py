@@ -42,6 +42,12 @@ PLAINTEXT_REMEDIES = (
 )
 
 
+def check_service_transport(config: WorkerConfig) -> None:
+    """Raise PlaintextRefused if the AI service credential would go in plaintext to another machine unasked."""
+    if not (config.service_tls or config.allow_insecure):
+        transport.refuse_plaintext(config.service_target, "the AI service credential", PLAINTEXT_REMEDIES)
+
+
 def start_ai_service(config: WorkerConfig) -> tuple[grpc.Server, int, health.HealthServicer]:
     """The AIService with health and reflection on `grpc_host:grpc_port` (port 0: a free one), with TLS when a
     certificate is configured."""
@@ -98,12 +104,11 @@ def main(argv: list[str]) -> int:
     overrides = {"redis_url": args.redis_url, "service_target": args.service_target, "grpc_port": args.port,
                  "metrics_port": args.metrics_port, "consumer": args.consumer}
     config = dataclasses.replace(config, **{k: v for k, v in overrides.items() if v is not None})
-    if not (config.service_tls or config.allow_insecure):
-        try:
-            transport.refuse_plaintext(config.service_target, "the AI service credential", PLAINTEXT_REMEDIES)
-        except transport.PlaintextRefused as exc:
-            print(f"tabletop ai-worker: {exc}", file=sys.stderr)
-            return 2
+    try:
+        check_service_transport(config)
+    except transport.PlaintextRefused as exc:
+        print(f"tabletop ai-worker: {exc}", file=sys.stderr)
+        return 2
     configure_logs(config.log_level)
     if not config.ai_service_token:
         log.warning("TABLETOP_AI_SERVICE_TOKEN is empty: the game service will refuse this worker's moves")

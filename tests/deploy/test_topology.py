@@ -127,7 +127,7 @@ def test_budgets_and_autoscalers_point_at_the_deployments(overlay):
         assert 2 <= spec["minReplicas"] <= spec["maxReplicas"]
         resources = [m["resource"]["name"] for m in spec["metrics"] if m["type"] == "Resource"]
         assert "cpu" in resources
-    if overlay == "prod":
+    if overlay.startswith("prod"):
         scaled = {a["spec"]["scaleTargetRef"]["name"] for a in of_kind(objects, "HorizontalPodAutoscaler")}
         assert scaled == set(TABLETOP_PROCESSES)
 

@@ -71,19 +71,25 @@ def test_every_container_follows_the_policies(overlay):
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
 def test_tabletop_processes_probe_their_grpc_health_service(overlay):
-    """Readiness asks the named service, liveness the overall server, both natively over gRPC."""
+    """Readiness asks the named service, liveness the overall server, both natively over gRPC: on the gRPC port,
+    or, when it serves TLS (which the kubelet's gRPC probes do not speak), on the plaintext health port."""
     objects = render(overlay)
     settings = config_data(objects)
     for name, process in TABLETOP_PROCESSES.items():
         deployment = next(d for d in of_kind(objects, "Deployment") if d["metadata"]["name"] == name)
         (container,) = pod_spec(deployment)["containers"]
         grpc_port = int(settings[process["port_var"]])
+        expected = {"grpc": grpc_port, "metrics": int(settings[process["metrics_var"]])}
+        probed = grpc_port
+        if settings.get("TABLETOP_TLS_CERT_FILE"):
+            probed = expected["health"] = int(settings.get(process["health_var"]) or 0)
+            assert probed, f"{name} serves TLS: set {process['health_var']} for the probes"
         ports = {port["name"]: port["containerPort"] for port in container["ports"]}
-        assert ports == {"grpc": grpc_port, "metrics": int(settings[process["metrics_var"]])}, name
+        assert ports == expected, name
         readiness, liveness = container["readinessProbe"], container["livenessProbe"]
-        assert readiness["grpc"] == {"port": grpc_port, "service": process["health_service"]}, name
-        assert liveness["grpc"] == {"port": grpc_port, "service": ""}, name
-        assert container["startupProbe"]["grpc"]["port"] == grpc_port, name
+        assert readiness["grpc"] == {"port": probed, "service": process["health_service"]}, name
+        assert liveness["grpc"] == {"port": probed, "service": ""}, name
+        assert container["startupProbe"]["grpc"]["port"] == probed, name
         startup_budget = container["startupProbe"]["periodSeconds"] * container["startupProbe"]["failureThreshold"]
         assert startup_budget >= 30, f"{name}: give a cold start at least 30 s before liveness takes over"
 
