@@ -71,7 +71,7 @@ def main(argv: list[str], local: LocalStarter | None = None) -> int:
     with service_target(args.target, quiet=args.json, local=local) as target:
         try:
             link = connection.Connection.from_args(args)
-            link.check(target, "the creator token CreateGame answers with")
+            link.check(target, "a request whose answer holds the creator token")
             client = link.connect(target, wait=CONNECT_SECONDS)
         except TabletopError as error:
             return fail(f"tabletop demo: {error.message}")

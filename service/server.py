@@ -122,7 +122,7 @@ async def start_server(config: Config) -> RunningServer:
                             config.tls_key_file)
     health_server = None
     if config.health_port:  # kubelet's gRPC probes speak no TLS: health alone, in plaintext, on a port of its own
-        health_server = grpc.aio.server()
+        health_server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
         health_pb2_grpc.add_HealthServicer_to_server(checker, health_server)
         transport.listen(health_server, f"{config.grpc_host}:{config.health_port}")
         await health_server.start()

@@ -9,7 +9,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from clients.sdk import RetryPolicy, Seat, Unavailable, connect
+from clients.sdk import RetryPolicy, Seat, Unauthenticated, Unavailable, connect
 from commands.embedded_redis import free_port
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
@@ -95,3 +95,11 @@ def test_the_health_ports_answer_in_plaintext_and_serve_nothing_else(tls_stack):
             with pytest.raises(grpc.RpcError) as refused:
                 game_service_pb2_grpc.GameServiceStub(channel).ListGameTypes(pb.ListGameTypesRequest(), timeout=5)
             assert refused.value.code() == grpc.StatusCode.UNIMPLEMENTED
+
+
+def test_the_sdk_sends_its_api_key_over_tls(tls_stack, certificate):
+    """The stack knows no API key, so the service answers the one the SDK sent: proof that it arrived."""
+    with connect(tls_stack.target, root_certificates=certificate.pem, api_key="not-a-configured-key") as client:
+        with pytest.raises(Unauthenticated) as refused:
+            client.create_game("naishi", [Seat.human("Ann"), Seat.ai("easy")])
+    assert refused.value.reason == "INVALID_API_KEY"
