@@ -22,6 +22,8 @@ from contextlib import AbstractContextManager
 
 import grpc
 
+from clients import connection
+from clients.connection import Connection
 from clients.sdk import error_from_rpc
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
@@ -113,8 +115,9 @@ def _summary(times: list[float]) -> str:
             f"max {ordered[-1]:.2f} s over {len(ordered)} replies")
 
 
-async def run(target: str, replies: int, strength: str, suggesters: int, seed: int) -> int:
-    async with grpc.aio.insecure_channel(target) as channel:
+async def run(target: str, replies: int, strength: str, suggesters: int, seed: int,
+              link: Connection | None = None) -> int:
+    async with (link or Connection()).aio_channel(target, []) as channel:
         stub = game_service_pb2_grpc.GameServiceStub(channel)
         await honest_replies(stub, 2, strength, seed)  # warm up
         alone = await honest_replies(stub, replies, strength, seed + 1)
@@ -145,11 +148,18 @@ def main(argv: list[str], local: Starter | None = None) -> int:
     parser.add_argument("--strength", default="normal", help="the honest player's AI seat (default normal)")
     parser.add_argument("--suggesters", type=int, default=8, help="concurrent SuggestMove loops of the flooder")
     parser.add_argument("--seed", type=int, default=1)
+    connection.add_arguments(parser, api_key=False)
     args = parser.parse_args(argv)
     if args.replies < 1 or args.suggesters < 0:
         parser.error("--replies must be at least 1 and --suggesters not negative")
     if args.target:
-        return asyncio.run(run(args.target, args.replies, args.strength, args.suggesters, args.seed))
+        try:
+            link = Connection.from_args(args)
+            link.check(args.target, "seat tokens and an API key")
+        except ValueError as error:  # PlaintextRefused, a bad TABLETOP_* flag
+            print(f"tabletop bench flood: {error}", file=sys.stderr)
+            return 2
+        return asyncio.run(run(args.target, args.replies, args.strength, args.suggesters, args.seed, link))
     if local is None:
         print("tabletop bench flood: give --target HOST:PORT", file=sys.stderr)
         return 2

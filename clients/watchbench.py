@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import os
 import random
@@ -28,6 +29,8 @@ from dataclasses import dataclass, field
 
 import grpc
 
+from clients import connection
+from clients.connection import Connection
 from clients.sdk import error_from_rpc
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
@@ -118,7 +121,8 @@ class RedisClients:
 
 
 async def run(target: str, redis_url: str | None, clients: int, watchers: int, seconds: float, think: float,
-              seed: int) -> int:
+              seed: int, link: Connection | None = None) -> int:
+    link = link or Connection()
     swarm = None
 
     def on_new_game(slot: int, game_id: str, version: int) -> None:
@@ -126,7 +130,7 @@ async def run(target: str, redis_url: str | None, clients: int, watchers: int, s
             swarm.stdin.write(f"{slot} {game_id} {version}\n".encode())
             swarm.stdin.flush()
 
-    async with grpc.aio.insecure_channel(target) as channel:
+    async with link.aio_channel(target, []) as channel:
         stub = game_service_pb2_grpc.GameServiceStub(channel)
         players = [Player(stub, i, on_new_game, think, seed) for i in range(clients)]
         await players_phase(players, min(3.0, seconds))  # warm up
@@ -137,7 +141,8 @@ async def run(target: str, redis_url: str | None, clients: int, watchers: int, s
 
         per_slot = max(1, -(-watchers // clients))  # at least `watchers` in all
         swarm = subprocess.Popen(
-            ["nice", "-n", "10", sys.executable, "-m", "clients.watchbench", "--swarm", target, str(per_slot)],
+            ["nice", "-n", "10", sys.executable, "-m", "clients.watchbench", "--swarm", target, str(per_slot),
+             json.dumps(dataclasses.asdict(link))],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         for player in players:  # spectators who join now: from the game's current version on
             on_new_game(player.index, player.game_id, player.version)
@@ -204,11 +209,10 @@ class SwarmProgress:
 # --- the watchers' process ------------------------------------------------------------------------------------
 
 
-async def swarm_main(target: str, per_slot: int) -> None:
+async def swarm_main(target: str, per_slot: int, link: Connection) -> None:
     """Keep `per_slot` WatchGame streams on each slot's latest game (told on stdin as "slot game_id" lines) until
     "stop"; prints progress lines, then one final JSON report."""
-    channels = [grpc.aio.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)])
-                for _ in range(SWARM_CHANNELS)]
+    channels = [link.aio_channel(target, [("grpc.use_local_subchannel_pool", 1)]) for _ in range(SWARM_CHANNELS)]
     stubs = [game_service_pb2_grpc.GameServiceStub(c) for c in channels]
     counts = {"open": 0, "events": 0}
     ends: Counter = Counter()
@@ -276,12 +280,19 @@ def main(argv: list[str], local: Starter | None = None) -> int:
     parser.add_argument("--think", type=float, default=1.0,
                         help="a player's pause after each move (default 1: four people, each taking 4 s a move)")
     parser.add_argument("--seed", type=int, default=1)
+    connection.add_arguments(parser, api_key=False)
     args = parser.parse_args(argv)
     if args.clients < 1 or args.watchers < 0 or args.seconds <= 0 or args.think < 0:
         parser.error("--clients must be at least 1, --watchers and --think not negative, --seconds positive")
     if args.target:
+        try:
+            link = Connection.from_args(args)
+            link.check(args.target, "seat tokens")
+        except ValueError as error:  # PlaintextRefused, a bad TABLETOP_* flag
+            print(f"tabletop bench watch: {error}", file=sys.stderr)
+            return 2
         return asyncio.run(run(args.target, args.redis_url, args.clients, args.watchers, args.seconds, args.think,
-                               args.seed))
+                               args.seed, link))
     if local is None:
         print("tabletop bench watch: give --target HOST:PORT", file=sys.stderr)
         return 2
@@ -292,4 +303,4 @@ def main(argv: list[str], local: Starter | None = None) -> int:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--swarm"]:
         os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "0")
-        asyncio.run(swarm_main(sys.argv[2], int(sys.argv[3])))
+        asyncio.run(swarm_main(sys.argv[2], int(sys.argv[3]), Connection(**json.loads(sys.argv[4]))))
