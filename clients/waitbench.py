@@ -8,9 +8,10 @@ import random
 import statistics
 import time
 
-from clients.sdk import Seat, TabletopError, connect
-from tabletop.v1 import game_service_pb2 as pb
+from clients import connection
+from clients.sdk import Seat, TabletopError
 from clients.session import CONNECT_SECONDS, LocalStarter, fail, say, service_target
+from tabletop.v1 import game_service_pb2 as pb
 
 
 def main(argv: list[str], local: LocalStarter | None = None) -> int:
@@ -21,13 +22,18 @@ def main(argv: list[str], local: LocalStarter | None = None) -> int:
     parser.add_argument("--hints", type=int, default=5, help="hints asked for (the first turns with a choice)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--target", help="a running game service (default: start a local stack)")
+    connection.add_arguments(parser)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     with service_target(args.target, quiet=True, local=local) as target:
         try:
-            client = connect(target, wait=CONNECT_SECONDS)
+            link = connection.Connection.from_args(args)
+            link.check(target, "a seat token")
+            client = link.connect(target, wait=CONNECT_SECONDS)
         except TabletopError as error:
             return fail(f"tabletop bench wait: {error.message}")
+        except ValueError as error:  # PlaintextRefused, an unreadable --ca-file, a bad TABLETOP_* flag
+            return fail(f"tabletop bench wait: {error}")
         with client:
             game_type = next(t for t in client.game_types() if t.name == args.game)
             seats = [Seat.human("bench")] + [Seat.ai(args.strength)] * (max(game_type.max_seats, 2) - 1)

@@ -11,7 +11,7 @@ import time
 import grpc
 import pytest
 
-from clients import demo, floodbench, loadgen, terminal, watchbench
+from clients import demo, floodbench, loadgen, terminal, waitbench, watchbench
 from clients.sdk import PlaintextRefused, Seat, connect
 from tests.clients.conftest import client_env, tabletop
 
@@ -85,6 +85,7 @@ def test_a_spectator_without_credentials_may_read_a_plaintext_remote_target():
     (loadgen.main, ["--target", REMOTE, "--seconds", "0.1"]),
     (floodbench.main, ["--target", REMOTE]),
     (watchbench.main, ["--target", REMOTE]),
+    (waitbench.main, ["--target", REMOTE]),
 ])
 def test_the_commands_refuse_before_connecting_and_say_which_flag_to_give(main, argv, capsys, monkeypatch):
     for name in ("TABLETOP_SERVICE_TLS", "TABLETOP_ALLOW_INSECURE", "TABLETOP_API_KEY", "TABLETOP_TLS_CA_FILE"):
