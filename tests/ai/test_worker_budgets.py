@@ -1,5 +1,5 @@
 """The worker's time budgets and processes: a person waiting gets an answer within `interactive_seconds`, a hint
-within `hint_seconds`; games only the AI plays keep their strength's budget; TABLETOP_AI_PROCESSES is read."""
+within `hint_seconds`; games only the AI plays search up to `bulk_seconds`; TABLETOP_AI_PROCESSES is read."""
 
 from __future__ import annotations
 
@@ -79,12 +79,12 @@ def _consumer(monkeypatch, config: WorkerConfig):
     return consumer, budgets
 
 
-def test_a_person_waiting_caps_the_search_and_an_all_ai_game_does_not(monkeypatch):
+def test_a_person_waiting_caps_the_search_at_the_interactive_budget_an_all_ai_game_at_the_bulk_one(monkeypatch):
     consumer, budgets = _consumer(monkeypatch, WorkerConfig())
     job = {"game_id": "g1", "game_type": "hinode", "seat": "0", "version": "7", "job_id": "j1"}
     assert consumer.play(job, interactive=True) == "moved"
     assert consumer.play(job, interactive=False) == "moved"
-    assert budgets == [ismcts.Budget(iterations=8000, seconds=0.5), ismcts.PRESETS["hard"]]
+    assert budgets == [ismcts.Budget(iterations=8000, seconds=0.5), ismcts.Budget(iterations=8000, seconds=1.0)]
     assert len(consumer.stub.moves) == 2
 
 
@@ -96,12 +96,14 @@ def test_the_job_streams_of_games_with_a_person_are_the_interactive_ones(monkeyp
 
 
 
-def test_a_hint_by_strength_stops_within_the_hint_budget_an_explicit_budget_is_kept():
+def test_a_hint_by_strength_stops_within_the_hint_budget_an_explicit_budget_up_to_the_suggest_cap():
     servicer = AIServicer(WorkerConfig())
     by_strength = ai_service_pb2.AIServiceSuggestMoveRequest(strength="hard")
     assert servicer._budget(by_strength, None) == ismcts.Budget(iterations=8000, seconds=0.6)
-    explicit = ai_service_pb2.AIServiceSuggestMoveRequest(time_budget_seconds=3.0)
-    assert servicer._budget(explicit, None) == ismcts.Budget(seconds=3.0)
+    explicit = ai_service_pb2.AIServiceSuggestMoveRequest(time_budget_seconds=1.5)
+    assert servicer._budget(explicit, None) == ismcts.Budget(seconds=1.5)
+    longer = ai_service_pb2.AIServiceSuggestMoveRequest(time_budget_seconds=3.0)
+    assert servicer._budget(longer, None) == ismcts.Budget(seconds=2.0)  # suggest_max_seconds
 
 
 def test_a_search_in_two_processes_uses_the_whole_budget():

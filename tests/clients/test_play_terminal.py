@@ -74,7 +74,7 @@ def test_play_hinode_self_contained_with_hint_score_and_final_breakdown():
         candidates = re.findall(r"^\s+\*?\s+([\d.]+)\s+(\d+)%\s+(\d+)%\s+\S", hint, re.M)
         assert len(candidates) >= 2, hint  # every candidate with its move number, share of the search, win chance
         shares = [int(share) for _, share, _ in candidates]
-        assert shares == sorted(shares, reverse=True) and 95 <= sum(shares) <= 105, hint  # most searched first
+        assert shares == sorted(shares, reverse=True) and 90 <= sum(shares) <= 110, hint  # most searched first
         assert all(0 <= int(chance) <= 100 for _, _, chance in candidates)
 
         term.type("s")
