@@ -68,7 +68,7 @@ class AIServicer(ai_service_pb2_grpc.AIServiceServicer):
         if not 0 <= request.seat < game.info.max_seats:
             raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_SEAT", f"there is no seat {request.seat}")
         try:  # a view no game state fits is refused here, not deep in the search
-            game.sample(view, random.Random(0))
+            _check_view(game, view)
         except Exception as exc:  # noqa: BLE001 - whatever the game's sampler finds wrong with the caller's view
             raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_VIEW",
                            f"no game state fits this view: {exc!r}"[:300]) from None
@@ -103,6 +103,16 @@ class AIServicer(ai_service_pb2_grpc.AIServiceServicer):
             if budget.seconds is None or budget.seconds > cap:
                 budget = ismcts.Budget(budget.iterations, cap)
         return budget
+
+
+def _check_view(game, view) -> None:
+    """Sample a state from the caller's view and check that it is one the rules can reach: every seat to act
+    has a move. Raises what the sampler raises, or ValueError."""
+    state = game.sample(view, random.Random(0))
+    if not game.is_over(state):
+        stuck = [seat for seat in game.to_act(state) if not game.legal_moves(state, seat)]
+        if stuck:
+            raise ValueError(f"seat {stuck[0]} is to act with no legal move")
 
 
 def add_to_server(servicer: AIServicer, server: grpc.Server) -> None:

@@ -91,3 +91,17 @@ def test_no_search_holds_a_worker_for_long():
         assert servicer._budget(request, None).seconds <= 2
     uncapped = WorkerConfig.from_env({"TABLETOP_AI_BULK_SECONDS": "0"})
     assert job_budget(uncapped, "hard", interactive=False) == uncapped.budgets["hard"]
+
+
+def test_a_view_where_the_seat_to_act_has_no_move_is_an_invalid_view():
+    """The request `make fuzz` found after 900,000 others (its bytes as sent): a mutated Naishi view that samples
+    into a state whose seat to act has no legal move; the search divided by the number of moves."""
+    raw = bytes.fromhex(
+        "0a066e6169736869228a010a2a747970652e676f6f676c65617069732e636f6d2f7461626c65746f702e76312e4e6169736869566965"
+        "77125c08001001ad014a020b0b620b120501010101012a003200620d0801120501010101012a0032006a04080510066a04080210066a"
+        "04080910066a04080410066a04080b10067a0208017a0208017a0208017a0208027a0208027a0208032a066e6f726d616c30144000")
+    context = FakeContext()
+    with pytest.raises(Aborted):
+        AIServicer(WorkerConfig.from_env({})).SuggestMove(raw, context)
+    assert context.status.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert b"INVALID_VIEW" in context.status.trailing_metadata[0][1]
