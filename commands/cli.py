@@ -12,6 +12,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("commands.launcher:main", "start the whole stack locally: Redis (embedded unless a URL is given), "
                                       "the game service and the AI worker"),
     "serve": ("service.server:main", "run the gRPC game service"),
+    "gateway": ("gateway.server:main", "run the gRPC-Web gateway for browsers (and the web table)"),
     "ai-worker": ("ai.worker:main", "run the AI worker (job consumer and AIService for suggestions)"),
     "arena": ("ai.arena:main", "play many games between players on the engines and print win rates"),
     "play": ("commands.local:play", "play a game in the terminal against AI seats"),

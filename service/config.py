@@ -49,6 +49,7 @@ class Config:
     tls_ca_file: str = ""
     ai_tls: bool = False
     health_port: int = 0
+    gateway_forward_secret: str = ""  # callers through the gRPC-Web gateway are known by the address it forwards
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -91,6 +92,7 @@ class Config:
             tls_ca_file=get("TLS_CA_FILE", d.tls_ca_file),
             ai_tls=flag(env, "AI_TLS"),
             health_port=get("HEALTH_PORT", d.health_port),
+            gateway_forward_secret=get("GATEWAY_FORWARD_SECRET", d.gateway_forward_secret),
         )
         transport.check_certificate(config.tls_cert_file, config.tls_key_file, config.tls_ca_file)
         from service.quotas import load_api_keys

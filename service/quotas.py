@@ -40,6 +40,10 @@ if TYPE_CHECKING:
     from service.config import Config
 
 API_KEY_HEADER = "x-api-key"
+# The gRPC-Web gateway (gateway/) forwards the browser's address in x-forwarded-for, trusted only beside the secret
+# shared through TABLETOP_GATEWAY_FORWARD_SECRET (anyone else could claim any address).
+FORWARDED_FOR_HEADER = "x-forwarded-for"
+FORWARD_SECRET_HEADER = "x-tabletop-forward-secret"
 MAX_API_KEY_LENGTH = 256
 KEY_NAME = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
 SHA256_HEX = re.compile(r"^[0-9a-f]{64}$")
@@ -243,6 +247,7 @@ class Quotas:
         malformed key is UNAUTHENTICATED (INVALID_API_KEY)."""
         api_key = None
         bearer = None
+        forwarded_for = forward_secret = None
         for key, value in metadata or ():
             if isinstance(value, bytes):
                 continue
@@ -250,6 +255,10 @@ class Quotas:
                 api_key = value.strip()
             elif key == "authorization":
                 bearer = value.strip().partition(" ")[2].strip()
+            elif key == FORWARDED_FOR_HEADER:
+                forwarded_for = value.strip()
+            elif key == FORWARD_SECRET_HEADER:
+                forward_secret = value
         token = self.config.ai_service_token
         if token and bearer and secrets.compare_digest(bearer.encode(), token.encode()):
             return EXEMPT
@@ -258,6 +267,10 @@ class Quotas:
             if known is None:
                 raise errors.unauthenticated("INVALID_API_KEY", f"the {API_KEY_HEADER} metadata is not a known key")
             return Identity(f"key:{known.name}", known.multiplier)
+        secret = self.config.gateway_forward_secret
+        if secret and forwarded_for and forward_secret and \
+                secrets.compare_digest(forward_secret.encode(), secret.encode()):
+            return Identity(f"ip:{forwarded_for[:64]}")  # a browser's address, vouched for by our gateway
         return Identity(f"ip:{peer_address(peer)}")
 
     @contextlib.asynccontextmanager

@@ -5,6 +5,7 @@
   only modules of a game folder that may reach further, each to its own layer's toolkit.
 - service/ and ai/ never import each other; they meet over gRPC and the Redis job stream.
 - clients/ never import the service, the AI or the command line's launcher (a client never starts servers).
+- gateway/ (gRPC-Web for browsers) forwards raw bytes: it imports no game, service, AI, client or message.
 - tabletop/ (generated code, wire mapping, Redis client, settings, logging, job shards) is the shared lower layer:
   it imports no service, AI, client or command.
 - Nothing imports tests; only a game's own folder (and its tests) imports a game: everyone else finds games
@@ -18,7 +19,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OURS = ("games", "service", "ai", "clients", "tabletop", "commands", "tests")
+OURS = ("games", "service", "gateway", "ai", "clients", "tabletop", "commands", "tests")
 SHARED_GAME_MODULES = ("games", "games.base", "games.codec", "games.kernel", "games.registry")
 ADAPTERS = {
     "wire": ("games", "tabletop.wire", "tabletop.v1", "google.protobuf"),
@@ -98,7 +99,15 @@ def test_service_and_ai_never_import_each_other():
 
 
 def test_clients_never_import_the_service_the_ai_or_the_launcher():
-    assert _violations(lambda m, i: m.startswith("clients") and _within(i, ("service", "ai", "commands"))) == []
+    assert _violations(lambda m, i: m.startswith("clients") and _within(i, ("service", "gateway", "ai",
+                                                                             "commands"))) == []
+
+
+def test_the_gateway_knows_no_game_and_no_rpc():
+    """It forwards bytes: new RPCs and game plugins need nothing from it, so it imports no games, no service, no
+    AI, no client and no generated message."""
+    assert _violations(lambda m, i: _within(m, ("gateway",)) and _within(i, (
+        "games", "service", "ai", "clients", "commands", "tabletop.v1", "tabletop.wire"))) == []
 
 
 def test_the_shared_lower_layer_imports_nothing_above_it():
