@@ -4,7 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast fuzz protos lint venv clean
+WEB := clients/web
+NODE_EXAMPLE := clients/examples/node
+WEB_STAMP := $(WEB)/.build-stamp
+WEB_SOURCES := $(WEB)/package-lock.json $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/tsconfig.json \
+	$(WEB)/buf.gen.yaml $(filter-out $(WEB)/src/gen/%,$(wildcard $(WEB)/src/*.* $(WEB)/src/*/*.*)) \
+	$(wildcard protos/*/*/*.proto)
+
+.PHONY: run test test-fast fuzz protos lint venv clean web web-if-node node-deps-if-node
 
 venv: $(STAMP)
 
@@ -14,12 +21,35 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-## Start the whole stack locally (embedded Redis unless TABLETOP_REDIS_URL is set).
-run: $(STAMP)
+## Start the whole stack locally (embedded Redis unless TABLETOP_REDIS_URL is set) and the web table.
+run: $(STAMP) web-if-node
 	$(BIN)/tabletop run
 
-## Run every test (unit, integration against real Redis and servers, deploy checks).
-test: $(STAMP)
+## Build the web table (clients/web/dist, served by the gateway) from its lock file and protos/; needs Node.js.
+web: $(WEB_STAMP)
+
+$(WEB_STAMP): $(WEB_SOURCES)
+	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build
+	@touch $@
+
+# Without Node.js (>= 20.19) and npm the web table is not built: `make run` serves the gRPC-Web API without it,
+# and the browser tests skip, saying why.
+web-if-node:
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory web || \
+	  echo "make: the web table did not build (Node.js >= 20.19 is needed); going on without it" >&2; \
+	else echo "make: npm not found: the web table is not built (install Node.js >= 20.19 and npm)" >&2; fi
+
+$(NODE_EXAMPLE)/node_modules/.package-lock.json: $(NODE_EXAMPLE)/package-lock.json
+	cd $(NODE_EXAMPLE) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+node-deps-if-node:
+	@if command -v npm >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory $(NODE_EXAMPLE)/node_modules/.package-lock.json || \
+	  echo "make: npm ci failed in $(NODE_EXAMPLE); its test will skip" >&2; fi
+
+## Run every test (unit, integration against real Redis and servers, deploy checks, the browser and Node.js ones).
+test: $(STAMP) web-if-node node-deps-if-node
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 ## The fast tier for a developer's loop: rules engines, conformance, wire, layers, renderers (no servers).
@@ -40,4 +70,5 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache $(WEB)/node_modules $(WEB)/dist $(WEB)/src/gen $(WEB_STAMP) \
+	  $(NODE_EXAMPLE)/node_modules $(NODE_EXAMPLE)/gen

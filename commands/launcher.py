@@ -1,7 +1,8 @@
 """`tabletop run`: the whole stack on one machine, as separate processes, the way Kubernetes runs it.
 
-Redis (the embedded real redis-server unless TABLETOP_REDIS_URL is set), the game service (`tabletop serve`)
-and the AI worker (`tabletop ai-worker`). `LocalStack` is also what `tabletop play` / `demo` use when no
+Redis (the embedded real redis-server unless TABLETOP_REDIS_URL is set), the game service (`tabletop serve`),
+the AI worker (`tabletop ai-worker`) and, for `tabletop run`, the gRPC-Web gateway (`tabletop gateway`) serving
+the web table (clients/web/dist, built by `make web`). `LocalStack` is also what `tabletop play` / `demo` use when no
 `--target` is given.
 """
 
@@ -18,6 +19,8 @@ import time
 from pathlib import Path
 
 from commands.embedded_redis import EmbeddedRedis, free_port
+
+WEB_DIST = Path(__file__).resolve().parent.parent / "clients" / "web" / "dist"
 
 
 def wait_serving(target: str, proc: subprocess.Popen, name: str, timeout: float = 30.0, service: str = "",
@@ -47,6 +50,25 @@ def wait_serving(target: str, proc: subprocess.Popen, name: str, timeout: float 
     raise RuntimeError(f"{name} at {target} was not SERVING within {timeout}s")
 
 
+def wait_http(url: str, proc: subprocess.Popen, name: str, timeout: float = 30.0) -> None:
+    """Wait until `url` answers 200 (or the process dies)."""
+    import urllib.error
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{name} exited with code {proc.returncode} before it was ready")
+        try:
+            with urllib.request.urlopen(url, timeout=1) as reply:
+                if reply.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"{name} at {url} was not ready within {timeout}s")
+
+
 class LocalStack:
     """Redis + game service + AI worker as child processes; `target` is the game service address."""
 
@@ -58,6 +80,8 @@ class LocalStack:
         with_worker: bool = True,
         quiet: bool = True,
         ai_port: int | None = None,
+        gateway_port: int | None = None,
+        static_dir: str | Path | None = None,
     ):
         self.redis_url = redis_url
         self.data_dir = Path(data_dir) if data_dir else None
@@ -65,6 +89,8 @@ class LocalStack:
         self.ai_port = ai_port or free_port()
         self.with_worker = with_worker and importlib.util.find_spec("ai.worker") is not None
         self.quiet = quiet
+        self.gateway_port = gateway_port  # None: no gateway
+        self.static_dir = static_dir
         self.redis: EmbeddedRedis | None = None
         self.procs: list[tuple[str, subprocess.Popen]] = []
         self.tls_ca_file: str | None = None  # once started with TLS: the CA file to trust ("": system roots)
@@ -89,8 +115,15 @@ class LocalStack:
         )
         if env.get("TABLETOP_TLS_CERT_FILE"):  # both servers serve TLS: each reaches the other with TLS
             env.update(TABLETOP_SERVICE_TLS="true", TABLETOP_AI_TLS="true")
+        if self.gateway_port is not None:
+            env.update(TABLETOP_GATEWAY_HOST="127.0.0.1", TABLETOP_GATEWAY_PORT=str(self.gateway_port),
+                       TABLETOP_GATEWAY_UPSTREAM=self.target, TABLETOP_GATEWAY_STATIC_DIR=str(self.static_dir or ""),
+                       TABLETOP_GATEWAY_METRICS_PORT=env.get("TABLETOP_GATEWAY_METRICS_PORT") or str(free_port()))
         return env
 
+    @property
+    def gateway_url(self) -> str:
+        return f"http://127.0.0.1:{self.gateway_port}"
 
     def _spawn(self, name: str, args: list[str], env: dict[str, str]) -> subprocess.Popen:
         out = subprocess.DEVNULL if self.quiet else None
@@ -113,6 +146,9 @@ class LocalStack:
             if self.with_worker:
                 worker = self._spawn("AI worker", ["ai-worker"], env)
                 wait_serving(env["TABLETOP_AI_TARGET"], worker, "AI worker", ca_file=self.tls_ca_file)
+            if self.gateway_port is not None:
+                gateway = self._spawn("gateway", ["gateway"], env)
+                wait_http(f"{self.gateway_url}/readyz", gateway, "gateway")
             self.metrics = (env["TABLETOP_METRICS_PORT"], env["TABLETOP_AI_METRICS_PORT"])
             return self
         except BaseException:
@@ -160,6 +196,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--data-dir", default=os.environ.get("TABLETOP_DATA_DIR", "var/redis"),
                         help="where the embedded Redis keeps its append-only file (default: var/redis)")
     parser.add_argument("--no-worker", action="store_true", help="do not start the AI worker")
+    parser.add_argument("--web-port", type=int, default=int(os.environ.get("TABLETOP_GATEWAY_PORT", "8080")),
+                        help="port of the gRPC-Web gateway and the web table (default 8080; 0: no gateway)")
     args = parser.parse_args(argv)
     # The documented default ports (docs/config.md) where they are free, so `make run` is predictable.
     os.environ.setdefault("TABLETOP_METRICS_PORT", str(_port_or_free(9100)))
@@ -171,6 +209,8 @@ def main(argv: list[str]) -> int:
         grpc_port=args.port,
         with_worker=not args.no_worker,
         quiet=False,
+        gateway_port=_port_or_free(args.web_port) if args.web_port else None,
+        static_dir=WEB_DIST if (WEB_DIST / "index.html").is_file() else None,
     )
     stop = False
 
@@ -189,8 +229,16 @@ def main(argv: list[str]) -> int:
     else:
         ca = stack.tls_ca_file
         grpcurl, play = (f"-cacert {ca}", f" --tls --ca-file {ca}") if ca else ("", " --tls")
+    if stack.gateway_port is None:
+        web = "web table: not started (--web-port 0)\n"
+    elif stack.static_dir:
+        web = f"web table      {stack.gateway_url}/   <- open this in a browser to play (gRPC-Web gateway)\n"
+    else:
+        web = (f"gRPC-Web       {stack.gateway_url}   (the web table is not built: install Node.js >= 20.19 "
+               "and npm, then `make web`)\n")
     print(
         f"\nTabletop is running.\n"
+        f"  {web}"
         f"  game service   {stack.target}   (gRPC{' over TLS' if play else ''}; health and reflection on)\n"
         f"  {worker}\n"
         f"  Redis          {redis_desc}\n"

@@ -14,7 +14,7 @@ OUT = ROOT  # protos/tabletop/v1/x.proto -> tabletop/v1/x_pb2.py
 
 
 def _sources() -> list[Path]:
-    return sorted(PROTOS.rglob("*.proto"))
+    return sorted((PROTOS / "tabletop").rglob("*.proto"))  # google/rpc: shipped for other languages
 
 
 def generate(out: Path) -> list[Path]:

@@ -1,0 +1,308 @@
+// The reference web table: create a game against AIs, join one by its code or from the lobby, then play it live.
+import { create } from "@bufbuild/protobuf";
+import { ConnectError, Code } from "@connectrpc/connect";
+import { auth, client, describeError } from "./api";
+import { genericBoard, unpack } from "./board";
+import { naishiBoard } from "./boards/naishi";
+import { h } from "./dom";
+import {
+  GameStatus,
+  SeatKind,
+  SeatSpecSchema,
+  Visibility,
+  type GameState,
+  type GameType,
+  type GetScoreResponse,
+  type LegalMove,
+} from "./gen/tabletop/v1/game_service_pb";
+import type { NaishiView } from "./gen/tabletop/v1/naishi_pb";
+
+const app = document.getElementById("app")!;
+const statusLine = document.getElementById("status")!;
+
+function say(text: string, error = false): void {
+  statusLine.textContent = text;
+  statusLine.className = error ? "error" : "";
+}
+
+// A seat's token lives in this tab's session storage, so a reload finds the game again (#game=ID).
+type Seat = { gameId: string; token?: string; creatorToken?: string; joinCode?: string };
+
+function remember(seat: Seat): void {
+  sessionStorage.setItem(`tabletop:${seat.gameId}`, JSON.stringify(seat));
+  location.hash = `game=${seat.gameId}`;
+}
+
+function recall(gameId: string): Seat {
+  const raw = sessionStorage.getItem(`tabletop:${gameId}`);
+  return raw ? (JSON.parse(raw) as Seat) : { gameId };
+}
+
+// --- the home page: new game, join by code, the lobby, watch ---
+
+async function home(): Promise<void> {
+  app.replaceChildren(h("p", {}, "Loading the games..."));
+  let types: GameType[] = [];
+  try {
+    types = (await client.listGameTypes({})).gameTypes;
+  } catch (e) {
+    say(describeError(e), true);
+  }
+  const gameSelect = h("select", { id: "game-type", "data-testid": "game-type" },
+    types.map((t) => h("option", { value: t.name }, t.title))) as HTMLSelectElement;
+  const name = h("input", { id: "your-name", value: "You", maxlength: 64 }) as HTMLInputElement;
+  const opponents = h("input", { id: "opponents", type: "number", min: 0, value: 1, "data-testid": "opponents" }) as HTMLInputElement;
+  const strength = h("select", { id: "strength", "data-testid": "strength" },
+    ["easy", "normal", "hard"].map((s) => h("option", { value: s }, s))) as HTMLSelectElement;
+  const open = h("input", { id: "open-seats", type: "number", min: 0, value: 0 }) as HTMLInputElement;
+  const isPublic = h("input", { id: "public", type: "checkbox" }) as HTMLInputElement;
+  const fit = () => {
+    const t = types.find((x) => x.name === gameSelect.value);
+    if (!t) return;
+    opponents.max = String(t.maxSeats - 1);
+    open.max = String(t.maxSeats - 1);
+    opponents.value = String(Math.max(t.minSeats - 1, Math.min(Number(opponents.value), t.maxSeats - 1)));
+  };
+  gameSelect.addEventListener("change", fit);
+  fit();
+
+  async function createGame(): Promise<void> {
+    const ai = Number(opponents.value), openSeats = Number(open.value);
+    const seats = [
+      create(SeatSpecSchema, { kind: SeatKind.HUMAN, name: name.value }),
+      ...Array.from({ length: ai }, () => create(SeatSpecSchema, { kind: SeatKind.AI, strength: strength.value })),
+      ...Array.from({ length: openSeats }, () => create(SeatSpecSchema, { kind: SeatKind.OPEN })),
+    ];
+    try {
+      const created = await client.createGame({
+        gameType: gameSelect.value, seats, start: openSeats === 0,
+        visibility: isPublic.checked ? Visibility.PUBLIC : Visibility.PRIVATE,
+      });
+      const seat = { gameId: created.gameId, token: created.seatTokens[0]?.token, creatorToken: created.creatorToken,
+                     joinCode: openSeats ? created.joinCode : undefined };
+      remember(seat);
+      await table(seat);
+    } catch (e) {
+      say(describeError(e), true);
+    }
+  }
+
+  const code = h("input", { id: "join-code", placeholder: "join code", "data-testid": "join-code" }) as HTMLInputElement;
+  const joinName = h("input", { id: "join-name", value: "Guest", maxlength: 64 }) as HTMLInputElement;
+  async function join(request: { joinCode?: string; gameId?: string }): Promise<void> {
+    try {
+      const joined = await client.joinGame({ ...request, name: joinName.value });
+      const seat = { gameId: joined.gameId, token: joined.token };
+      remember(seat);
+      await table(seat);
+    } catch (e) {
+      say(describeError(e), true);
+    }
+  }
+  const watchId = h("input", { id: "watch-id", placeholder: "game id" }) as HTMLInputElement;
+  const lobby = h("div.lobby", { "data-testid": "lobby" }, "Loading the lobby...");
+
+  app.replaceChildren(
+    h("section.card-box", {},
+      h("h2", {}, "New game"),
+      h("label", {}, "Game ", gameSelect),
+      h("label", {}, "Your name ", name),
+      h("label", {}, "AI opponents ", opponents, " strength ", strength),
+      h("label", {}, "Open seats for friends ", open),
+      h("label", {}, isPublic, " list it in the lobby"),
+      h("button", { "data-testid": "create", onclick: createGame }, "Create and play")),
+    h("section.card-box", {},
+      h("h2", {}, "Join a game"),
+      h("label", {}, "Join code ", code), h("label", {}, "Your name ", joinName),
+      h("button", { "data-testid": "join", onclick: () => join({ joinCode: code.value.trim() }) }, "Join")),
+    h("section.card-box", {}, h("h2", {}, "Lobby"), lobby),
+    h("section.card-box", {},
+      h("h2", {}, "Watch a game"), watchId,
+      h("button", { onclick: () => { location.hash = `game=${watchId.value.trim()}`; } }, "Watch")),
+  );
+  try {
+    const games = (await client.listGames({ pageSize: 20 })).games;
+    lobby.replaceChildren(games.length ? h("ul", {}, games.map((g) =>
+      h("li", {}, `${g.gameType}: ${g.seats.map((s) => s.name || "open").join(", ")} (${g.openSeats} open) `,
+        h("button", { onclick: () => join({ gameId: g.gameId }) }, "Join")))) : "No public game is waiting.");
+  } catch (e) {
+    lobby.replaceChildren(describeError(e));
+  }
+}
+
+// --- the table: board, moves, hint, score, live events ---
+
+async function table(seat: Seat): Promise<void> {
+  let state: GameState | undefined;
+  let watching = new AbortController();
+  const board = h("div.board-box", { "data-testid": "board" });
+  const seats = h("ul.seats", { "data-testid": "seats" });
+  const moves = h("div.moves", { "data-testid": "moves" });
+  const hint = h("div.hint", { "data-testid": "hint" });
+  const score = h("div.score", { "data-testid": "score" });
+  const log = h("ol.log", { "data-testid": "log" });
+  const share = seat.joinCode
+    ? h("div.share", {}, "Join code for your friends: ", h("code", { "data-testid": "share-code" }, seat.joinCode),
+        h("button", { "data-testid": "start", onclick: start }, "Start (open seats go to the AI)"))
+    : null;
+  app.replaceChildren(
+    h("div.table", {},
+      h("div.left", {}, board, h("h3", {}, "Your moves"), moves, hint),
+      h("div.right", {}, h("h3", {}, "Seats"), seats, share, h("h3", {}, "Score"), score,
+        h("button", { "data-testid": "refresh-score", onclick: showScore }, "Score now"),
+        h("h3", {}, "Game log"), log)),
+  );
+  const names = (n: number) => state?.seats[n]?.name || `Seat ${n}`;
+
+  async function start(): Promise<void> {
+    try {
+      await client.startGame({ gameId: seat.gameId }, auth(seat.creatorToken));
+      share?.remove();
+    } catch (e) {
+      say(describeError(e), true);
+    }
+  }
+
+  function draw(next: GameState): void {
+    if (state && next.version < state.version) return; // an older answer that arrived late
+    state = next;
+    const view = next.view;
+    if (!view) board.replaceChildren(h("p", {}, "Waiting for the game to start."));
+    else if (next.gameType === "naishi") board.replaceChildren(naishiBoard(unpack(view) as NaishiView, names));
+    else board.replaceChildren(genericBoard(view));
+    seats.replaceChildren(...next.seats.map((s) =>
+      h(`li${next.toAct.includes(s.seat) ? ".to-act" : ""}`, { "data-seat": s.seat },
+        `${s.name} (${SeatKind[s.kind].toLowerCase()}${s.strength ? ` ${s.strength}` : ""})`,
+        s.seat === next.yourSeat ? " — you" : "")));
+    drawMoves(next.legalMoves);
+    for (const event of next.recentEvents) addEvent(Number(event.version), event.moveLabel);
+    const over = next.status === GameStatus.FINISHED;
+    say(over ? "The game is over." : next.yourSeat !== undefined && next.toAct.includes(next.yourSeat)
+      ? "Your turn." : next.status === GameStatus.WAITING_FOR_PLAYERS ? "Waiting for players." : "Waiting for the others.");
+    document.body.dataset.version = String(next.version);
+    document.body.dataset.status = GameStatus[next.status];
+    if (over) void showScore();
+  }
+
+  function moveGroup(move: LegalMove): string {
+    const typed = unpack(move.move) as unknown as Record<string, { case?: string }> | undefined;
+    const kind = typed && Object.values(typed).find((v) => v && typeof v === "object" && "case" in v)?.case;
+    return kind ? kind.replace(/([A-Z])/g, " $1").toLowerCase() : "moves";
+  }
+
+  function drawMoves(legal: LegalMove[]): void {
+    hint.replaceChildren();
+    if (!legal.length) {
+      moves.replaceChildren(h("p", {}, state?.status === GameStatus.FINISHED ? "No more moves." : "Nothing to do now."));
+      return;
+    }
+    const groups = new Map<string, LegalMove[]>();
+    for (const m of legal) groups.set(moveGroup(m), [...(groups.get(moveGroup(m)) ?? []), m]);
+    moves.replaceChildren(
+      h("button.hint-button", { "data-testid": "ask-hint", onclick: askHint }, "Hint: what would the AI play?"),
+      ...[...groups].map(([group, list]) => h("div.group", {}, h("div.group-name", {}, group),
+        list.map((m) => h("button.move", { "data-move-id": m.id, onclick: () => play(m) }, m.label)))),
+    );
+  }
+
+  async function play(move: LegalMove): Promise<void> {
+    if (!state) return;
+    for (const b of moves.querySelectorAll("button")) (b as HTMLButtonElement).disabled = true;
+    try {
+      const answer = await client.makeMove({ gameId: seat.gameId, move: { case: "moveId", value: move.id },
+        expectedVersion: state.version, requestId: crypto.randomUUID() }, auth(seat.token));
+      if (answer.state) draw(answer.state);
+    } catch (e) {
+      // ABORTED: the game moved on meanwhile (an AI or a timer): read it again and let the player decide.
+      say(describeError(e), true);
+      if (ConnectError.from(e).code === Code.Aborted || ConnectError.from(e).code === Code.FailedPrecondition) {
+        const fresh = await client.getState({ gameId: seat.gameId }, auth(seat.token));
+        if (fresh.state) draw(fresh.state);
+      } else if (state) drawMoves(state.legalMoves);
+    }
+  }
+
+  async function askHint(): Promise<void> {
+    hint.replaceChildren("The AI is thinking...");
+    try {
+      const s = await client.suggestMove({ gameId: seat.gameId, timeBudgetSeconds: 1 }, auth(seat.token));
+      hint.replaceChildren(h("strong", { "data-testid": "hint-move", "data-move-id": s.bestMoveId }, s.bestMoveLabel),
+        h("ul", {}, s.candidates.slice(0, 5).map((c) =>
+          h("li", {}, `${c.label}: ${c.visits} visits, mean reward ${c.meanReward.toFixed(2)}`))));
+      moves.querySelector(`button[data-move-id="${CSS.escape(s.bestMoveId)}"]`)?.classList.add("suggested");
+    } catch (e) {
+      hint.replaceChildren(describeError(e));
+    }
+  }
+
+  async function showScore(): Promise<void> {
+    try {
+      drawScore(await client.getScore({ gameId: seat.gameId }, auth(seat.token)));
+    } catch (e) {
+      score.replaceChildren(describeError(e));
+    }
+  }
+
+  function drawScore(s: GetScoreResponse): void {
+    const categories = s.seats[0]?.breakdown.map((b) => b.category) ?? [];
+    const place = new Map(s.ranking.flatMap((g, i) => g.seats.map((seatNo) => [seatNo, i + 1] as const)));
+    score.replaceChildren(
+      h("div", { "data-testid": s.final ? "final-score" : "live-score" }, s.final ? "Final score" : "Score so far"),
+      h("table", {},
+        h("tr", {}, h("th", {}, ""), s.seats.map((x) => h("th", {}, names(x.seat)))),
+        categories.map((c, i) => h("tr", {}, h("td", {}, c), s.seats.map((x) => h("td", {}, `${x.breakdown[i]?.points ?? ""}`)))),
+        h("tr.total", {}, h("td", {}, "Total"), s.seats.map((x) =>
+          h("td", { "data-testid": `total-${x.seat}` }, `${x.total}`))),
+        s.final ? h("tr", {}, h("td", {}, "Place"), s.seats.map((x) => h("td", {}, `${place.get(x.seat) ?? ""}`))) : null),
+      s.decidedBy ? h("p", {}, s.decidedBy) : "",
+    );
+  }
+
+  const seen = new Set<number>();
+  function addEvent(version: number, label: string): void {
+    if (!label || seen.has(version)) return;
+    seen.add(version);
+    log.prepend(h("li", { value: version }, label));
+  }
+
+  // Follow the game: WatchGame from the version drawn, resuming after a dropped stream.
+  async function follow(): Promise<void> {
+    while (!watching.signal.aborted) {
+      try {
+        const from = state ? state.version : 0n;
+        for await (const update of client.watchGame({ gameId: seat.gameId, fromVersion: from },
+          { ...auth(seat.token), signal: watching.signal })) {
+          if (update.event) addEvent(Number(update.event.version), update.event.moveLabel);
+          if (update.state) draw(update.state);
+        }
+        if (state?.status === GameStatus.FINISHED) return;
+      } catch (e) {
+        if (watching.signal.aborted) return;
+        say(`Live updates interrupted (${describeError(e)}); reconnecting...`, true);
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  }
+
+  try {
+    const first = await client.getState({ gameId: seat.gameId }, auth(seat.token));
+    if (first.state) draw(first.state);
+  } catch (e) {
+    say(describeError(e), true);
+    return;
+  }
+  window.addEventListener("hashchange", () => watching.abort(), { once: true });
+  watching = new AbortController();
+  void follow();
+}
+
+function route(): void {
+  const match = /game=([^&]+)/.exec(location.hash);
+  say("");
+  if (match) void table(recall(decodeURIComponent(match[1])));
+  else void home();
+}
+
+document.getElementById("home-link")!.addEventListener("click", () => { location.hash = ""; });
+window.addEventListener("hashchange", route);
+route();
