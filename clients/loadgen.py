@@ -126,7 +126,7 @@ async def drive_games(stub, tables: asyncio.Queue, clients: int, seconds: float,
             table = await tables.get()
             try:
                 await play_one_move(stub, table, rng, sample)
-            except grpc.aio.AioRpcError as error:
+            except grpc.RpcError as error:  # native (AioRpcError) or through the gateway (GrpcWebError)
                 sample.errors[error.code().name] = sample.errors.get(error.code().name, 0) + 1
             if not table.to_act:
                 sample.finished_games.append(table.game_id)

@@ -15,6 +15,7 @@ KINDS = {
     "chaos": ("commands.chaos:main", "games under load while AI workers and Redis are killed; then every game "
                                      "checked against the replay of its log"),
     "wait": ("commands.local:bench_wait", "how long a person waits for the AI seats after a move, and for a hint"),
+    "gateway": ("commands.local:bench_gateway", "the browser path: moves/s through the gRPC-Web gateway vs native"),
 }
 
 

@@ -1,6 +1,7 @@
-"""The commands that may start a whole local stack when no service is named: `tabletop play`, `tabletop demo`
-`tabletop bench load` and `tabletop bench wait`. The clients never start servers themselves; the composition root hands them a
-starter (clients.session.LocalStarter, clients.loadgen.BenchStarter)."""
+"""The commands that may start a whole local stack when no service is named: `tabletop play`, `tabletop demo`,
+`tabletop bench load`, `tabletop bench wait` and `tabletop bench gateway`. The clients never start servers
+themselves; the composition root hands them a starter (clients.session.LocalStarter, clients.loadgen.BenchStarter,
+clients.gateway_bench.GatewayStarter)."""
 
 from __future__ import annotations
 
@@ -116,3 +117,25 @@ def bench_flood(argv: list[str]) -> int:
     from clients.floodbench import main
 
     return main(argv, local=flood_stack)
+
+
+@contextlib.contextmanager
+def gateway_stack() -> Iterator[tuple[str, str, int, int]]:
+    """Redis, a game service and a gRPC-Web gateway; yields (service target, gateway URL, their pids)."""
+    from commands.embedded_redis import EmbeddedRedis, free_port
+    from commands.launcher import LocalStack
+
+    os.environ.setdefault("TABLETOP_METRICS_PORT", "0")
+    os.environ.setdefault("TABLETOP_GATEWAY_METRICS_PORT", "0")
+    with EmbeddedRedis(appendonly=True) as redis_server, \
+            LocalStack(redis_url=redis_server.url, with_worker=False, gateway_port=free_port()) as stack:
+        pids = {name: proc.pid for name, proc in stack.procs}
+        print(f"started redis-server ({redis_server.url}), tabletop serve ({stack.target}, pid {pids['game service']}) "
+              f"and tabletop gateway ({stack.gateway_url}, pid {pids['gateway']})")
+        yield stack.target, stack.gateway_url, pids["game service"], pids["gateway"]
+
+
+def bench_gateway(argv: list[str]) -> int:
+    from clients.gateway_bench import main
+
+    return main(argv, local=gateway_stack)

@@ -1,5 +1,6 @@
-"""`tabletop run` (what `make run` starts): Redis, the game service and the AI worker come up as separate
-processes, answer, and stop cleanly on Ctrl-C, leaving the embedded Redis's data on disk."""
+"""`tabletop run` (what `make run` starts): Redis, the game service, the AI worker and the gRPC-Web gateway come
+up as separate processes, answer, and stop cleanly on Ctrl-C, leaving the embedded Redis's data on disk; the URL
+printed for the browser serves the web table (or, without a build, says how to make one)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -19,13 +21,14 @@ from tabletop.v1 import game_service_pb2_grpc
 
 
 def test_tabletop_run_starts_the_stack_and_stops_on_ctrl_c(tmp_path):
-    port = free_port()
+    port, web_port = free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("TABLETOP_")}
     env["TABLETOP_METRICS_PORT"] = str(free_port())
     env["TABLETOP_AI_METRICS_PORT"] = str(free_port())
     env["TABLETOP_AI_GRPC_PORT"] = str(free_port())
     proc = subprocess.Popen(
-        [sys.executable, "-m", "commands.cli", "run", "--port", str(port), "--data-dir", str(tmp_path / "redis")],
+        [sys.executable, "-m", "commands.cli", "run", "--port", str(port), "--web-port", str(web_port),
+         "--data-dir", str(tmp_path / "redis")],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
     )
     try:
@@ -42,6 +45,10 @@ def test_tabletop_run_starts_the_stack_and_stops_on_ctrl_c(tmp_path):
         assert "Tabletop is running." in text, text
         assert f"game service   127.0.0.1:{port}" in text
         assert re.search(r"AI worker\s+127\.0\.0\.1:\d+", text), text
+        assert f"http://127.0.0.1:{web_port}" in text, text
+        with urllib.request.urlopen(f"http://127.0.0.1:{web_port}/", timeout=5) as page:
+            html = page.read().decode()
+        assert ("<title>Tabletop</title>" in html) and ("make web" in html or "type=\"module\"" in html), html
         with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
             health = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=5)
             assert health.status == health_pb2.HealthCheckResponse.SERVING

@@ -29,6 +29,10 @@ TABLETOP_PROCESSES = {
                            "health_var": "TABLETOP_AI_HEALTH_PORT"},
 }
 
+# The gRPC-Web gateway (`tabletop gateway`): the third Deployment of the image, HTTP rather than gRPC.
+GATEWAY = "tabletop-gateway"
+DEPLOYMENTS = (*TABLETOP_PROCESSES, GATEWAY)
+
 
 def kubectl() -> str:
     found = shutil.which("kubectl") or ("/usr/bin/kubectl" if Path("/usr/bin/kubectl").exists() else None)

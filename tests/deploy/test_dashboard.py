@@ -31,7 +31,7 @@ def documented_metrics() -> dict[str, str]:
 def metrics_defined_in_code() -> dict[str, tuple[str, tuple[str, ...], str]]:
     """Find every prometheus_client metric the code declares: name -> (type, label names, file)."""
     found = {}
-    for package in ("service", "ai", "clients", "tabletop"):
+    for package in ("service", "gateway", "ai", "clients", "tabletop"):
         for path in (REPO / package).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(), str(path))):
                 if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)):
@@ -77,7 +77,9 @@ def test_the_metrics_table_lists_the_agreed_metrics():
         "tabletop_version_conflicts_total", "tabletop_redis_duration_seconds", "tabletop_ai_jobs_total",
         "tabletop_ai_think_seconds", "tabletop_ai_iterations_per_second", "tabletop_ai_queue_lag_seconds",
         "tabletop_ai_reclaimed_jobs_total", "tabletop_ai_suggestions_total", "tabletop_stream_duration_seconds",
-        "tabletop_streams_open", "tabletop_ai_turn_timeouts_total",
+        "tabletop_streams_open", "tabletop_ai_turn_timeouts_total", "tabletop_gateway_calls_total",
+        "tabletop_gateway_call_duration_seconds", "tabletop_gateway_calls_in_flight",
+        "tabletop_gateway_refused_origins_total",
     }
     for name, kind in documented_metrics().items():
         assert kind in {"counter", "gauge", "histogram"}, name

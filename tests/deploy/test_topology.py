@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.deploy.rendering import (
+    DEPLOYMENTS,
     OVERLAYS,
     TABLETOP_PROCESSES,
     config_data,
@@ -34,7 +35,7 @@ def mebibytes(size: str) -> int:
 
 def test_dev_runs_one_of_each_with_redis_inside():
     objects = render("dev")
-    for name in TABLETOP_PROCESSES:
+    for name in DEPLOYMENTS:
         assert one(objects, "Deployment", name)["spec"]["replicas"] == 1
     assert not of_kind(objects, "HorizontalPodAutoscaler")
     redis = one(objects, "StatefulSet", "redis")
@@ -118,7 +119,7 @@ def test_budgets_and_autoscalers_point_at_the_deployments(overlay):
         assert budget["spec"].get("maxUnavailable") == 1, "one pod at a time, at any replica count"
     budgeted = {w["metadata"]["name"] for b in of_kind(objects, "PodDisruptionBudget")
                 for w in workloads(objects) if selector_matches(b["spec"]["selector"], pod_labels(w))}
-    assert budgeted >= set(TABLETOP_PROCESSES)
+    assert budgeted >= set(DEPLOYMENTS)
     for autoscaler in of_kind(objects, "HorizontalPodAutoscaler"):
         assert autoscaler["apiVersion"] == "autoscaling/v2"
         target = autoscaler["spec"]["scaleTargetRef"]
@@ -129,7 +130,7 @@ def test_budgets_and_autoscalers_point_at_the_deployments(overlay):
         assert "cpu" in resources
     if overlay.startswith("prod"):
         scaled = {a["spec"]["scaleTargetRef"]["name"] for a in of_kind(objects, "HorizontalPodAutoscaler")}
-        assert scaled == set(TABLETOP_PROCESSES)
+        assert scaled == set(DEPLOYMENTS)
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
@@ -144,12 +145,12 @@ def test_pods_announce_their_metrics(overlay):
         assert annotations["prometheus.io/path"] == "/metrics"
 
 
-def test_prod_service_monitor_scrapes_both_processes():
+def test_prod_service_monitor_scrapes_every_process():
     objects = render("prod")
     (monitor,) = of_kind(objects, "ServiceMonitor")
     scraped = [s for s in of_kind(objects, "Service") if selector_matches(monitor["spec"]["selector"],
                                                                          s["metadata"]["labels"])]
-    assert {s["metadata"]["name"] for s in scraped} == set(TABLETOP_PROCESSES)
+    assert {s["metadata"]["name"] for s in scraped} == set(DEPLOYMENTS)
     for endpoint in monitor["spec"]["endpoints"]:
         for service in scraped:
             assert endpoint["port"] in {p["name"] for p in service["spec"]["ports"]}
