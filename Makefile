@@ -36,7 +36,7 @@ $(WEB_STAMP): $(WEB_SOURCES)
 # and the browser tests skip, saying why.
 web-if-node:
 	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory web || \
-	  echo "make: the web table did not build (Node.js >= 20.19 is needed); going on without it" >&2; \
+	  echo "make: the web table did not build (see above; it needs Node.js >= 20.19); going on without it" >&2; \
 	else echo "make: npm not found: the web table is not built (install Node.js >= 20.19 and npm)" >&2; fi
 
 $(NODE_EXAMPLE)/node_modules/.package-lock.json: $(NODE_EXAMPLE)/package-lock.json

@@ -22,6 +22,7 @@ CONTENT_TYPES = ("application/grpc-web", "application/grpc-web+proto",
 TIMEOUT = re.compile(r"^(\d{1,8})([HMSmun])$")
 TIMEOUT_UNITS = {"H": 3600.0, "M": 60.0, "S": 1.0, "m": 1e-3, "u": 1e-6, "n": 1e-9}
 MESSAGE_SAFE = "".join(chr(c) for c in range(0x20, 0x7F) if chr(c) != "%")  # the gRPC spec's percent-encoding
+BASE64_BODY = re.compile(rb"[A-Za-z0-9+/=]*")
 BASE64_SEGMENT = re.compile(rb"[A-Za-z0-9+/]*(?:={1,2}|$)")
 
 
@@ -54,6 +55,8 @@ def frames(body: bytes) -> Iterator[tuple[int, bytes]]:
 def decode_text(body: bytes) -> bytes:
     """The bytes of a -text body: base64, possibly several padded segments one after the other."""
     body = b"".join(body.split())
+    if not BASE64_BODY.fullmatch(body):
+        raise FrameError("the body is not base64")
     try:
         return b"".join(base64.b64decode(seg, validate=True) for seg in BASE64_SEGMENT.findall(body) if seg)
     except binascii.Error as exc:

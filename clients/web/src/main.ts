@@ -3,7 +3,7 @@ import { create } from "@bufbuild/protobuf";
 import { ConnectError, Code } from "@connectrpc/connect";
 import { auth, client, describeError } from "./api";
 import { genericBoard, unpack } from "./board";
-import { naishiBoard } from "./boards/naishi";
+import { BOARDS } from "./boards";
 import { h } from "./dom";
 import {
   GameStatus,
@@ -15,7 +15,6 @@ import {
   type GetScoreResponse,
   type LegalMove,
 } from "./gen/tabletop/v1/game_service_pb";
-import type { NaishiView } from "./gen/tabletop/v1/naishi_pb";
 
 const app = document.getElementById("app")!;
 const statusLine = document.getElementById("status")!;
@@ -167,9 +166,10 @@ async function table(seat: Seat): Promise<void> {
     if (state && next.version < state.version) return; // an older answer that arrived late
     state = next;
     const view = next.view;
+    const typed = unpack(view);
+    const own = typed && BOARDS[typed.$typeName];
     if (!view) board.replaceChildren(h("p", {}, "Waiting for the game to start."));
-    else if (next.gameType === "naishi") board.replaceChildren(naishiBoard(unpack(view) as NaishiView, names));
-    else board.replaceChildren(genericBoard(view));
+    else board.replaceChildren(own ? own(typed, names) : genericBoard(view));
     seats.replaceChildren(...next.seats.map((s) =>
       h(`li${next.toAct.includes(s.seat) ? ".to-act" : ""}`, { "data-seat": s.seat },
         `${s.name} (${SeatKind[s.kind].toLowerCase()}${s.strength ? ` ${s.strength}` : ""})`,
