@@ -153,7 +153,7 @@ def compose() -> dict:
 
 def test_compose_runs_redis_with_aof_on_a_volume():
     services = compose()["services"]
-    assert set(services) == {"redis", "service", "worker"}
+    assert set(services) == {"redis", "service", "worker", "gateway"}
     redis = services["redis"]
     assert image_problem(redis["image"]) is None
     command = redis["command"]
@@ -166,20 +166,22 @@ def test_compose_runs_redis_with_aof_on_a_volume():
 def test_compose_runs_the_same_image_and_subcommands_hardened():
     services = compose()["services"]
     user = [rest for keyword, rest in stages(DOCKERFILE)[-1] if keyword == "USER"][-1]
-    for name, args in (("service", ["serve"]), ("worker", ["ai-worker"])):
+    for name, args in (("service", ["serve"]), ("worker", ["ai-worker"]), ("gateway", ["gateway"])):
         service = services[name]
         assert service["image"] == "tabletop:0.1.0", "the tag the kustomize base pins"
         assert service["command"] == args and args[0] in COMMANDS
         assert service["user"] == user
         assert service["read_only"] is True and service["cap_drop"] == ["ALL"]
         assert "no-new-privileges:true" in service["security_opt"]
-        assert service["environment"]["TABLETOP_REDIS_URL"] == "redis://redis:6379/0"
+        if name != "gateway":  # the gateway never touches Redis
+            assert service["environment"]["TABLETOP_REDIS_URL"] == "redis://redis:6379/0"
         assert set(service["environment"]) <= documented_env_vars()
         healthcheck = service["healthcheck"]["test"]
         assert healthcheck[:3] == ["CMD", "python", "-c"]
         compile(healthcheck[3], f"{name} healthcheck", "exec")
     assert services["service"]["environment"]["TABLETOP_AI_TARGET"] == "worker:50061"
     assert services["worker"]["environment"]["TABLETOP_SERVICE_TARGET"] == "service:50051"
+    assert services["gateway"]["environment"]["TABLETOP_GATEWAY_UPSTREAM"] == "service:50051"
     images = one(render("dev"), "Deployment", "tabletop-game-service")
     (container,) = pod_spec(images)["containers"]
     assert container["image"] == services["service"]["image"]

@@ -74,7 +74,7 @@ def native_score(target: str, game_id: str) -> pb.GetScoreResponse:
         return game_service_pb2_grpc.GameServiceStub(channel).GetScore(pb.GetScoreRequest(game_id=game_id))
 
 
-def test_a_naishi_game_is_played_to_its_end_in_a_real_browser(web_stack, tmp_path):
+def browser_or_skip() -> None:
     node_or_skip()
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no browser at {CHROMIUM} (Debian: apt-get install chromium; .ci/run installs it)")
@@ -82,6 +82,10 @@ def test_a_naishi_game_is_played_to_its_end_in_a_real_browser(web_stack, tmp_pat
         pytest.skip("the web table is not built: `make web` (needs Node.js >= 20.19 and npm)")
     if not (WEB / "node_modules" / "playwright-core").is_dir():
         pytest.skip("playwright-core is not installed in clients/web: `make web` (npm ci)")
+
+
+def test_a_naishi_game_is_played_to_its_end_in_a_real_browser(web_stack, tmp_path):
+    browser_or_skip()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     played = subprocess.run(["node", "tests/play_naishi.mjs", web_stack.gateway_url + "/", str(SCREENSHOTS)],
                             cwd=WEB, capture_output=True, text=True, timeout=420,
@@ -95,6 +99,20 @@ def test_a_naishi_game_is_played_to_its_end_in_a_real_browser(web_stack, tmp_pat
     assert result["totals"] == [s.total for s in score.seats]  # what the page shows is what GetScore says
     for shot in result["screenshots"]:
         assert Path(shot).stat().st_size > 10_000
+
+
+def test_a_friend_finds_the_game_in_the_lobby_joins_by_code_and_both_tables_follow_it(web_stack):
+    browser_or_skip()
+    played = subprocess.run(["node", "tests/join_and_lobby.mjs", web_stack.gateway_url + "/"], cwd=WEB,
+                            capture_output=True, text=True, timeout=300, env={**os.environ, "CHROMIUM": CHROMIUM})
+    assert played.returncode == 0, played.stderr[-3000:]
+    result = json.loads(played.stdout.strip().splitlines()[-1])
+    assert result["inLobby"] and "Guest" in result["boSeat"] and result["boSeesGiftChosen"]
+    assert result["statusAnn"] == result["statusBo"] == "IN_PROGRESS"
+    with grpc.insecure_channel(web_stack.target) as channel:
+        state = game_service_pb2_grpc.GameServiceStub(channel).GetState(
+            pb.GetStateRequest(game_id=result["gameId"])).state
+    assert [s.kind for s in state.seats] == [pb.SEAT_KIND_HUMAN, pb.SEAT_KIND_HUMAN]
 
 
 def test_the_node_example_plays_a_game_to_its_end(web_stack):
