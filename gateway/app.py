@@ -21,7 +21,7 @@ from aiohttp import web
 
 from gateway import metrics
 from gateway.config import Config
-from tabletop import grpcweb
+from tabletop import grpcweb, transport
 
 log = structlog.get_logger("gateway")
 
@@ -51,8 +51,12 @@ class Gateway:
     def __init__(self, config: Config):
         self.config = config
         limit = config.max_message_bytes + 64
-        self.channel = grpc.aio.insecure_channel(config.upstream, options=[
-            ("grpc.max_receive_message_length", limit), ("grpc.max_send_message_length", limit)])
+        options = [("grpc.max_receive_message_length", limit), ("grpc.max_send_message_length", limit)]
+        if config.service_tls:
+            self.channel = grpc.aio.secure_channel(config.upstream, transport.channel_credentials(config.tls_ca_file),
+                                                   options=options)
+        else:
+            self.channel = grpc.aio.insecure_channel(config.upstream, options=options)
 
     async def close(self) -> None:
         await self.channel.close()

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from tabletop.settings import ConfigError, env_reader
+from tabletop.settings import ConfigError, env_reader, flag
 
 __all__ = ["Config", "ConfigError", "parse_origins"]
 
@@ -43,6 +43,11 @@ class Config:
     log_level: str = "info"
     forward_secret: str = ""  # shared with the service: lets it trust the client address the gateway forwards
     trust_forwarded_for: bool = False  # behind an Ingress: take the client address from X-Forwarded-For
+    # The upstream is reached with TLS when service_tls (trusting tls_ca_file, else the system's roots); in
+    # plaintext only to a loopback address, unless allow_insecure says the network is trusted.
+    service_tls: bool = False
+    tls_ca_file: str = ""
+    allow_insecure: bool = False
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -62,5 +67,8 @@ class Config:
             shutdown_grace_seconds=get("SHUTDOWN_GRACE_SECONDS", d.shutdown_grace_seconds),
             log_level=get("LOG_LEVEL", d.log_level),
             forward_secret=get("GATEWAY_FORWARD_SECRET", d.forward_secret),
-            trust_forwarded_for=get("GATEWAY_TRUST_FORWARDED_FOR", "0").lower() in ("1", "true", "yes"),
+            trust_forwarded_for=flag(env, "GATEWAY_TRUST_FORWARDED_FOR"),
+            service_tls=flag(env, "SERVICE_TLS"),
+            tls_ca_file=get("TLS_CA_FILE", d.tls_ca_file),
+            allow_insecure=flag(env, "ALLOW_INSECURE"),
         )

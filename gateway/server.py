@@ -14,7 +14,18 @@ from aiohttp import web
 
 from gateway.app import build_app
 from gateway.config import Config, ConfigError
-from tabletop import logconfig
+from tabletop import logconfig, transport
+
+PLAINTEXT_REMEDIES = (
+    "Set TABLETOP_SERVICE_TLS=true (and TABLETOP_TLS_CA_FILE for a certificate from a private CA), or",
+    "TABLETOP_ALLOW_INSECURE=true if the network is trusted (e.g. in-cluster, behind the NetworkPolicies).",
+)
+
+
+def check_upstream_transport(config: Config) -> None:
+    """Raise PlaintextRefused if browsers' tokens would go in plaintext to another machine unasked."""
+    if not (config.service_tls or config.allow_insecure):
+        transport.refuse_plaintext(config.upstream, "browsers' seat tokens and API keys", PLAINTEXT_REMEDIES)
 
 log = structlog.get_logger("gateway")
 
@@ -53,14 +64,17 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     try:
         config = Config.from_env()
-    except ConfigError as exc:
+        overrides = {k: v for k, v in (("port", args.port), ("upstream", args.upstream)) if v is not None}
+        if overrides:
+            import dataclasses
+
+            config = dataclasses.replace(config, **overrides)
+        check_upstream_transport(config)
+        if config.tls_ca_file:
+            transport.check_certificate("", "", config.tls_ca_file)
+    except (ConfigError, transport.PlaintextRefused) as exc:
         print(f"tabletop gateway: {exc}", file=sys.stderr)
         return 2
-    overrides = {k: v for k, v in (("port", args.port), ("upstream", args.upstream)) if v is not None}
-    if overrides:
-        import dataclasses
-
-        config = dataclasses.replace(config, **overrides)
     logconfig.configure(config.log_level)
     asyncio.run(serve(config))
     return 0

@@ -65,3 +65,15 @@ def test_gateway_and_service_share_the_forward_secret(overlay):
         refs.append(env_sources(container)["TABLETOP_GATEWAY_FORWARD_SECRET"]["valueFrom"]["secretKeyRef"])
     assert refs[0] == refs[1] and refs[0]["key"] == "gateway-forward-secret"
     assert "TABLETOP_GATEWAY_FORWARD_SECRET" not in config_data(objects), "no secret in a ConfigMap"
+
+
+def test_with_tls_the_gateway_calls_the_service_with_tls_trusting_the_mounted_ca():
+    objects = render("prod-tls")
+    settings = config_data(objects)
+    assert settings["TABLETOP_SERVICE_TLS"] == "true" and settings["TABLETOP_ALLOW_INSECURE"] == "false"
+    spec = pod_spec(one(objects, "Deployment", GATEWAY))
+    (container,) = spec["containers"]
+    ca_dir = settings["TABLETOP_TLS_CA_FILE"].rsplit("/", 1)[0]
+    mount = next(m for m in container["volumeMounts"] if m["mountPath"] == ca_dir)
+    volume = next(v for v in spec["volumes"] if v["name"] == mount["name"])
+    assert volume["secret"]["secretName"] == "tabletop-tls" and mount["readOnly"]
