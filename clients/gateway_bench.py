@@ -17,20 +17,23 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 
 import aiohttp
-import grpc
 
+from clients import connection
+from clients.connection import Connection
 from clients.grpcweb import GrpcWebStub
 from clients.loadgen import SLICE_SECONDS, Sample, _levels, _row, cpu_seconds, drive_games, new_table
+from tabletop import transport
 from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
 
 SERVICE = game_service_pb2.DESCRIPTOR.services_by_name["GameService"]
 
 
 async def run(target: str, gateway_url: str, levels: list[int], games: int, seconds: float, seed: int,
-              pids: tuple[int | None, int | None] = (None, None)) -> int:
+              pids: tuple[int | None, int | None] = (None, None), link: Connection | None = None) -> int:
     service_pid, gateway_pid = pids
     connector = aiohttp.TCPConnector(limit=max(levels) * 2)
-    async with grpc.aio.insecure_channel(target) as channel, aiohttp.ClientSession(connector=connector) as session:
+    async with (link or Connection()).aio_channel(target, []) as channel, \
+            aiohttp.ClientSession(connector=connector) as session:
         native = game_service_pb2_grpc.GameServiceStub(channel)
         web = GrpcWebStub(session, gateway_url, SERVICE)
         paths = {"native": native, "gateway": web}
@@ -80,11 +83,22 @@ def main(argv: list[str], local: GatewayStarter | None = None) -> int:
     parser.add_argument("--games", type=int, default=64, help="games in play at once per path (default 64)")
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds per level and path (default 10)")
     parser.add_argument("--seed", type=int, default=1)
+    connection.add_arguments(parser, api_key=False)
     args = parser.parse_args(argv)
     if bool(args.target) != bool(args.gateway):
         parser.error("give both --target and --gateway, or neither")
     if args.target:
-        return asyncio.run(run(args.target, args.gateway, args.clients, args.games, args.seconds, args.seed))
+        try:  # seat tokens go both ways: never in plaintext off this machine unasked
+            link = Connection.from_args(args)
+            link.check(args.target, "seat tokens")
+            if args.gateway.startswith("http://") and not link.insecure:
+                transport.refuse_plaintext(args.gateway.removeprefix("http://").split("/")[0], "seat tokens",
+                                           ("Give an https:// gateway URL, or --insecure if you trust the network.",))
+        except ValueError as error:  # PlaintextRefused, a bad TABLETOP_* flag
+            print(f"tabletop bench gateway: {error}", file=sys.stderr)
+            return 2
+        return asyncio.run(run(args.target, args.gateway, args.clients, args.games, args.seconds, args.seed,
+                               link=link))
     if local is None:
         print("tabletop bench gateway: give --target HOST:PORT and --gateway URL", file=sys.stderr)
         return 2
