@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 
 import grpc
@@ -62,6 +63,12 @@ REDIS_DURATION = _RedisHistogram(
     "tabletop_redis_duration_seconds", "Redis round trips by operation (not the blocking read of WatchGame)", ["op"],
     buckets=(0.0002, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5),
 )
+
+
+@functools.cache
+def child(metric, *labels: str):
+    """`metric.labels(*labels)`, looked up once: the lookup (a lock, checks) costs more than the count itself."""
+    return metric.labels(*labels)
 
 
 def method_name(full: str) -> str:
@@ -144,8 +151,16 @@ async def _parsed(parse, raw: bytes, context: aio.ServicerContext):
                                         .to_status())
 
 
+SLOW_RPC_SECONDS = 1.0  # a unary RPC slower than this is logged at info level even when it succeeds
+
+
 def _record(method: str, code: grpc.StatusCode, started: float, histogram: Histogram = RPC_DURATION) -> None:
-    RPC_REQUESTS.labels(method, code.name).inc()
+    child(RPC_REQUESTS, method, code.name).inc()
     duration = time.perf_counter() - started
-    histogram.labels(method).observe(duration)
-    log.info("rpc", method=method, code=code.name, duration_ms=round(duration * 1000, 3))
+    child(histogram, method).observe(duration)
+    # One line per RPC: at info level when it failed or was slow (or a stream ended), else at debug level, which
+    # the default level (info) drops before building anything: the metrics above count every call anyway.
+    if code is grpc.StatusCode.OK and duration < SLOW_RPC_SECONDS and histogram is RPC_DURATION:
+        log.debug("rpc", method=method, code=code.name, duration_ms=round(duration * 1000, 3))
+    else:
+        log.info("rpc", method=method, code=code.name, duration_ms=round(duration * 1000, 3))

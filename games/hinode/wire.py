@@ -11,7 +11,7 @@ from games.hinode.data import AREAS, COLS, HERO, NAWABARI, PLAYERS, SUIT_SIZE, W
 from games.hinode.moves import ChooseArea, ChooseTribe, PlayCard, TakeResource
 from games.hinode.state import AREA, OVER, PICK, PLAY, TRIBE, Played, View
 from tabletop.v1 import hinode_pb2 as hp
-from tabletop.wire import GameWire, WireError
+from tabletop.wire import GameWire, WireError, field_bytes
 
 PHASES = {TRIBE: hp.HINODE_PHASE_CHOOSE_TRIBE, AREA: hp.HINODE_PHASE_CHOOSE_AREA, PLAY: hp.HINODE_PHASE_PLAY,
           PICK: hp.HINODE_PHASE_PICK_RESOURCE, OVER: hp.HINODE_PHASE_OVER}
@@ -101,6 +101,16 @@ class HinodeWire(GameWire):
     # --- views ---
 
     def view_to_proto(self, v: View) -> hp.HinodeView:
+        message = self._view_but_history(v)
+        message.history.extend(_played_to_proto(p) for p in v.history)
+        return message
+
+    def view_bytes(self, v: View) -> bytes:
+        # The history (every card played so far) is most of a view, and only grows: each card played is
+        # serialised once, not once per view that shows it.
+        return self._view_but_history(v).SerializeToString() + b"".join(map(_history_field, v.history))
+
+    def _view_but_history(self, v: View) -> hp.HinodeView:
         markers = [[p for p in range(PLAYERS) if v.skill_markers[p] >> a & 1] for a in range(AREAS)]
         areas = [
             hp.HinodeArea(
@@ -131,7 +141,6 @@ class HinodeWire(GameWire):
             battlefield=v.battlefield,
             battlefield_colour=_enum(v.colour),
             trick=[_played_to_proto(p) for p in v.plays],
-            history=[_played_to_proto(p) for p in v.history],
             hero_last=v.hero_last,
             ranking=v.ranking,
             next_start_player=v.next_start,
@@ -225,6 +234,22 @@ def _play_from_proto(m: hp.HinodePlayCard) -> PlayCard:
 def _played_to_proto(p: Played) -> hp.HinodePlay:
     return hp.HinodePlay(trick=p.trick + 1, position=p.seat, play=_play_to_proto(p.move), power=p.power,
                          follow=p.follow)
+
+
+HISTORY = hp.HinodeView.DESCRIPTOR.fields_by_name["history"].number
+HISTORY_CACHE_SIZE = 16384
+# id of a card on the table -> (that card, its serialised HinodeView.history field). Keyed by identity: the cards
+# of consecutive states are the same objects, and holding the card keeps its id from being reused meanwhile.
+_history: dict[int, tuple[Played, bytes]] = {}
+
+
+def _history_field(p: Played) -> bytes:
+    entry = _history.get(id(p))
+    if entry is None or entry[0] is not p:
+        entry = _history[id(p)] = (p, field_bytes(HISTORY, _played_to_proto(p).SerializeToString()))
+        if len(_history) > HISTORY_CACHE_SIZE:
+            _history.pop(next(iter(_history)))
+    return entry[1]
 
 
 def _played_from_proto(m: hp.HinodePlay) -> Played:
