@@ -195,9 +195,9 @@ async def finish_games(stub, count: int, seed: int, game_type: str, seats: int) 
     return list(await asyncio.gather(*(one() for _ in range(count))))
 
 
-def memory_per_game(redis_url: str, game_ids: list[str]) -> list[dict[str, int]]:
-    """MEMORY USAGE of every key of each game (all share its hash tag `{game id}`), by the part of the key name
-    after the tag ("" for the game's hash), and the seconds its request-id answers have left to live."""
+def memory_per_game(redis_url: str, game_ids: list[str]) -> list[dict[str, tuple[int, int]]]:
+    """MEMORY USAGE and TTL of every key of each game (all share its hash tag `{game id}`), by the part of the key
+    name after the tag ("" for the game's hash)."""
     import redis  # only for this figure; the load itself goes through gRPC
 
     client = redis.Redis.from_url(redis_url)
@@ -205,25 +205,34 @@ def memory_per_game(redis_url: str, game_ids: list[str]) -> list[dict[str, int]]
         figures = []
         for game_id in game_ids:
             prefix = f"game:{{{game_id}}}"
-            sizes: dict[str, int] = {}
+            sizes: dict[str, tuple[int, int]] = {}
             for key in client.scan_iter(match=prefix.replace("{", "[{]") + "*", count=1000):
                 part = key.decode()[len(prefix):].lstrip(":")
-                sizes[part] = client.memory_usage(key, samples=0) or 0
+                sizes[part] = (client.memory_usage(key, samples=0) or 0, client.ttl(key))
             figures.append(sizes)
         return figures
     finally:
         client.close()
 
 
-def print_memory(game_type: str, figures: list[dict[str, int]]) -> None:
-    totals = [sum(f.values()) for f in figures]
-    at_rest = [sum(v for k, v in f.items() if k != "requests") for f in figures]
+SHORT_LIVED_SECONDS = 3600  # keys that expire sooner than this after the game's end are counted apart
+
+
+def print_memory(game_type: str, figures: list[dict[str, tuple[int, int]]]) -> None:
+    """Bytes per finished game: all of its keys right after its end, and those kept for the game's retention
+    (the others, the request-id answers and the event stream, expire minutes or seconds after the end)."""
+    totals = [sum(size for size, _ in f.values()) for f in figures]
+    kept = [sum(size for size, ttl in f.values() if ttl < 0 or ttl > SHORT_LIVED_SECONDS) for f in figures]
     parts = sorted({k for f in figures for k in f})
-    each = ", ".join(f"{k or 'hash'} {statistics.fmean(f.get(k, 0) for f in figures):.0f}" for k in parts)
+
+    def part(name: str) -> str:
+        sizes = [f[name][0] for f in figures if name in f]
+        ttls = [f[name][1] for f in figures if name in f]
+        return f"{name or 'hash'} {statistics.fmean(sizes):.0f} (expires in {max(ttls)} s)"
+
     print(f"redis bytes per finished {game_type} game ({len(figures)} games, MEMORY USAGE of its keys): "
-          f"mean {statistics.fmean(totals):.0f}, max {max(totals)} ({each}); without the request-id answers, "
-          f"which expire TABLETOP_REQUEST_ID_SECONDS after the last move: mean {statistics.fmean(at_rest):.0f}, "
-          f"max {max(at_rest)}")
+          f"kept for the retention: mean {statistics.fmean(kept):.0f}, max {max(kept)}; right after the end: "
+          f"mean {statistics.fmean(totals):.0f}, max {max(totals)}; by key: {', '.join(map(part, parts))}")
 
 
 def _row(label: str, clients: int, sample: Sample, kinds: tuple[str, ...], rate: float) -> str:

@@ -91,7 +91,8 @@ def _event_field(game_id: str, event: Event, viewer: int | None, names: tuple[st
     key = (game_id, event.version, event.get("at"), viewer)
     found = _event_bytes.get(key)
     if found is None:
-        found = _kept(_event_bytes, key, _field(RECENT_EVENTS, event_to_proto(event, viewer, names).SerializeToString()))
+        found = _kept(_event_bytes, key,
+                      _field(RECENT_EVENTS, event_to_proto(event, viewer, names).SerializeToString()))
     return found
 
 

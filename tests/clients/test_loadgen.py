@@ -39,4 +39,5 @@ def test_bench_load_prints_rates_latencies_the_floor_ratios_and_bytes_per_game(r
                              r"\(moves [\d.]+\); p99 MakeMove [\d.]+x, GetState [\d.]+x of its Echo p99", out), out
     for game_type in ("hinode", "naishi"):
         assert re.search(rf"redis bytes per finished {game_type} game \(1 games, MEMORY USAGE of its keys\): "
-                         r"mean \d+, max \d+ \(hash \d+, ", out), out
+                         r"kept for the retention: mean \d+, max \d+; right after the end: mean \d+, max \d+; "
+                         r"by key: hash \d+ \(expires in \d+ s\), events \d+ ", out), out
