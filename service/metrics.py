@@ -79,8 +79,20 @@ def method_name(full: str) -> str:
 class MetricsInterceptor(aio.ServerInterceptor):
     """Count, time and log every RPC by method and final status code."""
 
+    def __init__(self) -> None:
+        self._wrapped: dict[str, grpc.RpcMethodHandler] = {}
+
     async def intercept_service(self, continuation, handler_call_details):
-        handler = await continuation(handler_call_details)
+        # A method's handler never changes once the server runs: it is wrapped once, not at every call.
+        method = handler_call_details.method
+        wrapped = self._wrapped.get(method)
+        if wrapped is None:
+            wrapped = self._wrap(await continuation(handler_call_details), handler_call_details)
+            if wrapped is not None:
+                self._wrapped[method] = wrapped
+        return wrapped
+
+    def _wrap(self, handler, handler_call_details):
         if handler is None or handler_call_details.method.startswith("/grpc."):
             # Health probes and reflection are infrastructure, not API traffic: a kubelet probing every few
             # seconds would otherwise fill the RPC metrics and logs.
