@@ -219,7 +219,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         key = (event_key(seen.record.game_id, event), seen.viewer)
         frame = self._frames.get(key)
         if frame is None:
-            frame = self._frames[key] = messages.watched(event, seen).SerializeToString()
+            frame = self._frames[key] = messages.watched(event, seen)
             if len(self._frames) > FRAMES:
                 self._frames.popitem(last=False)
         return frame
