@@ -1,10 +1,10 @@
 """`tabletop bench load` against a running service (--target) and a bare floor (--floor-target): it plays, measures
-both floors and Redis bytes, and prints each figure. Only that it runs and reports is checked here; the figures are in docs/benchmarks.md."""
+both floors and Redis bytes, and prints each figure. Only that it runs and reports is checked here; the figures
+are in docs/benchmarks.md."""
 
 from __future__ import annotations
 
 import re
-
 import subprocess
 import sys
 
