@@ -1,10 +1,14 @@
 """`tabletop bench load`: many concurrent Hinode games (4 human seats each) driven through GetState and MakeMove,
-compared with the floor of the same server stack: BenchService.Echo, one Redis read and one write per call.
+compared with two floors: BenchService.Echo on the same server stack (interceptors, store; one Redis read and one
+write per call), and the bare floor, a plain grpc.aio Echo server with one Redis GET and one SET and nothing else,
+in a process of its own (service/bare_floor.py).
 
-Per concurrency level it prints moves per second, RPCs per second and p50/p99 latencies, then the Echo floor at
-the same concurrency and the ratio. At the end it prints the Redis memory a finished game holds (MEMORY USAGE of
-its hash, event stream and request-id answers). Without --target it starts its own embedded Redis and game service
-(with TABLETOP_BENCH_ECHO=1), as separate processes; with --target give --redis-url to get the memory figures.
+Per concurrency level it alternates slices of game load, of Echo and of the bare Echo, and prints moves per
+second, RPCs per second and p50/p99 latencies of each, the ratios of throughput and (for local processes) of CPU
+time per call against both floors. At the end it prints the Redis memory a finished Hinode and a finished Naishi
+game hold (MEMORY USAGE of every key of the game). Without --target it starts its own embedded Redis, game service
+(with TABLETOP_BENCH_ECHO=1) and bare floor, as separate processes; with --target give --redis-url to get the
+memory figures and --floor-target for the bare floor.
 
 It is a client: it speaks only the generated protos over gRPC (the local stack is started as processes, and
 Redis is read only for the memory figure). Loops are bounded by --seconds and stop by themselves.
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import statistics
@@ -33,9 +38,21 @@ from tabletop.v1 import game_service_pb2 as pb
 
 GAME_TYPE = "hinode"
 SEATS = 4
+MEMORY_GAMES = (("hinode", 4), ("naishi", 2))  # the games played to their end for the memory figure
 RPC_TIMEOUT = 30.0
 ECHO_PAYLOAD = bytes(range(64))
 SLICE_SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class BenchStack:
+    """What the composition root started for the benchmark: the game service, its Redis and the bare floor."""
+
+    target: str
+    redis_url: str
+    pid: int | None
+    floor_target: str | None
+    floor_pid: int | None
 
 
 @dataclass
@@ -86,9 +103,10 @@ def _auth(token: str) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {token}"),)
 
 
-async def new_table(stub: game_service_pb2_grpc.GameServiceStub) -> Table:
+async def new_table(stub: game_service_pb2_grpc.GameServiceStub, game_type: str = GAME_TYPE,
+                    seats: int = SEATS) -> Table:
     created = await stub.CreateGame(
-        pb.CreateGameRequest(game_type=GAME_TYPE, seats=[pb.SeatSpec(kind=pb.SEAT_KIND_HUMAN)] * SEATS, start=True),
+        pb.CreateGameRequest(game_type=game_type, seats=[pb.SeatSpec(kind=pb.SEAT_KIND_HUMAN)] * seats, start=True),
         timeout=RPC_TIMEOUT,
     )
     return Table(created.game_id, {t.seat: t.token for t in created.seat_tokens}, list(created.state.to_act),
@@ -162,13 +180,13 @@ async def drive_echo(stub: bench_pb2_grpc.BenchServiceStub, clients: int, second
     return sample
 
 
-async def finish_games(stub, count: int, seed: int) -> list[str]:
+async def finish_games(stub, count: int, seed: int, game_type: str, seats: int) -> list[str]:
     """Play `count` fresh games to their end (concurrently), for the memory figure."""
     rng = random.Random(seed)
 
     async def one() -> str:
-        table = await new_table(stub)
-        for _ in range(10_000):  # a Hinode game ends long before; the bound keeps the loop finite
+        table = await new_table(stub, game_type, seats)
+        for _ in range(10_000):  # a game ends long before; the bound keeps the loop finite
             if not table.to_act:
                 return table.game_id
             await play_one_move(stub, table, rng, Sample())
@@ -177,28 +195,44 @@ async def finish_games(stub, count: int, seed: int) -> list[str]:
     return list(await asyncio.gather(*(one() for _ in range(count))))
 
 
-def memory_per_game(redis_url: str, game_ids: list[str]) -> list[dict[str, int]]:
-    """MEMORY USAGE of each game's keys: the hash, the event stream, the stored request-id answers."""
+def memory_per_game(redis_url: str, game_ids: list[str]) -> list[dict[str, tuple[int, int]]]:
+    """MEMORY USAGE and TTL of every key of each game (all share its hash tag `{game id}`), by the part of the key
+    name after the tag ("" for the game's hash)."""
     import redis  # only for this figure; the load itself goes through gRPC
 
     client = redis.Redis.from_url(redis_url)
     try:
         figures = []
         for game_id in game_ids:
-            hash_key, events_key = f"game:{{{game_id}}}", f"game:{{{game_id}}}:events"
-            # a game's request-id answers: one hash (an older service kept one key per request id)
-            answers_key = f"game:{{{game_id}}}:requests"
-            legacy = list(client.scan_iter(match=f"game:{{{game_id}}}:req:*", count=1000))
-            figures.append({
-                "hash": client.memory_usage(hash_key, samples=0) or 0,
-                "events": client.memory_usage(events_key, samples=0) or 0,
-                "answers": sum(client.memory_usage(k, samples=0) or 0 for k in [answers_key, *legacy]),
-                "answer_count": client.hlen(answers_key) + len(legacy),
-                "event_count": client.xlen(events_key),
-            })
+            prefix = f"game:{{{game_id}}}"
+            sizes: dict[str, tuple[int, int]] = {}
+            for key in client.scan_iter(match=prefix.replace("{", "[{]") + "*", count=1000):
+                part = key.decode()[len(prefix):].lstrip(":")
+                sizes[part] = (client.memory_usage(key, samples=0) or 0, client.ttl(key))
+            figures.append(sizes)
         return figures
     finally:
         client.close()
+
+
+SHORT_LIVED_SECONDS = 3600  # keys that expire sooner than this after the game's end are counted apart
+
+
+def print_memory(game_type: str, figures: list[dict[str, tuple[int, int]]]) -> None:
+    """Bytes per finished game: all of its keys right after its end, and those kept for the game's retention
+    (the others, the request-id answers and the event stream, expire minutes or seconds after the end)."""
+    totals = [sum(size for size, _ in f.values()) for f in figures]
+    kept = [sum(size for size, ttl in f.values() if ttl < 0 or ttl > SHORT_LIVED_SECONDS) for f in figures]
+    parts = sorted({k for f in figures for k in f})
+
+    def part(name: str) -> str:
+        sizes = [f[name][0] for f in figures if name in f]
+        ttls = [f[name][1] for f in figures if name in f]
+        return f"{name or 'hash'} {statistics.fmean(sizes):.0f} (expires in {max(ttls)} s)"
+
+    print(f"redis bytes per finished {game_type} game ({len(figures)} games, MEMORY USAGE of its keys): "
+          f"kept for the retention: mean {statistics.fmean(kept):.0f}, max {max(kept)}; right after the end: "
+          f"mean {statistics.fmean(totals):.0f}, max {max(totals)}; by key: {', '.join(map(part, parts))}")
 
 
 def _row(label: str, clients: int, sample: Sample, kinds: tuple[str, ...], rate: float) -> str:
@@ -217,57 +251,71 @@ def cpu_seconds(pid: int | None) -> float:
         return 0.0
 
 
-async def run(target: str, levels: list[int], games: int, seconds: float, finished: int, seed: int,
-              redis_url: str | None, server_pid: int | None = None, link: Connection | None = None) -> int:
+async def run(stack: BenchStack, levels: list[int], games: int, seconds: float, finished: int, seed: int,
+              link: Connection | None = None) -> int:
     options = [("grpc.max_receive_message_length", 8 << 20)]
-    async with (link or Connection()).aio_channel(target, options) as channel:
+    async with contextlib.AsyncExitStack() as exits:
+        channel = await exits.enter_async_context((link or Connection()).aio_channel(stack.target, options))
         stub = game_service_pb2_grpc.GameServiceStub(channel)
         echo = bench_pb2_grpc.BenchServiceStub(channel)
+        bare = None
+        if stack.floor_target:
+            # plaintext: the bare floor is a local benchmark process, and its calls carry no token
+            bare_channel = await exits.enter_async_context(grpc.aio.insecure_channel(stack.floor_target))
+            bare = bench_pb2_grpc.BenchServiceStub(bare_channel)
         tables: asyncio.Queue[Table] = asyncio.Queue()
         for table in await asyncio.gather(*(new_table(stub) for _ in range(max(games, max(levels))))):
             tables.put_nowait(table)
-        await drive_games(stub, tables, min(levels), min(2.0, seconds), seed)  # warm up both sides
+        await drive_games(stub, tables, min(levels), min(2.0, seconds), seed)  # warm up every side
         await drive_echo(echo, min(levels), min(1.0, seconds))
-        print(f"target {target}: {GAME_TYPE}, {SEATS} human seats, {tables.qsize()} games in play, {seconds:g} s "
-              f"per level in {SLICE_SECONDS:g} s slices alternating with the Echo floor; "
+        if bare:
+            await drive_echo(bare, min(levels), min(1.0, seconds))
+        floors = "the Echo floor" + (" and the bare floor" if bare else "")
+        print(f"target {stack.target}: {GAME_TYPE}, {SEATS} human seats, {tables.qsize()} games in play, "
+              f"{seconds:g} s per level in {SLICE_SECONDS:g} s slices alternating with {floors}; "
               "a move = GetState + MakeMove (expected_version, request_id)")
-        results = []
         for clients in levels:
-            # Alternate short slices of both, so that whatever else runs on the machine meanwhile weighs on
-            # the game and on its floor alike.
-            game, floor = Sample(), Sample()
-            game_cpu = floor_cpu = 0.0
+            # Alternate short slices of each, so that whatever else runs on the machine meanwhile weighs on
+            # the game and on its floors alike.
+            game, floor, bare_floor = Sample(), Sample(), Sample()
+            game_cpu = floor_cpu = bare_cpu = 0.0
             for index in range(max(1, round(seconds / SLICE_SECONDS))):
-                started = cpu_seconds(server_pid)
+                started = cpu_seconds(stack.pid)
                 game.merge(await drive_games(stub, tables, clients, SLICE_SECONDS, seed + clients * 1000 + index))
-                middle = cpu_seconds(server_pid)
+                middle = cpu_seconds(stack.pid)
                 floor.merge(await drive_echo(echo, clients, SLICE_SECONDS))
-                game_cpu, floor_cpu = game_cpu + middle - started, floor_cpu + cpu_seconds(server_pid) - middle
-            moves, echoes = game.rate("MakeMove"), floor.rate("Echo")
-            rpcs = game.rate("GetState", "MakeMove", "CreateGame")
+                game_cpu, floor_cpu = game_cpu + middle - started, floor_cpu + cpu_seconds(stack.pid) - middle
+                if bare:
+                    started = cpu_seconds(stack.floor_pid)
+                    bare_floor.merge(await drive_echo(bare, clients, SLICE_SECONDS))
+                    bare_cpu += cpu_seconds(stack.floor_pid) - started
+            moves, rpcs = game.rate("MakeMove"), game.rate("GetState", "MakeMove", "CreateGame")
             print(_row("moves", clients, game, ("MakeMove", "GetState"), moves))
-            print(_row("echo", clients, floor, ("Echo",), echoes))
-            print(f"{'':6} clients {clients:3}  game RPCs {rpcs:.1f}/s = {rpcs / echoes:.2f} of the Echo floor; "
-                  f"moves {moves / echoes:.2f} of it; {len(game.finished_games)} games ended and were "
-                  "replaced (CreateGame)")
-            if game_cpu and floor_cpu:  # what the service process spent per call: robust to a busy machine
-                per_rpc = game_cpu / (rpcs * game.seconds) * 1000
-                per_echo = floor_cpu / (echoes * floor.seconds) * 1000
-                print(f"{'':6} clients {clients:3}  service CPU per game RPC {per_rpc:.2f} ms, per Echo "
-                      f"{per_echo:.2f} ms: {per_echo / per_rpc:.2f} of the floor's capacity; "
-                      f"CPU use {game_cpu / game.seconds:.0%} of a core while playing, "
-                      f"{floor_cpu / floor.seconds:.0%} under Echo")
-            results.append((clients, moves, rpcs, echoes))
-        if redis_url and finished:
-            game_ids = await finish_games(stub, finished, seed)
-            figures = memory_per_game(redis_url, game_ids)
-            totals = [f["hash"] + f["events"] + f["answers"] for f in figures]
-            mean = {k: statistics.fmean(f[k] for f in figures) for k in figures[0]}
-            print(f"redis bytes per finished game ({len(figures)} games, MEMORY USAGE): "
-                  f"mean {statistics.fmean(totals):.0f}, max {max(totals)}; "
-                  f"of which hash {mean['hash']:.0f}, event stream {mean['events']:.0f} "
-                  f"({mean['event_count']:.0f} events), request-id answers {mean['answers']:.0f} "
-                  f"({mean['answer_count']:.0f} answers)")
+            print(_row("echo", clients, floor, ("Echo",), floor.rate("Echo")))
+            if bare:
+                print(_row("bare", clients, bare_floor, ("Echo",), bare_floor.rate("Echo")))
+            print(f"{'':6} clients {clients:3}  {len(game.finished_games)} games ended and were replaced "
+                  "(CreateGame, counted as a game RPC)")
+            per_rpc = game_cpu / (rpcs * game.seconds) * 1000 if game_cpu and rpcs else 0.0
+            for name, sample, cpu in (("Echo floor", floor, floor_cpu), ("bare floor", bare_floor, bare_cpu)):
+                echoes = sample.rate("Echo")
+                if not echoes:
+                    continue
+                line = (f"{'':6} clients {clients:3}  vs the {name}: game RPCs {rpcs:.1f}/s = {rpcs / echoes:.2f} "
+                        f"of its rate (moves {moves / echoes:.2f})")
+                if per_rpc and cpu:  # what the process spent per call: robust to a busy machine
+                    per_echo = cpu / (echoes * sample.seconds) * 1000
+                    line += (f"; service CPU per game RPC {per_rpc:.3f} ms, per {name} call {per_echo:.3f} ms: "
+                             f"ratio {per_echo / per_rpc:.2f} (CPU use {game_cpu / game.seconds:.0%} of a core "
+                             f"while playing, {cpu / sample.seconds:.0%} under the {name})")
+                line += "; p99 " + ", ".join(
+                    f"{k} {game.percentile(k, 0.99) / sample.percentile('Echo', 0.99):.2f}x"
+                    for k in ("MakeMove", "GetState")) + " of its Echo p99"
+                print(line)
+        if stack.redis_url and finished:
+            for game_type, seats in MEMORY_GAMES:
+                game_ids = await finish_games(stub, finished, seed, game_type, seats)
+                print_memory(game_type, memory_per_game(stack.redis_url, game_ids))
         elif finished:
             print("redis bytes per finished game: not measured (give --redis-url with --target)")
     return 0
@@ -280,19 +328,21 @@ def _levels(text: str) -> list[int]:
     return levels
 
 
-# Starts Redis (with the given appendfsync) and a game service with TABLETOP_BENCH_ECHO=1, yielding (target,
-# Redis URL, service pid); given by the composition root, since a client never starts servers itself.
-BenchStarter = Callable[[str], AbstractContextManager[tuple[str, str, int]]]
+# Starts Redis (with the given appendfsync), a game service with TABLETOP_BENCH_ECHO=1 and the bare floor, yielding
+# a BenchStack; given by the composition root, since a client never starts servers itself.
+BenchStarter = Callable[[str], AbstractContextManager[BenchStack]]
 
 
 def main(argv: list[str], local: BenchStarter | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tabletop bench load", description=__doc__.split("\n\n")[0])
     parser.add_argument("--target", help="a running game service with TABLETOP_BENCH_ECHO=1 (default: start one)")
     parser.add_argument("--redis-url", help="the target's Redis, for the memory figure (default: the one started)")
+    parser.add_argument("--floor-target", help="a running bare floor (python -m service.bare_floor) to compare with "
+                        "(default: the one started; none with --target)")
     parser.add_argument("--clients", type=_levels, default=[16, 32], help="concurrency levels (default 16,32)")
     parser.add_argument("--games", type=int, default=64, help="games in play at once (default 64)")
     parser.add_argument("--seconds", type=float, default=10.0,
-                        help="seconds of game load per level, and as many of Echo, in 1 s slices (default 10)")
+                        help="seconds of game load per level, and as many of each floor, in 1 s slices (default 10)")
     parser.add_argument("--finished", type=int, default=5, help="games played to the end for the memory figure")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--fsync", choices=("everysec", "always"), default="everysec",
@@ -306,12 +356,11 @@ def main(argv: list[str], local: BenchStarter | None = None) -> int:
         except ValueError as error:  # PlaintextRefused, a bad TABLETOP_* flag
             print(f"tabletop bench load: {error}", file=sys.stderr)
             return 2
-        return asyncio.run(run(args.target, args.clients, args.games, args.seconds, args.finished, args.seed,
-                               args.redis_url, link=link))
+        stack = BenchStack(args.target, args.redis_url, None, args.floor_target, None)
+        return asyncio.run(run(stack, args.clients, args.games, args.seconds, args.finished, args.seed, link))
     if local is None:
         print("tabletop bench load: give --target HOST:PORT (a service run with TABLETOP_BENCH_ECHO=1)",
               file=sys.stderr)
         return 2
-    with local(args.fsync) as (target, redis_url, pid):
-        return asyncio.run(run(target, args.clients, args.games, args.seconds, args.finished, args.seed,
-                               args.redis_url or redis_url, pid))
+    with local(args.fsync) as stack:
+        return asyncio.run(run(stack, args.clients, args.games, args.seconds, args.finished, args.seed))

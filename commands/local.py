@@ -34,19 +34,33 @@ def local_stack(quiet: bool = False) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def bench_stack(fsync: str) -> Iterator[tuple[str, str, int]]:
-    """Redis (AOF with `fsync`) and a game service serving the Echo floor; yields (target, Redis URL, pid)."""
-    from commands.embedded_redis import EmbeddedRedis
-    from commands.launcher import LocalStack
+def bench_stack(fsync: str) -> Iterator:
+    """Redis (AOF with `fsync`), a game service serving the Echo floor, and the bare floor (service/bare_floor.py)
+    in a process of its own; yields a clients.loadgen.BenchStack."""
+    import subprocess
+    import sys
+
+    from clients.loadgen import BenchStack
+    from commands.embedded_redis import EmbeddedRedis, free_port
+    from commands.launcher import LocalStack, wait_serving
 
     os.environ["TABLETOP_BENCH_ECHO"] = "1"
     os.environ.setdefault("TABLETOP_METRICS_PORT", "0")
     with EmbeddedRedis(appendonly=True, appendfsync=fsync) as redis_server, \
             LocalStack(redis_url=redis_server.url, with_worker=False) as stack:
         pid = stack.procs[0][1].pid
-        print(f"started redis-server ({redis_server.url}, AOF appendfsync {fsync}) and tabletop serve "
-              f"({stack.target}, TABLETOP_BENCH_ECHO=1, pid {pid})")
-        yield stack.target, redis_server.url, pid
+        port = free_port()
+        floor = subprocess.Popen([sys.executable, "-m", "service.bare_floor", "--port", str(port),
+                                  "--redis-url", redis_server.url], start_new_session=True)
+        try:
+            wait_serving(f"127.0.0.1:{port}", floor, "bare floor")
+            print(f"started redis-server ({redis_server.url}, AOF appendfsync {fsync}), tabletop serve "
+                  f"({stack.target}, TABLETOP_BENCH_ECHO=1, pid {pid}) and the bare floor "
+                  f"(127.0.0.1:{port}, pid {floor.pid})")
+            yield BenchStack(stack.target, redis_server.url, pid, f"127.0.0.1:{port}", floor.pid)
+        finally:
+            floor.terminate()
+            floor.wait(timeout=10)
 
 
 @contextlib.contextmanager

@@ -285,10 +285,10 @@ class Game(ABC, Generic[S, V]):
 
     # --- serialisation (games.codec: versioned JSON, never pickle) -----------------------------------------
     def dump_state(self, state: S) -> bytes:
-        return codec.dumps(self.info.name, "state", state)
+        return codec.pack(self.info.name, "state", self.state_type, state)
 
     def load_state(self, raw: bytes | str) -> S:
-        return codec.loads(self.info.name, "state", self.state_type, raw)
+        return codec.unpack(self.info.name, "state", self.state_type, raw)
 
     def dump_view(self, view: V) -> bytes:
         return codec.dumps(self.info.name, "view", view)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import operator
 import types
 import typing
 from functools import cache
@@ -152,3 +153,195 @@ def loads(game: str, kind: str, tp: type[T], raw: bytes | str) -> T:
     if doc.get("schema") != SCHEMA_VERSION:
         raise CodecError(f"unsupported schema version {doc.get('schema')!r} (this build reads {SCHEMA_VERSION})")
     return decode(tp, doc.get("data"))
+
+
+# --- Compiled, positional codec for stored states ---------------------------------------------------------------
+# `encode` above walks any value by inspecting it, and names every field: fine for views and moves on the wire,
+# too slow and too big for the engine state a service stores at every move. `pack` / `unpack` compile, once per
+# type, a function that turns a value of that type into JSON-ready data (a dataclass as the list of its fields in
+# declaration order; parts that are JSON already, such as tuples of ints, are left as they are) and one that checks
+# and rebuilds it. A union of several kinds is stored as [variant index, value].
+
+PACKED_SCHEMA = 2
+
+
+def _is_optional(args: tuple) -> bool:
+    return len(args) == 2 and type(None) in args
+
+
+@cache
+def _packer(tp: Any) -> Any:
+    """A function from a value of `tp` to JSON-ready data, or None where the value is JSON-ready as it is."""
+    origin = get_origin(tp)
+    if tp is Any or tp in (int, str, bool, float, type(None)) or origin is typing.Literal:
+        return None
+    if origin in (Union, types.UnionType):
+        args = get_args(tp)
+        if _is_optional(args):
+            inner = _packer(next(a for a in args if a is not type(None)))
+            return None if inner is None else (lambda v: None if v is None else inner(v))
+        kinds = [(get_origin(a) or a, _packer(a)) for a in args]
+
+        def pack_union(value: Any) -> Any:
+            for index, (kind, packer) in enumerate(kinds):
+                if isinstance(value, kind) and not (kind is int and isinstance(value, bool)):
+                    return [index, packer(value) if packer else value]
+            raise CodecError(f"{value!r} is no variant of {tp}")
+
+        return pack_union
+    if origin is tuple:
+        args = get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = _packer(args[0])
+            return None if item is None else (lambda v: [item(x) for x in v])
+        items = [_packer(a) for a in args]
+        if not any(items):
+            return None
+        return lambda v: [p(x) if p else x for p, x in zip(items, v, strict=True)]
+    if origin is frozenset:
+        item = _packer(get_args(tp)[0]) or (lambda x: x)
+        return lambda v: sorted((item(x) for x in v), key=lambda x: json.dumps(x, sort_keys=True))
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return lambda v: v.value
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        hints = _hints(tp)
+        names = [f.name for f in _fields(tp)]
+        packers = [_packer(hints[n]) for n in names]
+        values = operator.attrgetter(*names) if len(names) > 1 else (lambda v: (getattr(v, names[0]),))
+        if not any(packers):
+            return values  # a tuple: JSON-ready
+        packed = [(i, p) for i, p in enumerate(packers) if p]
+
+        def pack_dataclass(v: Any) -> list:
+            out = list(values(v))
+            for i, p in packed:
+                out[i] = p(out[i])
+            return out
+        return pack_dataclass
+    raise CodecError(f"unsupported type {tp!r}")
+
+
+def _fail(tp: Any, data: Any) -> CodecError:
+    return CodecError(f"expected {tp}, got {str(data)[:60]!r}")
+
+
+@cache
+def _unpacker(tp: Any) -> Any:
+    """A function from packed data (see _packer) to a value of `tp`, checking it as it goes."""
+    origin = get_origin(tp)
+    if tp is Any:
+        return lambda d: d
+    if tp is int:
+        def unpack_int(d: Any) -> int:
+            if type(d) is not int:
+                raise _fail(tp, d)
+            return d
+        return unpack_int
+    if tp in (str, bool, type(None)):
+        def unpack_exact(d: Any) -> Any:
+            if type(d) is not tp:
+                raise _fail(tp, d)
+            return d
+        return unpack_exact
+    if tp is float:
+        def unpack_float(d: Any) -> float:
+            if type(d) not in (int, float):
+                raise _fail(tp, d)
+            return float(d)
+        return unpack_float
+    if origin is typing.Literal:
+        allowed = get_args(tp)
+
+        def unpack_literal(d: Any) -> Any:
+            if d not in allowed:
+                raise _fail(tp, d)
+            return d
+        return unpack_literal
+    if origin in (Union, types.UnionType):
+        args = get_args(tp)
+        if _is_optional(args):
+            inner = _unpacker(next(a for a in args if a is not type(None)))
+            return lambda d: None if d is None else inner(d)
+        variants = [_unpacker(a) for a in args]
+
+        def unpack_union(d: Any) -> Any:
+            if type(d) is not list or len(d) != 2 or type(d[0]) is not int or not 0 <= d[0] < len(variants):
+                raise _fail(tp, d)
+            return variants[d[0]](d[1])
+        return unpack_union
+    if origin is tuple:
+        args = get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            item_type = args[0]
+            if item_type is int:
+                def unpack_ints(d: Any) -> tuple:
+                    if type(d) is not list or not all(type(x) is int for x in d):
+                        raise _fail(tp, d)
+                    return tuple(d)
+                return unpack_ints
+            item = _unpacker(item_type)
+
+            def unpack_items(d: Any) -> tuple:
+                if type(d) is not list:
+                    raise _fail(tp, d)
+                return tuple([item(x) for x in d])
+            return unpack_items
+        items = [_unpacker(a) for a in args]
+
+        def unpack_fixed(d: Any) -> tuple:
+            if type(d) is not list or len(d) != len(items):
+                raise _fail(tp, d)
+            return tuple([u(x) for u, x in zip(items, d, strict=True)])
+        return unpack_fixed
+    if origin is frozenset:
+        item = _unpacker(get_args(tp)[0])
+
+        def unpack_set(d: Any) -> frozenset:
+            if type(d) is not list:
+                raise _fail(tp, d)
+            return frozenset(item(x) for x in d)
+        return unpack_set
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        def unpack_enum(d: Any) -> Any:
+            try:
+                return tp(d)
+            except ValueError as exc:
+                raise CodecError(str(exc)) from exc
+        return unpack_enum
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        hints = _hints(tp)
+        unpackers = [_unpacker(hints[f.name]) for f in _fields(tp)]
+
+        def unpack_dataclass(d: Any) -> Any:
+            if type(d) is not list or len(d) != len(unpackers):
+                raise _fail(tp.__name__, d)
+            try:
+                return tp(*[u(x) for u, x in zip(unpackers, d, strict=True)])
+            except (TypeError, ValueError) as exc:
+                raise CodecError(f"invalid {tp.__name__}: {exc}") from exc
+        return unpack_dataclass
+    raise CodecError(f"unsupported type {tp!r}")
+
+
+def pack(game: str, kind: str, tp: type, obj: Any) -> bytes:
+    """Serialise `obj` of type `tp` positionally (see above) in a versioned envelope: [game, kind, schema, data]."""
+    packer = _packer(tp)
+    return json.dumps([game, kind, PACKED_SCHEMA, packer(obj) if packer else obj], separators=(",", ":")).encode()
+
+
+def unpack(game: str, kind: str, tp: type[T], raw: bytes | str) -> T:
+    """Parse an envelope written by `pack`, checking game, kind, schema version and every value's type."""
+    try:
+        doc = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise CodecError(f"not JSON: {exc}") from exc
+    if type(doc) is not list or len(doc) != 4:
+        raise CodecError("envelope must be [game, kind, schema, data]")
+    if doc[0] != game or doc[1] != kind:
+        raise CodecError(f"expected a {game} {kind}, got a {doc[0]} {doc[1]}")
+    if doc[2] != PACKED_SCHEMA:
+        raise CodecError(f"unsupported schema version {doc[2]!r} (this build reads {PACKED_SCHEMA})")
+    try:
+        return _unpacker(tp)(doc[3])
+    except RecursionError as exc:
+        raise CodecError("data nested too deeply") from exc

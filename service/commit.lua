@@ -11,7 +11,9 @@
 --
 -- Commit one change to a game, atomically: compare-and-set on the version, write the new fields, bump the
 -- version, append the event, store the request id's answer, enqueue AI jobs, set expiries, track activity.
--- A game's three keys (hash, events, request answers) always get the same expiry: they live and go together.
+-- A game's keys live and go together: hash, state, events and log get the same expiry at every commit, except the
+-- stream of a finished game (its events are then in the log; the stream lingers ARGV[21] seconds for live watchers)
+-- and the request answers (kept ARGV[18] seconds after the last request: as long as a retry can arrive).
 --
 -- KEYS[1] game hash            game:{id}
 -- KEYS[2] event stream         game:{id}:events   (entry id = "<version>-1")
@@ -23,6 +25,8 @@
 -- KEYS[8] AI bulk job stream   ai:bulk:{jB}  (jobs of games only the AI plays; KEYS[5] has those a person waits on)
 -- B is the game's job shard: the game id is minted to hash to the slot of `jB`, so all eight keys share one
 -- Redis Cluster slot (service/store.py mint_game_id).
+-- KEYS[9] engine state         game:{id}:state  (zlib bytes of the packed state)
+-- KEYS[10] finished game's log game:{id}:log  (zlib of every event, written by the commit that finishes the game)
 -- ARGV[1] expected version (the version the change was computed from)
 -- ARGV[2] JSON object of hash fields to set
 -- ARGV[3] JSON array of the event's fields and values, alternating (one order for every event of a kind, so that
@@ -41,6 +45,13 @@
 -- ARGV[14] the game's deadline: "" (unchanged), "-" (none now) or the earliest deadline in ms
 -- ARGV[15] the oldest job id to keep, "<ms>-0": a job stream is trimmed by age as jobs are added (a job older
 --          than that is long stale: its game has moved on, or expired)
+-- ARGV[16] expected stamp ("" = check the version only): the stamp of the record the change was computed from
+-- ARGV[17] the new stamp (random): version and stamp together name the stored content, even after a Redis that
+--          lost its last writes committed a version twice
+-- ARGV[18] seconds a request answer is kept after the last request
+-- ARGV[19] the log of every event, this one included ("" = the game does not finish: append to the stream only)
+-- ARGV[20] with a log: the number of stream entries it was built from (else CONFLICT: build it again)
+-- ARGV[21] with a log: seconds the stream is kept for live watchers
 -- Returns {"OK", new version} | {"CONFLICT", current version} | {"DUPLICATE", first answer}
 
 if ARGV[4] ~= "" then
@@ -50,22 +61,26 @@ if ARGV[4] ~= "" then
   end
 end
 
-local current = tonumber(redis.call("HGET", KEYS[1], "version") or "0")
-if current ~= tonumber(ARGV[1]) then
+local head = redis.call("HMGET", KEYS[1], "version", "stamp")
+local current = tonumber(head[1] or "0")
+if current ~= tonumber(ARGV[1]) or (ARGV[16] ~= "" and head[2] ~= ARGV[16])
+    or (ARGV[19] ~= "" and redis.call("XLEN", KEYS[2]) ~= tonumber(ARGV[20])) then
   return {"CONFLICT", tostring(current)}
 end
 local version = current + 1
 
-local fields = {"version", tostring(version)}
+local fields = {"version", tostring(version), "stamp", ARGV[17]}
 for name, value in pairs(cjson.decode(ARGV[2])) do
   fields[#fields + 1] = name
   fields[#fields + 1] = value
 end
-if ARGV[11] ~= "" then
-  fields[#fields + 1] = "state"
-  fields[#fields + 1] = ARGV[11]
-end
 redis.call("HSET", KEYS[1], unpack(fields))
+local ttl = tonumber(ARGV[6])
+if ARGV[11] ~= "" then
+  redis.call("SET", KEYS[9], ARGV[11], "EX", ttl)
+else
+  redis.call("EXPIRE", KEYS[9], ttl)  -- no-op before the start
+end
 
 local event = cjson.decode(ARGV[3])
 if ARGV[12] ~= "" then
@@ -74,14 +89,19 @@ if ARGV[12] ~= "" then
 end
 redis.call("XADD", KEYS[2], tostring(version) .. "-1", unpack(event))
 
-local ttl = tonumber(ARGV[6])
 redis.call("EXPIRE", KEYS[1], ttl)
-redis.call("EXPIRE", KEYS[2], ttl)
+if ARGV[19] ~= "" then
+  redis.call("SET", KEYS[10], ARGV[19], "EX", ttl)
+  redis.call("EXPIRE", KEYS[2], tonumber(ARGV[21]))
+else
+  redis.call("EXPIRE", KEYS[2], ttl)
+  redis.call("EXPIRE", KEYS[10], ttl)  -- no-op unless the game finished before (a seat leaving it afterwards)
+end
 
 if ARGV[4] ~= "" then
   redis.call("HSET", KEYS[3], ARGV[4], ARGV[5])
+  redis.call("EXPIRE", KEYS[3], tonumber(ARGV[18]))
 end
-redis.call("EXPIRE", KEYS[3], ttl)  -- no-op while the game has no request answers
 
 if ARGV[7] == "active" then
   redis.call("ZADD", KEYS[4], ARGV[8], ARGV[9])

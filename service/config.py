@@ -31,6 +31,7 @@ class Config:
     watch_write_seconds: float = 10.0  # a WatchGame stream whose client reads nothing for this long is dropped
     redis_max_connections: int = 48  # the replica's Redis pool: calls wait for a free one beyond this
     ai_job_retention_seconds: int = 86_400  # AI jobs older than this are trimmed from the job streams
+    request_id_seconds: int = 600  # a game's request-id answers are kept this long after its last request
     # Caller identity and quotas (service/quotas.py): API keys as `name:sha256hex[:multiplier]`, inline or in a
     # file (a mounted Secret), never both. Each limit is per caller (API key, else IP address); 0 = unlimited.
     api_keys: str = ""
@@ -79,6 +80,7 @@ class Config:
             watch_write_seconds=get("WATCH_WRITE_SECONDS", d.watch_write_seconds),
             redis_max_connections=max(8, get("REDIS_MAX_CONNECTIONS", d.redis_max_connections)),
             ai_job_retention_seconds=max(60, get("AI_JOB_RETENTION_SECONDS", d.ai_job_retention_seconds)),
+            request_id_seconds=max(1, get("REQUEST_ID_SECONDS", d.request_id_seconds)),
             api_keys=get("API_KEYS", d.api_keys),
             api_keys_file=get("API_KEYS_FILE", d.api_keys_file),
             quota_create_rate=max(0, get("QUOTA_CREATE_RATE", d.quota_create_rate)),

@@ -37,14 +37,13 @@ from typing import Any
 
 from games import registry
 from service import errors, validation
-from service.store import GameStore, SeatRecord, Timer, game_key, lobby_key, seats_from_json
+from service.store import GameStore, SeatRecord, Timer, game_key, lobby_key, seats_from_fields
 
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100
 MAX_BATCH = 1000  # members read from one stream in one round
 MAX_EXAMINED = 2000  # candidates one call looks at before it returns a shorter page (with a next token)
 TOKEN_VERSION = 1
-FIELDS = ("status", "visibility", "seats", "options", "timer")
 
 
 @dataclass(frozen=True)
@@ -164,16 +163,16 @@ class Listing:
             batch = min(MAX_BATCH, batch * 2)
 
     @staticmethod
-    def _summary(candidate: tuple[Key, str, int], doc: list[bytes | None], stale: list[tuple[int, str]]
+    def _summary(candidate: tuple[Key, str, int], doc: dict[bytes, bytes], stale: list[tuple[int, str]]
                  ) -> GameSummary | None:
         """The candidate as listed, or None (and its member in `stale` when it should leave the lobby: its game
         expired, or started)."""
         key, kind, shard = candidate
-        fields = dict(zip(FIELDS, doc, strict=True))
+        fields = {name: doc.get(name.encode()) for name in ("status", "visibility", "options", "timer")}
         if fields["status"] != b"waiting" or fields["visibility"] != b"public":
             stale.append((shard, member_of(kind, key)))
             return None
-        seats = seats_from_json(fields["seats"] or b"[]")
+        seats = seats_from_fields(doc)
         raw_timer = (fields["timer"] or b"").decode()
         return GameSummary(
             game_id=key[1],
@@ -202,7 +201,7 @@ class Listing:
         return [[(key, kind, shard) for kind, key in map(parse_member, row)]
                 for (_, shard), row in zip(streams, rows, strict=True)]
 
-    async def _records(self, game_ids: list[str]) -> list[list[bytes | None]]:
+    async def _records(self, game_ids: list[str]) -> list[dict[bytes, bytes]]:
         if not game_ids:
             return []
         redis = self.store.redis
@@ -210,7 +209,7 @@ class Listing:
         async def call() -> list[Any]:
             pipe = redis.pipeline(transaction=False)
             for game_id in game_ids:
-                pipe.hmget(game_key(game_id), FIELDS)
+                pipe.hgetall(game_key(game_id))  # small: a waiting game has no state, and no events in its hash
             return await pipe.execute()
 
         return await self.store._timed("lobby_records", call)

@@ -69,25 +69,89 @@ def event_to_proto(event: Event, viewer: int | None, names: tuple[str, ...]) -> 
     )
 
 
-def game_state(seen: Seen) -> pb.GameState:
-    """The game as `seen.viewer` (a seat, or None for a spectator) may see it."""
-    game, state, viewer = seen.game, seen.state, seen.viewer
-    names = seen.names
+CACHE_SIZE = 4096  # entries of each cache below (a few KB each at most)
+_state_bytes: dict[tuple, bytes] = {}  # Seen.cache_key -> the whole GameState
+_shared_bytes: dict[tuple, bytes] = {}  # (game id, version, stamp) -> the fields every viewer sees alike
+_event_bytes: dict[tuple, bytes] = {}  # (game id, version, time, viewer) -> a GameEvent as that viewer sees it
+
+
+def _kept(cache: dict[tuple, bytes], key: tuple, value: bytes) -> bytes:
+    cache[key] = value
+    if len(cache) > CACHE_SIZE:
+        cache.pop(next(iter(cache)))
+    return value
+
+
+_field, _varint = wire.field_bytes, wire.varint_bytes
+
+
+def _event_field(game_id: str, event: Event, viewer: int | None, names: tuple[str, ...]) -> bytes:
+    """A recent event as `viewer` sees it, as a serialised GameState.recent_events field. An event never changes
+    (its time tells a version committed again by a Redis that lost writes), so each is built once per viewer."""
+    key = (game_id, event.version, event.get("at"), viewer)
+    found = _event_bytes.get(key)
+    if found is None:
+        found = _kept(_event_bytes, key,
+                      _field(RECENT_EVENTS, event_to_proto(event, viewer, names).SerializeToString()))
+    return found
+
+
+def _shared_fields(seen: Seen) -> bytes:
+    """The GameState fields that do not depend on the viewer, serialised."""
+    record = seen.record
     return pb.GameState(
-        game_id=seen.record.game_id,
-        game_type=seen.record.game_type,
+        game_id=record.game_id,
+        game_type=record.game_type,
         status=STATUS[seen.status],
         version=seen.version,
         seats=[seat_info(i, s, seen.deadlines.get(i)) for i, s in enumerate(seen.seats)],
-        your_seat=viewer,
         to_act=seen.to_act(),
-        legal_moves=wire.legal_moves_to_proto(game, seen.legal_moves(), seen.words()),
-        recent_events=[event_to_proto(e, viewer, names) for e in seen.events],
-        view=wire.view_to_any(game, game.view(state, viewer)) if state is not None else None,
-        options_json=seen.record.options,
-        timer=timer_to_proto(seen.record.timer),
-        visibility=VISIBILITY.get(seen.record.visibility, pb.VISIBILITY_PRIVATE),
-    )
+        options_json=record.options,
+        timer=timer_to_proto(record.timer),
+        visibility=VISIBILITY.get(record.visibility, pb.VISIBILITY_PRIVATE),
+    ).SerializeToString()
+
+
+def game_state_bytes(seen: Seen) -> bytes:
+    """The serialised GameState `seen.viewer` (a seat, or None for a spectator) may see. Kept per stored version
+    and viewer (Seen.cache_key), its parts per version and per event: the view, the legal moves and the events are
+    each built once, however often they are asked for. The parts go one after the other: a parser takes a
+    message's fields in any order."""
+    key = seen.cache_key
+    if key is not None:
+        found = _state_bytes.get(key)
+        if found is not None:
+            return found
+        shared_key = key[:3]
+        shared = _shared_bytes.get(shared_key) or _kept(_shared_bytes, shared_key, _shared_fields(seen))
+    else:
+        shared = _shared_fields(seen)
+    game, state, viewer = seen.game, seen.state, seen.viewer
+    game_id, names = seen.record.game_id, seen.names
+    parts = [shared]
+    if viewer is not None:
+        parts.append(YOUR_SEAT_TAG + _varint(viewer))
+    parts += [_event_field(game_id, e, viewer, names) for e in seen.events]
+    parts += [_field(LEGAL_MOVES, m) for m in wire.legal_moves_bytes(game, seen.legal_moves(), seen.words())]
+    if state is not None:
+        parts.append(_field(VIEW, wire.view_to_any_bytes(game, game.view(state, viewer))))
+    data = b"".join(parts)
+    return _kept(_state_bytes, key, data) if key is not None else data
+
+
+_FIELDS = pb.GameState.DESCRIPTOR.fields_by_name
+LEGAL_MOVES, VIEW, RECENT_EVENTS = (_FIELDS[n].number for n in ("legal_moves", "view", "recent_events"))
+YOUR_SEAT_TAG = _varint(_FIELDS["your_seat"].number << 3)  # a varint field
+
+
+def game_state(seen: Seen) -> pb.GameState:
+    """The game as `seen.viewer` may see it, as a message (see game_state_bytes)."""
+    return pb.GameState.FromString(game_state_bytes(seen))
+
+
+def state_response(seen: Seen) -> bytes:
+    """A serialised GetStateResponse (and any response whose field 1 is the GameState)."""
+    return _field(1, game_state_bytes(seen))
 
 
 def created(result: Created) -> pb.CreateGameResponse:
@@ -105,16 +169,19 @@ def joined(result: Joined) -> pb.JoinGameResponse:
                                state=game_state(result.seen))
 
 
-def moved(result: Moved) -> pb.MakeMoveResponse:
-    return pb.MakeMoveResponse(version=result.version, state=game_state(result.seen))
+def moved(result: Moved) -> bytes:
+    """A serialised MakeMoveResponse."""
+    return pb.MakeMoveResponse(version=result.version).SerializeToString() + _field(2, game_state_bytes(result.seen))
 
 
 def scored(result: Scored) -> pb.GetScoreResponse:
     return wire.score_to_proto(result.game, result.score, result.version)
 
 
-def watched(event: Event, seen: Seen) -> pb.WatchGameResponse:
-    return pb.WatchGameResponse(event=event_to_proto(event, seen.viewer, seen.names), state=game_state(seen))
+def watched(event: Event, seen: Seen) -> bytes:
+    """A serialised WatchGameResponse."""
+    return _field(1, event_to_proto(event, seen.viewer, seen.names).SerializeToString()) + _field(
+        2, game_state_bytes(seen))
 
 
 def suggestion(result: Suggestion) -> pb.SuggestMoveResponse:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 
 import grpc
@@ -64,6 +65,12 @@ REDIS_DURATION = _RedisHistogram(
 )
 
 
+@functools.cache
+def child(metric, *labels: str):
+    """`metric.labels(*labels)`, looked up once: the lookup (a lock, checks) costs more than the count itself."""
+    return metric.labels(*labels)
+
+
 def method_name(full: str) -> str:
     """`/tabletop.v1.GameService/MakeMove` -> `MakeMove`."""
     return full.rsplit("/", 1)[-1]
@@ -72,8 +79,20 @@ def method_name(full: str) -> str:
 class MetricsInterceptor(aio.ServerInterceptor):
     """Count, time and log every RPC by method and final status code."""
 
+    def __init__(self) -> None:
+        self._wrapped: dict[str, grpc.RpcMethodHandler] = {}
+
     async def intercept_service(self, continuation, handler_call_details):
-        handler = await continuation(handler_call_details)
+        # A method's handler never changes once the server runs: it is wrapped once, not at every call.
+        method = handler_call_details.method
+        wrapped = self._wrapped.get(method)
+        if wrapped is None:
+            wrapped = self._wrap(await continuation(handler_call_details), handler_call_details)
+            if wrapped is not None:
+                self._wrapped[method] = wrapped
+        return wrapped
+
+    def _wrap(self, handler, handler_call_details):
         if handler is None or handler_call_details.method.startswith("/grpc."):
             # Health probes and reflection are infrastructure, not API traffic: a kubelet probing every few
             # seconds would otherwise fill the RPC metrics and logs.
@@ -144,8 +163,16 @@ async def _parsed(parse, raw: bytes, context: aio.ServicerContext):
                                         .to_status())
 
 
+SLOW_RPC_SECONDS = 1.0  # a unary RPC slower than this is logged at info level even when it succeeds
+
+
 def _record(method: str, code: grpc.StatusCode, started: float, histogram: Histogram = RPC_DURATION) -> None:
-    RPC_REQUESTS.labels(method, code.name).inc()
+    child(RPC_REQUESTS, method, code.name).inc()
     duration = time.perf_counter() - started
-    histogram.labels(method).observe(duration)
-    log.info("rpc", method=method, code=code.name, duration_ms=round(duration * 1000, 3))
+    child(histogram, method).observe(duration)
+    # One line per RPC: at info level when it failed or was slow (or a stream ended), else at debug level, which
+    # the default level (info) drops before building anything: the metrics above count every call anyway.
+    if code is grpc.StatusCode.OK and duration < SLOW_RPC_SECONDS and histogram is RPC_DURATION:
+        log.debug("rpc", method=method, code=code.name, duration_ms=round(duration * 1000, 3))
+    else:
+        log.info("rpc", method=method, code=code.name, duration_ms=round(duration * 1000, 3))

@@ -79,13 +79,25 @@ class Play:
         validation.check_request_id(request_id)
         bind(request_id=request_id or None)
         validation.check_game_id(game_id)
-        for _ in range(COMMIT_ATTEMPTS):
-            table = await self.tables.load(game_id, RECENT_EVENTS)
-            caller = self.tables.actor(table.record, creds)
+        bind(game_id=game_id)
+        for attempt in range(COMMIT_ATTEMPTS):
+            # First from the copy this replica holds, if any, reading nothing: the commit compares version and
+            # stamp, so a stale copy only costs a CONFLICT. Whatever a copy says against the move (not your turn,
+            # stale version, illegal) is checked again on the stored game before it is answered.
+            cached = self.tables.cached(game_id) if attempt == 0 else None
+            table = cached or await self.tables.load(game_id, RECENT_EVENTS)
+            try:
+                caller = self.tables.actor(table.record, creds)
+            except errors.ServiceError:
+                if cached is not None:
+                    continue
+                raise
             seat = caller.seat
             try:
                 new_state, event = self._plan_move(table, seat, move, expected_version)
             except errors.ServiceError as exc:
+                if cached is not None:
+                    continue
                 # A retry of a move that went through finds the game moved on: it gets the first answer.
                 if request_id:
                     first = await self.store.request_answer(game_id, seat, request_id)
@@ -98,10 +110,10 @@ class Play:
             version = record.version + 1
             finished = event["over"] == "1"
             status = "finished" if finished else "in_progress"
-            raw = game.dump_state(new_state).decode()
+            raw = game.dump_state(new_state)
             by, seats = self._who_moved(record, caller)
             event["by"] = by
-            fields = {"status": status, "state": raw}
+            fields = {"status": status, "state": raw.decode()}
             if seats != record.seats:
                 fields["seats"] = event["seats"] = seats_json(seats)
             now = now_ms()
@@ -116,21 +128,26 @@ class Play:
                 finished=finished, playing=is_active(seats, status),
                 request=(seat, request_id, str(version).encode()) if request_id else None,
                 jobs=self.tables.jobs(record, game, new_state, version, seats), shard=record.shard,
-                deadline=deadline,
+                deadline=deadline, stamp=record.stamp,
             )
             if result.outcome == "OK":
-                self.tables.remember((game_id, result.version, hash(raw.encode())), new_state)
-                metrics.MOVES.labels(record.game_type).inc()
+                self.tables.remember((game_id, result.version, hash(raw)), new_state)
+                metrics.child(metrics.MOVES, record.game_type).inc()
                 if finished:
                     metrics.GAMES_FINISHED.labels(record.game_type).inc()
                 events = [*table.events[-(RECENT_EVENTS - 1):], Event(version, event)]
-                moved = Moved(version, Seen(record, game, new_state, seat, events, version, status, seats, deadlines))
+                stored = replace(record, status=status, version=version, seats=seats, state=raw, stamp=result.stamp,
+                                 deadlines=deadlines if record.timer is not None else record.deadlines)
+                self.tables.keep(Table(stored, game, new_state, events))
+                moved = Moved(version, Seen.of(Table(stored, game, new_state, events), seat))
                 timer = record.timer
                 if by == "timeout" and timer is not None and seats[seat].misses >= timer.away_after and not finished:
                     await self.seats.mark_away(game_id, seat)
                 return moved
             if result.outcome == "DUPLICATE":
                 return await self._first_answer(game_id, seat, int(result.answer))
+            if cached is not None:
+                continue
             metrics.VERSION_CONFLICTS.inc()
             if expected_version is not None:
                 raise errors.version_mismatch(expected_version, result.version)

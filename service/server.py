@@ -21,13 +21,13 @@ from service.lobby import Lobby
 from service.play import Play
 from service.quotas import Quotas
 from service.seats import Seats
-from service.servicer import GameServicer
+from service.servicer import GameServicer, add_to_server
 from service.store import GameStore
 from service.suggest import Suggest
 from service.tables import Tables
 from service.watch import Watch
 from tabletop import reflection, transport, wire
-from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
+from tabletop.v1 import game_service_pb2
 
 SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
 READINESS_INTERVAL = 2.0
@@ -90,6 +90,7 @@ async def start_server(config: Config) -> RunningServer:
         abandoned_seconds=config.abandoned_seconds,
         job_shards=config.ai_job_shards,
         job_retention_seconds=config.ai_job_retention_seconds,
+        request_seconds=config.request_id_seconds,
     )
     # Each game's messages, loaded now: reflection serves them, and a broken plugin fails at start.
     for game in registry.all_games():
@@ -112,7 +113,7 @@ async def start_server(config: Config) -> RunningServer:
             ("grpc.server.max_pending_requests_hard_limit", 2 * PENDING_CALLS),
         ],
     )
-    game_service_pb2_grpc.add_GameServiceServicer_to_server(servicer, server)
+    add_to_server(servicer, server)
     if echo.enabled():  # the benchmark floor of `tabletop bench load`; off unless TABLETOP_BENCH_ECHO=1
         echo.register(server, store)
     checker = health.aio.HealthServicer()

@@ -176,12 +176,11 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         return pb.StartGameResponse(state=messages.game_state(seen))
 
     @unary
-    async def GetState(self, request: pb.GetStateRequest, context) -> pb.GetStateResponse:
-        seen = await self.play.get_state(request.game_id, _credentials(context))
-        return pb.GetStateResponse(state=messages.game_state(seen))
+    async def GetState(self, request: pb.GetStateRequest, context) -> bytes:
+        return messages.state_response(await self.play.get_state(request.game_id, _credentials(context)))
 
     @unary
-    async def MakeMove(self, request: pb.MakeMoveRequest, context) -> pb.MakeMoveResponse:
+    async def MakeMove(self, request: pb.MakeMoveRequest, context) -> bytes:
         which = request.WhichOneof("move")
         move = request.typed_move if which == "typed_move" else request.move_id
         expected = request.expected_version if request.HasField("expected_version") else None
@@ -220,7 +219,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         key = (event_key(seen.record.game_id, event), seen.viewer)
         frame = self._frames.get(key)
         if frame is None:
-            frame = self._frames[key] = messages.watched(event, seen).SerializeToString()
+            frame = self._frames[key] = messages.watched(event, seen)
             if len(self._frames) > FRAMES:
                 self._frames.popitem(last=False)
         return frame
@@ -243,3 +242,22 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     async def Resign(self, request: pb.ResignRequest, context) -> pb.ResignResponse:
         seen = await self.seats.resign(request.game_id, _credentials(context))
         return pb.ResignResponse(state=messages.game_state(seen))
+
+
+def _serializer(message_class: Any) -> Callable[[Any], bytes]:
+    """A response's serialiser that also sends bytes serialised before (messages.game_state_bytes) as they are."""
+    serialize = message_class.SerializeToString
+    return lambda response: response if response.__class__ is bytes else serialize(response)
+
+
+def add_to_server(servicer: GameServicer, server: grpc.aio.Server) -> None:
+    """Register GameService as its generated code does, with serialisers that let a method answer with bytes."""
+    service = pb.DESCRIPTOR.services_by_name["GameService"]
+    handlers = {}
+    for method in service.methods:
+        request, response = getattr(pb, method.input_type.name), getattr(pb, method.output_type.name)
+        make = grpc.unary_stream_rpc_method_handler if method.server_streaming else grpc.unary_unary_rpc_method_handler
+        handlers[method.name] = make(getattr(servicer, method.name), request_deserializer=request.FromString,
+                                     response_serializer=_serializer(response))
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))
+    server.add_registered_method_handlers(service.full_name, handlers)

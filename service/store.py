@@ -1,4 +1,12 @@
-"""The Redis store of games: one hash per game, its event stream, request answers, AI job streams.
+"""The Redis store of games: per game a small hash, its engine state, its event stream (compacted into one
+compressed log when the game finishes), recent request answers; and the AI job streams.
+
+The keys of a game (docs/api.md, "Storage"): `game:{id}` a hash of small fields only, so that Redis keeps it in its
+compact listpack encoding (a field over 64 bytes would turn the whole hash into a hashtable): the engine state lives
+in `game:{id}:state` and each seat in a field of its own. `game:{id}:events` is the live event stream; the commit
+that finishes a game writes every event into `game:{id}:log` (zlib of JSON) and leaves the stream to expire
+STREAM_LINGER_SECONDS later (long enough for live watchers to read the last event), since a stream node alone
+takes 4 KB. `game:{id}:requests` maps request ids to the version their move made, as long as a retry can arrive.
 
 Every key of a game carries the hash tag `{game_id}`. Every write is one Lua script (commit.lua) that
 compare-and-sets on the game's version, so no change is lost or applied twice, whichever replica runs it.
@@ -26,6 +34,7 @@ from tabletop import redis_client
 from tabletop.job_shards import bulk_stream, deadlines_key, job_stream, shard_slot, shard_tag
 
 T = TypeVar("T")
+STREAM_LINGER_SECONDS = 30  # a finished game's stream outlives its last event this long (see the module's doc)
 
 
 @dataclass(frozen=True)
@@ -102,8 +111,11 @@ class GameRecord:
     deadlines: dict[int, int] = field(default_factory=dict)  # seat -> when it must have decided (ms), timer games
     resigned: tuple[int, ...] = ()  # the seats that resigned, in order
 
+    stamp: str = ""  # random, new at every commit: with the version, names the stored content exactly
+
     @classmethod
-    def from_hash(cls, game_id: str, doc: dict[bytes, bytes]) -> GameRecord:
+    def from_hash(cls, game_id: str, doc: dict[bytes, bytes], state: bytes | None = None) -> GameRecord:
+        """The record of a game's hash, and its stored state (the `game:{id}:state` key's bytes)."""
         def text(name: str) -> str:
             return doc.get(name.encode(), b"").decode()
 
@@ -113,10 +125,10 @@ class GameRecord:
             status=text("status"),
             version=int(text("version") or 0),
             options=text("options") or "{}",
-            seats=seats_from_json(text("seats") or "[]"),
+            seats=seats_from_fields(doc),
             creator_hash=text("creator_hash"),
             join_hash=text("join_hash"),
-            state=unpack_state(doc.get(b"state")) or None,
+            state=unpack_state(state) or None,
             created_ms=int(text("created_ms") or 0),
             seed=int(text("seed")) if text("seed") else None,
             shard=int(text("shard") or 0),
@@ -124,7 +136,28 @@ class GameRecord:
             timer=Timer.from_json(text("timer")) if text("timer") else None,
             deadlines={int(k): v for k, v in json.loads(text("deadlines") or "{}").items()},
             resigned=tuple(json.loads(text("resigned") or "[]")),
+            stamp=text("stamp"),
         )
+
+
+def seat_fields(seats: tuple[SeatRecord, ...]) -> dict[str, str]:
+    """A game's seats as hash fields, each small: `seat<i>` [kind, name, strength, state, misses] and `token<i>`
+    the hash of its token (none for a seat without one)."""
+    fields = {}
+    for i, s in enumerate(seats):
+        fields[f"seat{i}"] = json.dumps([s.kind, s.name, s.strength, s.state, s.misses], separators=(",", ":"))
+        if s.token_hash:
+            fields[f"token{i}"] = s.token_hash
+    return fields
+
+
+def seats_from_fields(doc: dict[bytes, bytes]) -> tuple[SeatRecord, ...]:
+    seats = []
+    while (raw := doc.get(f"seat{len(seats)}".encode())) is not None:
+        token = doc.get(f"token{len(seats)}".encode())
+        kind, name, strength, state, misses = json.loads(raw)
+        seats.append(SeatRecord(kind, name, strength, token.decode() if token else None, state, misses))
+    return tuple(seats)
 
 
 @dataclass(frozen=True)
@@ -141,6 +174,7 @@ class CommitResult:
     outcome: str  # "OK", "CONFLICT" or "DUPLICATE"
     version: int = 0  # OK: the new version; CONFLICT: the current one
     answer: bytes = b""  # DUPLICATE: the first answer
+    stamp: str = ""  # OK: the new stamp (GameRecord.stamp)
 
 
 def now_ms() -> int:
@@ -156,8 +190,19 @@ def events_key(game_id: str) -> str:
 
 
 def requests_key(game_id: str) -> str:
-    """The game's request-id answers: one hash, field request_field(seat, request id), kept as long as the game."""
+    """The game's request-id answers: one hash, field request_field(seat, request id) -> the version its move
+    made, kept for the request window after the last request (GameStore.request_seconds)."""
     return f"game:{{{game_id}}}:requests"
+
+
+def state_key(game_id: str) -> str:
+    """The engine state (pack_state bytes) once the game has started."""
+    return f"game:{{{game_id}}}:state"
+
+
+def log_key(game_id: str) -> str:
+    """Every event of a finished game, compressed (pack_log)."""
+    return f"game:{{{game_id}}}:log"
 
 
 def request_field(seat: int, request_id: str) -> str:
@@ -206,9 +251,9 @@ def mint_game_id(shard: int) -> str:
 
 
 def pack_state(state: str) -> bytes:
-    """An engine state as stored: its JSON deflated (a finished game's state shrinks ~9x), as raw zlib bytes (the
+    """An engine state as stored: its packed JSON deflated (games.codec.pack), as raw zlib bytes (the
     commit script gets them as an argument of their own, and the store's Redis client reads bytes)."""
-    return zlib.compress(state.encode(), 6)
+    return zlib.compress(state.encode(), 1)  # level 6 saves 80 of ~500 bytes at 2.5x the CPU, at every move
 
 
 def unpack_state(raw: bytes | None) -> bytes | None:
@@ -216,21 +261,61 @@ def unpack_state(raw: bytes | None) -> bytes | None:
     return zlib.decompress(raw) if raw else raw
 
 
-def event_from_entry(entry_id: bytes, raw: dict[bytes, bytes]) -> Event:
-    """An event as XRANGE gives it (a stored state unpacked)."""
+def event_from_entry(entry_id: bytes, raw: dict[bytes, bytes] | list[bytes]) -> Event:
+    """An event as XRANGE gives it (a stored state unpacked); also as a script returns it (a flat list)."""
+    if isinstance(raw, list):
+        raw = dict(zip(raw[::2], raw[1::2], strict=True))
     fields = {k.decode(): (unpack_state(v) if k == b"state" else v).decode() for k, v in raw.items()}
     return Event(int(entry_id.split(b"-")[0]), fields)
 
 
+def pack_log(events: list[Event]) -> bytes:
+    """A finished game's events as one record: zlib of the JSON list of [version, fields] (a started event's
+    state as its text)."""
+    doc = [[e.version, e.fields] for e in events]
+    return zlib.compress(json.dumps(doc, separators=(",", ":")).encode(), 9)
+
+
+def unpack_log(raw: bytes | None) -> list[Event]:
+    if not raw:
+        return []
+    return [Event(version, fields) for version, fields in json.loads(zlib.decompress(raw))]
+
+
+def merged_events(log: list[Event], stream: list[Event], after_version: int = 0) -> list[Event]:
+    """The events of a game's log and then of its stream (which repeats the log's last ones until it expires)
+    after `after_version`, oldest first, each once."""
+    last = log[-1].version if log else 0
+    return [e for e in log if e.version > after_version] + [
+        e for e in stream if e.version > max(last, after_version)
+    ]
+
+
+def read_stored(client: Any, game_id: str) -> tuple[GameRecord | None, list[Event]]:
+    """A game as stored, read with a blocking Redis client: its record and every event (for tools and tests)."""
+    pipe = client.pipeline(transaction=False)
+    pipe.hgetall(game_key(game_id))
+    pipe.get(state_key(game_id))
+    pipe.get(log_key(game_id))
+    pipe.xrange(events_key(game_id))
+    doc, state, log, entries = pipe.execute()
+    record = GameRecord.from_hash(game_id, doc, state) if doc else None
+    return record, merged_events(unpack_log(log), [event_from_entry(i, f) for i, f in entries])
+
+
 class GameStore:
     def __init__(self, client: Any, *, retention_seconds: int, abandoned_seconds: int, job_shards: int,
-                 job_retention_seconds: int = 86_400):
+                 job_retention_seconds: int = 86_400, request_seconds: int = 600):
         self.redis = client
         self.retention_seconds = retention_seconds
         self.abandoned_seconds = abandoned_seconds
         self.job_shards = job_shards
         self.job_retention_seconds = job_retention_seconds  # AI jobs older than this are trimmed from the streams
+        # A request id's answer is kept this long after the game's last request: a client retries within seconds
+        # (a lost answer, a reconnect), not hours later.
+        self.request_seconds = request_seconds
         self._commit = client.register_script(resources.files("service").joinpath("commit.lua").read_text())
+        self._read = client.register_script(resources.files("service").joinpath("read.lua").read_text())
 
     @classmethod
     def from_url(cls, url: str, *, cluster: bool = False, max_connections: int = 48, **kwargs: int) -> GameStore:
@@ -263,7 +348,7 @@ class GameStore:
                 raise errors.store_full() from None
             raise
         finally:
-            metrics.REDIS_DURATION.labels(op).observe(time.perf_counter() - started)
+            metrics.child(metrics.REDIS_DURATION, op).observe(time.perf_counter() - started)
 
     async def ping(self) -> bool:
         try:
@@ -271,20 +356,21 @@ class GameStore:
         except (errors.ServiceError, redis.exceptions.RedisError):
             return False
 
-    async def load(self, game_id: str, recent_events: int = 0) -> tuple[GameRecord | None, list[Event]]:
-        """The game and its last `recent_events` events (oldest first), in one round trip."""
-
-        async def call():
-            pipe = self.redis.pipeline(transaction=False)
-            pipe.hgetall(game_key(game_id))
-            if recent_events:
-                pipe.xrevrange(events_key(game_id), count=recent_events)
-            return await pipe.execute()
-
-        results = await self._timed("load", call)
-        doc = results[0]
-        record = GameRecord.from_hash(game_id, doc) if doc else None
-        events = [event_from_entry(i, f) for i, f in reversed(results[1])] if recent_events else []
+    async def load(self, game_id: str, recent_events: int = 0, known: GameRecord | None = None
+                   ) -> tuple[GameRecord | None, list[Event]] | None:
+        """The game and its last `recent_events` events (oldest first), in one round trip (read.lua); None when
+        the game is still exactly `known` (same version and stamp): then nothing else is read or parsed."""
+        keys = [game_key(game_id), state_key(game_id), events_key(game_id), log_key(game_id)]
+        args = [known.version if known else "", known.stamp if known else "", recent_events]
+        reply = await self._timed("load", lambda: self._read(keys=keys, args=args))
+        if reply == b"SAME":
+            return None
+        if reply == b"NONE":
+            return None, []
+        flat, state, entries, log = reply
+        record = GameRecord.from_hash(game_id, dict(zip(flat[::2], flat[1::2], strict=True)), state)
+        stream = [event_from_entry(i, f) for i, f in reversed(entries)]
+        events = merged_events(unpack_log(log), stream)[-recent_events:] if recent_events else []
         return record, events
 
     async def request_answer(self, game_id: str, seat: int, request_id: str) -> bytes | None:
@@ -295,10 +381,15 @@ class GameStore:
         )
 
     async def events(self, game_id: str, after_version: int = 0) -> list[Event]:
-        """Every event after `after_version`, oldest first."""
-        entries = await self._timed("events", lambda: self.redis.xrange(events_key(game_id), f"({after_version}-1"
-                                                                         if after_version else "-", "+"))
-        return [event_from_entry(i, f) for i, f in entries]
+        """Every event after `after_version`, oldest first (from the log of a finished game, and the stream)."""
+        log, entries = await self._timed("events", lambda: self._log_and_stream(game_id, after_version))
+        return merged_events(unpack_log(log), [event_from_entry(i, f) for i, f in entries], after_version)
+
+    async def _log_and_stream(self, game_id: str, after_version: int = 0) -> list[Any]:
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.get(log_key(game_id))
+        pipe.xrange(events_key(game_id), f"({after_version}-1" if after_version else "-", "+")
+        return await pipe.execute()
 
     async def read_events(self, after: dict[str, int], block_ms: int) -> dict[str, list[Event]]:
         """New events of several games (game id -> the version read up to), in one XREAD that waits up to
@@ -330,13 +421,27 @@ class GameStore:
         shard: int = 0,
         lobby: str = "",
         deadline: int | None | str = "",
+        stamp: str = "",
     ) -> CommitResult:
         """Apply one change if the game is still at `expected_version` (see commit.lua); `shard` is the game's
         job shard (GameRecord.shard), whose slot its id hashes to. `lobby`: "+member" lists a public game in
         the shard's lobby, "-member" unlists it (see lobby_member). `deadline`: the game's earliest turn deadline
-        in ms, None when no seat has one any more, "" to leave it as it is."""
+        in ms, None when no seat has one any more, "" to leave it as it is. `stamp`: the stamp of the record the
+        change was computed from (GameRecord.stamp), checked with the version; "" checks the version only.
+        `fields` may hold "seats" (seats_json): it is stored as seat_fields. A change that finishes the game
+        also compacts its events into the game's log (one more read before the commit, once per game)."""
         ttl = self.retention_seconds if finished else self.abandoned_seconds
+        fields = dict(fields)
+        if "seats" in fields:
+            fields.update(seat_fields(seats_from_json(fields.pop("seats"))))
+        log, stream_length = b"", 0
+        if finished:
+            raw_log, entries = await self._timed("compact_read", lambda: self._log_and_stream(game_id))
+            stream = [event_from_entry(i, f) for i, f in entries]
+            new = Event(expected_version + 1, dict(event))
+            log, stream_length = pack_log([*merged_events(unpack_log(raw_log), stream), new]), len(stream)
         seat, request_id, answer = request if request else (0, "", b"")
+        new_stamp = secrets.token_urlsafe(6)
         keys = [
             game_key(game_id),
             events_key(game_id),
@@ -346,6 +451,8 @@ class GameStore:
             lobby_key(shard),
             deadlines_key(shard),
             bulk_stream(shard),
+            state_key(game_id),
+            log_key(game_id),
         ]
         args = [
             expected_version,
@@ -363,12 +470,18 @@ class GameStore:
             lobby,
             "-" if deadline is None else str(deadline),
             f"{now_ms() - self.job_retention_seconds * 1000}-0",
+            stamp,
+            new_stamp,
+            min(self.request_seconds, ttl),
+            log,
+            stream_length,
+            min(STREAM_LINGER_SECONDS, ttl),
         ]
         outcome, value = await self._timed("commit", lambda: self._commit(keys=keys, args=args))
         outcome = outcome.decode()
         if outcome == "DUPLICATE":
             return CommitResult(outcome, answer=value)
-        return CommitResult(outcome, version=int(value))
+        return CommitResult(outcome, version=int(value), stamp=new_stamp if outcome == "OK" else "")
 
     async def active_games(self, game_type: str) -> int:
         """Games of a type started, not finished and not expired, summed over the shards (the sets are shared by

@@ -21,6 +21,7 @@ from service.store import Event, GameRecord, GameStore, SeatRecord, Timer, now_m
 RECENT_EVENTS = 10
 COMMIT_ATTEMPTS = 8
 STATE_CACHE_SIZE = 2048
+TABLE_CACHE_SIZE = 4096  # games whose latest known version this replica keeps (a few KB each)
 
 
 @dataclass(frozen=True)
@@ -46,12 +47,16 @@ class Seen:
     status: str  # "waiting", "in_progress" or "finished"
     seats: tuple[SeatRecord, ...]
     deadlines: dict[int, int]  # seat -> when it must have decided (ms), for the seats a turn timer is running for
+    # Names exactly what this caller sees, when it is the stored game at `record` (version and stamp) with its
+    # recent events: then its messages may be kept and answered again (service/messages.py). None for a replay.
+    cache_key: tuple | None = None
 
     @classmethod
     def of(cls, table: Table, viewer: int | None) -> Seen:
         record = table.record
+        key = (record.game_id, record.version, record.stamp, viewer, len(table.events)) if record.stamp else None
         return cls(record, table.game, table.state, viewer, table.events, record.version, record.status,
-                   record.seats, record.deadlines)
+                   record.seats, record.deadlines, key)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -168,15 +173,40 @@ class Tables:
         self.store = store
         self.ai_service_token = ai_service_token
         self._states: dict[tuple[str, int, int], Any] = {}
+        # game id -> the latest Table this replica read or wrote, with its recent events (RECENT_EVENTS of them)
+        self._tables: dict[str, Table] = {}
 
     async def load(self, game_id: str, recent_events: int = 0) -> Table:
+        """The stored game, in one Redis round trip; when it has not changed since this replica last read or
+        wrote it (same version and stamp), Redis says only that, and the decoded copy is used."""
         validation.check_game_id(game_id)
         bind(game_id=game_id)
-        record, events = await self.store.load(game_id, recent_events)
+        known = self._tables.get(game_id) if recent_events in (0, RECENT_EVENTS) else None
+        loaded = await self.store.load(game_id, recent_events, known.record if known else None)
+        if loaded is None:
+            return replace(known, events=known.events[-recent_events:] if recent_events else [])
+        record, events = loaded
         if record is None:
+            self._tables.pop(game_id, None)
             raise errors.game_not_found(game_id)
         game = validation.engine(record.game_type)
-        return Table(record, game, self._decode(record, game), events)
+        table = Table(record, game, self._decode(record, game), events)
+        if recent_events == RECENT_EVENTS:
+            self.keep(table)
+        return table
+
+    def cached(self, game_id: str) -> Table | None:
+        """The latest copy of a game this replica knows, with RECENT_EVENTS events, read nothing: a change made
+        from it must be a compare-and-set on its version and stamp."""
+        return self._tables.get(game_id)
+
+    def keep(self, table: Table) -> None:
+        """Keep the game as stored now (its record at its version and stamp, with RECENT_EVENTS events)."""
+        game_id = table.record.game_id
+        self._tables.pop(game_id, None)
+        self._tables[game_id] = table
+        if len(self._tables) > TABLE_CACHE_SIZE:
+            self._tables.pop(next(iter(self._tables)))
 
     def _decode(self, record: GameRecord, game: Game) -> Any:
         """The engine state of a record. Decoding is the costly part of a request, and states are immutable, so

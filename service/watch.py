@@ -103,5 +103,9 @@ class Watch:
                 # A watcher sleeps until its game has news (the feed wakes it), or for the idle check: a thousand
                 # quiet watchers cost nothing between events.
                 events = await follower.after(last, WATCH_IDLE_CHECK_MS / 1000)
-                if not events and not await self.store.exists(game_id):
-                    raise errors.game_not_found(game_id)
+                if not events:
+                    if not await self.store.exists(game_id):
+                        raise errors.game_not_found(game_id)
+                    # A finished game's stream expires soon after its last event (its log keeps every event): a
+                    # follower that missed it meanwhile (Redis unreachable) finds it here.
+                    events = await self.store.events(game_id, last)

@@ -7,11 +7,13 @@ words (enums, a card as suit and number, resources per Area by colour). An enum 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from games.hinode.data import AREAS, COLS, HERO, NAWABARI, PLAYERS, SUIT_SIZE, WHITE
 from games.hinode.moves import ChooseArea, ChooseTribe, PlayCard, TakeResource
 from games.hinode.state import AREA, OVER, PICK, PLAY, TRIBE, Played, View
 from tabletop.v1 import hinode_pb2 as hp
-from tabletop.wire import GameWire, WireError
+from tabletop.wire import GameWire, WireError, field_bytes
 
 PHASES = {TRIBE: hp.HINODE_PHASE_CHOOSE_TRIBE, AREA: hp.HINODE_PHASE_CHOOSE_AREA, PLAY: hp.HINODE_PHASE_PLAY,
           PICK: hp.HINODE_PHASE_PICK_RESOURCE, OVER: hp.HINODE_PHASE_OVER}
@@ -56,10 +58,6 @@ def card_from_proto(message: hp.HinodeCard) -> int:
     return suit * SUIT_SIZE + message.number - 1
 
 
-def _resources(values: tuple[int, ...], base: int) -> hp.HinodeResources:
-    return hp.HinodeResources(red=values[base], blue=values[base + 1], yellow=values[base + 2])
-
-
 def _resource_values(message: hp.HinodeResources) -> tuple[int, int, int]:
     return message.red, message.blue, message.yellow
 
@@ -101,29 +99,16 @@ class HinodeWire(GameWire):
     # --- views ---
 
     def view_to_proto(self, v: View) -> hp.HinodeView:
-        markers = [[p for p in range(PLAYERS) if v.skill_markers[p] >> a & 1] for a in range(AREAS)]
-        areas = [
-            hp.HinodeArea(
-                row=a // COLS + 1, column=a % COLS + 1, nawabari=_nawabari(v, v.layout[a]),
-                resources=_resources(v.cubes, a * 3), first_place=v.first[a], second_place=v.second[a],
-                samurai_markers=markers[a],
-            )
-            for a in range(AREAS)
-        ]
-        return hp.HinodeView(
+        return hp.HinodeView.FromString(self.view_bytes(v))
+
+    def view_bytes(self, v: View) -> bytes:
+        # Built from parts serialised once each: an Area, a position and a card played change rarely from one
+        # view to the next (the history of cards played only grows), so most of a view is found, not built.
+        head = hp.HinodeView(
             seat=v.seat,
             num_players=v.num_players,
             advanced=v.advanced,
             phase=PHASES[v.phase],
-            areas=areas,
-            bonus_area=hp.HinodeArea(nawabari=_nawabari(v, v.layout[AREAS])),
-            positions=[
-                hp.HinodePosition(
-                    position=p, proxy=p >= v.num_players, tribe=_enum(v.tribes[p]), hand_size=v.hand_sizes[p],
-                    hero_available=v.heroes[p], resources=_resources(v.resources, p * 3),
-                )
-                for p in range(PLAYERS)
-            ],
             hand=[card_to_proto(c) for c in v.hand],
             tricks_done=v.trick,
             actor=v.actor,
@@ -131,11 +116,25 @@ class HinodeWire(GameWire):
             battlefield=v.battlefield,
             battlefield_colour=_enum(v.colour),
             trick=[_played_to_proto(p) for p in v.plays],
-            history=[_played_to_proto(p) for p in v.history],
             hero_last=v.hero_last,
             ranking=v.ranking,
             next_start_player=v.next_start,
+        ).SerializeToString()
+        vp, cubes, markers = v.vp, v.cubes, v.skill_markers
+        areas = b"".join(
+            _area_field(a, v.layout[a], vp[2 * v.layout[a]], vp[2 * v.layout[a] + 1], cubes[3 * a],
+                        cubes[3 * a + 1], cubes[3 * a + 2], v.first[a], v.second[a],
+                        tuple(p for p in range(PLAYERS) if markers[p] >> a & 1))
+            for a in range(AREAS)
         )
+        bonus = v.layout[AREAS]
+        positions = b"".join(
+            _position_field(p, p >= v.num_players, v.tribes[p], v.hand_sizes[p], v.heroes[p], v.resources[3 * p],
+                            v.resources[3 * p + 1], v.resources[3 * p + 2])
+            for p in range(PLAYERS)
+        )
+        return (head + areas + _bonus_field(bonus, vp[2 * bonus], vp[2 * bonus + 1]) + positions
+                + b"".join(map(_history_field, v.history)))
 
     def view_from_proto(self, m: hp.HinodeView) -> View:
         if len(m.areas) != AREAS or len(m.positions) != PLAYERS:
@@ -181,13 +180,6 @@ class HinodeWire(GameWire):
         )
 
 
-def _nawabari(v: View, card: int) -> hp.HinodeNawabari:
-    colour = NAWABARI[card].colour
-    number = 0 if colour == WHITE else int(NAWABARI[card].key.rsplit("-", 1)[1])
-    return hp.HinodeNawabari(colour=colour + 1, number=number, first_place_vp=v.vp[2 * card],
-                             second_place_vp=v.vp[2 * card + 1])
-
-
 def _nawabari_index(m: hp.HinodeNawabari) -> int:
     key = (_code(m.colour, 4, "a Nawabari card's colour"), m.number)
     if key not in NAWABARI_BY_KEY:
@@ -225,6 +217,55 @@ def _play_from_proto(m: hp.HinodePlayCard) -> PlayCard:
 def _played_to_proto(p: Played) -> hp.HinodePlay:
     return hp.HinodePlay(trick=p.trick + 1, position=p.seat, play=_play_to_proto(p.move), power=p.power,
                          follow=p.follow)
+
+
+_VIEW_FIELDS = hp.HinodeView.DESCRIPTOR.fields_by_name
+HISTORY, AREAS_FIELD, BONUS_FIELD, POSITIONS_FIELD = (
+    _VIEW_FIELDS[n].number for n in ("history", "areas", "bonus_area", "positions"))
+
+
+def _nawabari_of(card: int, first_vp: int, second_vp: int) -> hp.HinodeNawabari:
+    colour = NAWABARI[card].colour
+    number = 0 if colour == WHITE else int(NAWABARI[card].key.rsplit("-", 1)[1])
+    return hp.HinodeNawabari(colour=colour + 1, number=number, first_place_vp=first_vp, second_place_vp=second_vp)
+
+
+@lru_cache(maxsize=65536)
+def _area_field(area: int, card: int, first_vp: int, second_vp: int, red: int, blue: int, yellow: int,
+                first: int | None, second: int | None, markers: tuple[int, ...]) -> bytes:
+    return field_bytes(AREAS_FIELD, hp.HinodeArea(
+        row=area // COLS + 1, column=area % COLS + 1, nawabari=_nawabari_of(card, first_vp, second_vp),
+        resources=hp.HinodeResources(red=red, blue=blue, yellow=yellow), first_place=first, second_place=second,
+        samurai_markers=markers,
+    ).SerializeToString())
+
+
+@lru_cache(maxsize=4096)
+def _bonus_field(card: int, first_vp: int, second_vp: int) -> bytes:
+    return field_bytes(BONUS_FIELD, hp.HinodeArea(nawabari=_nawabari_of(card, first_vp, second_vp))
+                       .SerializeToString())
+
+
+@lru_cache(maxsize=16384)
+def _position_field(position: int, proxy: bool, tribe: int | None, hand_size: int, hero: bool, red: int, blue: int,
+                    yellow: int) -> bytes:
+    return field_bytes(POSITIONS_FIELD, hp.HinodePosition(
+        position=position, proxy=proxy, tribe=_enum(tribe), hand_size=hand_size, hero_available=hero,
+        resources=hp.HinodeResources(red=red, blue=blue, yellow=yellow),
+    ).SerializeToString())
+HISTORY_CACHE_SIZE = 16384
+# id of a card on the table -> (that card, its serialised HinodeView.history field). Keyed by identity: the cards
+# of consecutive states are the same objects, and holding the card keeps its id from being reused meanwhile.
+_history: dict[int, tuple[Played, bytes]] = {}
+
+
+def _history_field(p: Played) -> bytes:
+    entry = _history.get(id(p))
+    if entry is None or entry[0] is not p:
+        entry = _history[id(p)] = (p, field_bytes(HISTORY, _played_to_proto(p).SerializeToString()))
+        if len(_history) > HISTORY_CACHE_SIZE:
+            _history.pop(next(iter(_history)))
+    return entry[1]
 
 
 def _played_from_proto(m: hp.HinodePlay) -> Played:

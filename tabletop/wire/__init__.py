@@ -44,6 +44,11 @@ class GameWire:
     def view_to_proto(self, view: Any) -> Message:
         raise NotImplementedError
 
+    def view_bytes(self, view: Any) -> bytes:
+        """The view's message, serialised. A game may build it faster from parts it serialised before (see
+        field_bytes); the result must parse to the same message as view_to_proto's."""
+        return self.view_to_proto(view).SerializeToString()
+
     def view_from_proto(self, message: Message) -> Any:
         raise NotImplementedError
 
@@ -173,6 +178,38 @@ def move_from_any(game: Game, packed: any_pb2.Any) -> Move:
 
 def legal_moves_to_proto(game: Game, moves: Iterable[Move], words: Words) -> list[pb.LegalMove]:
     return [pb.LegalMove.FromString(_legal_move_bytes(game, m, words)) for m in moves]
+
+
+def legal_moves_bytes(game: Game, moves: Iterable[Move], words: Words) -> list[bytes]:
+    """Each legal move's serialised LegalMove message (see _legal_move_bytes), to be sent as they are."""
+    return [_legal_move_bytes(game, m, words) for m in moves]
+
+
+def view_to_any_bytes(game: Game, view: Any) -> bytes:
+    """The view's message packed in an Any, serialised."""
+    wire = wire_of(game)
+    return field_bytes(1, _type_url(wire.view_message)) + field_bytes(2, wire.view_bytes(view))
+
+
+@cache
+def _type_url(message_type: type[Message]) -> bytes:
+    return (TYPE_URL_PREFIX + message_type.DESCRIPTOR.full_name).encode()
+
+
+def field_bytes(number: int, payload: bytes) -> bytes:
+    """A length-delimited protobuf field (a message, a string or bytes), serialised: messages may be built from
+    parts serialised before, since a parser takes the fields of a message in any order."""
+    return varint_bytes(number << 3 | 2) + varint_bytes(len(payload)) + payload
+
+
+def varint_bytes(value: int) -> bytes:
+    """A non-negative integer as a protobuf varint."""
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
 
 
 @lru_cache(maxsize=16384)

@@ -12,7 +12,7 @@ import grpc
 import redis
 
 from games import registry
-from service.store import GameStore, events_key, game_key, requests_key
+from service.store import STREAM_LINGER_SECONDS, GameStore, events_key, game_key, log_key, requests_key, state_key
 from service.store import active_key as shard_active_key
 from tabletop import wire
 from tabletop.job_shards import job_stream
@@ -209,12 +209,15 @@ def test_games_expire_and_leave_the_active_set(api, redis_url):
         assert client.zscore(active_key(game_id, "toy"), game_id) is not None
         _play(api, game_id, tokens, random.Random(2), moves=1)
         api.move(game_id, tokens[1], api.state(game_id, tokens[1]).legal_moves[0].id, request_id="x")
-        assert client.hexists(requests_key(game_id), "1:x")  # request ids are remembered as long as the game
-        assert 604000 < client.ttl(requests_key(game_id)) <= 604800
+        assert client.hexists(requests_key(game_id), "1:x")  # request ids are remembered as long as a retry
+        assert 590 < client.ttl(requests_key(game_id)) <= 600  # can come: TABLETOP_REQUEST_ID_SECONDS
+        assert 604000 < client.ttl(state_key(game_id)) <= 604800
         _play(api, game_id, tokens, random.Random(2))
         assert 86000 < client.ttl(game_key(game_id)) <= 86400  # TABLETOP_RETENTION_SECONDS once finished
-        assert 86000 < client.ttl(events_key(game_id)) <= 86400
-        assert 86000 < client.ttl(requests_key(game_id)) <= 86400
+        assert 86000 < client.ttl(state_key(game_id)) <= 86400
+        assert 86000 < client.ttl(log_key(game_id)) <= 86400  # every event, compacted
+        assert 0 < client.ttl(events_key(game_id)) <= STREAM_LINGER_SECONDS  # the stream, for live watchers
+        assert 0 < client.ttl(requests_key(game_id)) <= 600
         assert client.zscore(active_key(game_id, "toy"), game_id) is None
     finally:
         client.close()

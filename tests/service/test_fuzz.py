@@ -25,7 +25,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from commands.embedded_redis import EmbeddedRedis, free_port
 from commands.launcher import wait_serving
 from service.errors import error_info
-from service.store import event_from_entry, events_key, game_key, unpack_state
+from service.store import event_from_entry, events_key, game_key, state_key, unpack_state
 from service.tables import Replay
 from tabletop.v1 import ai_service_pb2, game_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
@@ -393,7 +393,7 @@ def call(channel: grpc.Channel, method: str, payload: bytes, metadata) -> tuple[
 
 
 def snapshot(client: redis.Redis, game_ids) -> dict[str, tuple]:
-    return {g: (client.hgetall(game_key(g)), client.xrange(events_key(g))) for g in game_ids}
+    return {g: (client.hgetall(game_key(g)), client.xrange(events_key(g)), client.get(state_key(g))) for g in game_ids}
 
 
 def make_fixture_games(stub) -> dict[str, dict]:
@@ -515,13 +515,13 @@ def fuzz_chunk(serve, worker_channel, client: redis.Redis, pool: ThreadPoolExecu
         if game_id not in changed_by_ok:
             assert after[game_id] == before[game_id], game_id
         else:  # legitimately changed: still one event per version, and the events replay to the stored state
-            fields, entries = after[game_id]
+            fields, entries, state = after[game_id]
             assert int(fields[b"version"]) == len(entries) > len(before[game_id][1])
             rebuilt = Replay(serve_engine(games[game_id]["type"]))
             for entry_id, raw in entries:
                 rebuilt.step(event_from_entry(entry_id, raw))
-            if b"state" in fields:
-                assert rebuilt.state == rebuilt.game.load_state(unpack_state(fields[b"state"]))
+            if state:
+                assert rebuilt.state == rebuilt.game.load_state(unpack_state(state))
     return results, len(bad)
 
 

@@ -7,7 +7,7 @@ import random
 import redis
 
 from games import registry
-from service.store import GameRecord, event_from_entry, events_key, game_key, pack_state, unpack_state
+from service.store import GameRecord, pack_state, read_stored, unpack_state
 from service.tables import Replay
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
@@ -36,7 +36,7 @@ def play_out(api, game_id: str, tokens: dict[int, str], rng: random.Random) -> l
 def stored(redis_url: str, game_id: str) -> GameRecord:
     client = redis.Redis.from_url(redis_url)
     try:
-        return GameRecord.from_hash(game_id, client.hgetall(game_key(game_id)))
+        return read_stored(client, game_id)[0]
     finally:
         client.close()
 
@@ -70,10 +70,9 @@ def test_the_event_stream_replays_to_the_stored_state(api, redis_url, toy_game):
     play_out(api, created.game_id, tokens, random.Random(9))
     client = redis.Redis.from_url(redis_url)
     try:
-        entries = client.xrange(events_key(created.game_id))
+        events = read_stored(client, created.game_id)[1]
     finally:
         client.close()
-    events = [event_from_entry(i, f) for i, f in entries]
     assert [e.version for e in events] == list(range(1, len(events) + 1))
     rebuilt = Replay(toy_game)
     for event in events:

@@ -18,7 +18,7 @@ from grpc_health.v1 import health_pb2
 
 from games import registry
 from service.errors import error_info
-from service.store import event_from_entry, events_key, game_key, unpack_state
+from service.store import read_stored
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tests.service.test_fuzz import HUMAN, ServeProcess, auth
@@ -124,9 +124,9 @@ def test_no_acknowledged_move_is_lost_when_redis_restarts_mid_game(own_redis, tm
         try:
             for player in players:
                 assert player.unavailable and set(player.unavailable) == {"REDIS_UNAVAILABLE"}
-                entries = client.xrange(events_key(player.game_id))
-                events = {e.version: e.fields for e in (event_from_entry(i, f) for i, f in entries)}
-                version = int(client.hget(game_key(player.game_id), "version"))
+                record, stored = read_stored(client, player.game_id)
+                events = {e.version: e.fields for e in stored}
+                version = record.version
                 assert sorted(events) == list(range(1, version + 1))
                 # Every acknowledged move is in the stream at the version its answer gave, by the seat that made it.
                 for answer, seat in zip(player.acknowledged, player.seats, strict=True):
@@ -137,8 +137,8 @@ def test_no_acknowledged_move_is_lost_when_redis_restarts_mid_game(own_redis, tm
                 # And nothing else: each intended move was applied once, retries and all.
                 moves = [v for v, e in events.items() if e["kind"] == "move"]
                 assert moves == sorted(a.version for a in player.acknowledged)
-                game = registry.get(client.hget(game_key(player.game_id), "type").decode())
-                state = game.load_state(unpack_state(client.hget(game_key(player.game_id), "state")))
+                game = registry.get(record.game_type)
+                state = game.load_state(record.state)
                 assert player.acknowledged[-1].version == version
                 last_view = wire.view_from_any(game, player.acknowledged[-1].state.view)
                 assert last_view == game.view(state, player.seats[-1])

@@ -26,7 +26,7 @@ import redis
 from games import registry
 from games.base import Words
 from service.errors import error_info
-from service.store import event_from_entry, events_key, game_key, requests_key, seats_from_json, unpack_state
+from service.store import read_stored, requests_key
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
@@ -171,18 +171,18 @@ def test_racing_requests_leave_every_game_equal_to_the_replay_of_its_events(serv
     try:
         finished = 0
         for game in every_game:
-            record = {k.decode(): v for k, v in client.hgetall(game_key(game.game_id)).items()}
-            entries = [(i.decode(), event_from_entry(i, f).fields) for i, f in client.xrange(events_key(game.game_id))]
+            record, stored = read_stored(client, game.game_id)
+            entries = [(f"{e.version}-1", e.fields) for e in stored]
             engine = registry.get(game.game_type)
-            names = tuple(seat.name for seat in seats_from_json(record["seats"]))
+            names = tuple(seat.name for seat in record.seats)
             versions = [int(entry_id.split("-")[0]) for entry_id, _ in entries]
-            assert versions == list(range(1, int(record["version"]) + 1))
+            assert versions == list(range(1, record.version + 1))
             kinds = [fields["kind"] for _, fields in entries]
             assert kinds[:2] == ["created", "started"] and set(kinds[2:]) <= {"move"}
 
             # The setup is new_game from the seed, which lives only server-side, inside the stored state.
             setup = engine.load_state(entries[1][1]["state"])
-            assert setup == engine.new_game(len(game.tokens), json.loads(record["options"]), setup.seed)
+            assert setup == engine.new_game(len(game.tokens), json.loads(record.options), setup.seed)
 
             # The stream's moves (stored by id), applied to the setup, give exactly the stored state.
             state, states = setup, {2: setup}
@@ -193,8 +193,8 @@ def test_racing_requests_leave_every_game_equal_to_the_replay_of_its_events(serv
                 assert fields["pub"] == ("1" if engine.move_is_public(state, int(fields["seat"]), played) else "0")
                 state = engine.apply(state, int(fields["seat"]), played)
                 states[version] = state
-            assert state == engine.load_state(unpack_state(record["state"]))
-            assert record["status"].decode() == ("finished" if engine.is_over(state) else "in_progress")
+            assert state == engine.load_state(record.state)
+            assert record.status == ("finished" if engine.is_over(state) else "in_progress")
             finished += engine.is_over(state)
 
             # The moves in the stream are exactly the moves answered OK: each once, with the answer's version and

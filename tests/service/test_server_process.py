@@ -34,7 +34,7 @@ def serve(redis_url, tmp_path):
         TABLETOP_METRICS_PORT=str(metrics_port),
         TABLETOP_SHUTDOWN_GRACE_SECONDS="2",
         TABLETOP_AI_SERVICE_TOKEN="secret-ai-token",
-        TABLETOP_LOG_LEVEL="info",
+        TABLETOP_LOG_LEVEL="debug",  # every RPC's line (at info: failed and slow ones only)
     )
     log = (tmp_path / "serve.log").open("w+")
     proc = subprocess.Popen([sys.executable, "-m", "commands.cli", "serve"], cwd=ROOT, env=env,

@@ -10,7 +10,7 @@ import redis
 
 from commands.embedded_redis import EmbeddedRedis
 from service.errors import error_info
-from service.store import event_from_entry, events_key, game_key
+from service.store import events_key, game_key, read_stored
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.service.conftest import HUMAN, OPEN, ServerThread, service_config
@@ -44,12 +44,12 @@ def store_full(error: grpc.RpcError) -> bool:
 
 def check_whole(client: redis.Redis, game_id: str) -> int:
     """The game's hash and its events agree: events 1..version, contiguous; return the version."""
-    doc = client.hgetall(game_key(game_id))
-    version = int(doc[b"version"])
-    versions = [event_from_entry(i, f).version for i, f in client.xrange(events_key(game_id))]
+    record, events = read_stored(client, game_id)
+    version = record.version
+    versions = [e.version for e in events]
     assert versions == list(range(1, version + 1)), (game_id, version, versions)
-    assert doc[b"status"] in (b"waiting", b"in_progress", b"finished")
-    assert (b"state" in doc) == (doc[b"status"] != b"waiting"), game_id
+    assert record.status in ("waiting", "in_progress", "finished")
+    assert (record.state is not None) == (record.status != "waiting"), game_id
     return version
 
 

@@ -13,7 +13,7 @@ import redis
 
 from games import registry
 from service.errors import error_info
-from service.store import GameRecord, game_key
+from service.store import read_stored
 from tabletop import wire
 from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc, game_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
@@ -68,7 +68,7 @@ def test_a_suggestion_comes_from_the_callers_view(redis_url, ai_service):
         assert (request.game_type, request.seat, request.version, request.strength) == ("hinode", 2, state.version,
                                                                                           "hard")
         client = redis.Redis.from_url(redis_url)
-        stored = GameRecord.from_hash(created.game_id, client.hgetall(game_key(created.game_id)))
+        stored = read_stored(client, created.game_id)[0]
         client.close()
         assert wire.view_from_any(HINODE, request.view) == HINODE.view(HINODE.load_state(stored.state), 2)
         # Only the seat to act may ask.
