@@ -12,6 +12,7 @@ replica thus holds at most one blocking read per job shard. A watcher far behind
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 from collections.abc import AsyncIterator
 
@@ -26,7 +27,7 @@ RETRY_SECONDS = 0.5  # after a failed read (Redis down), the shard's reader trie
 
 
 class Follower:
-    """One watched game: its events since `base`, and a condition its watchers wait on."""
+    """One watched game: its events since `base`, and the news its watchers wait on."""
 
     def __init__(self, game_id: str, shard: int, base: int):
         self.game_id = game_id
@@ -35,7 +36,9 @@ class Follower:
         self.events: list[Event] = []
         self.error: errors.ServiceError | None = None
         self.watchers = 0
-        self.changed = asyncio.Condition()
+        # Set once when news comes, then replaced: waking a thousand watchers is one pass over their futures, with
+        # no lock for each of them to take in turn (as a Condition would have).
+        self._news = asyncio.Event()
 
     @property
     def last(self) -> int:
@@ -49,21 +52,23 @@ class Follower:
             del self.events[: len(dropped)]
 
     async def wake(self) -> None:
-        async with self.changed:
-            self.changed.notify_all()
+        news, self._news = self._news, asyncio.Event()
+        news.set()
 
     async def after(self, store: GameStore, version: int, timeout: float) -> list[Event]:
         """The events after `version`; if there are none yet, wait up to `timeout` seconds for some."""
         if version < self.base:
             return await store.events(self.game_id, version)
-        async with self.changed:
-            if self.last <= version and self.error is None:
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(timeout):  # no task per wait, unlike wait_for
-                        await self.changed.wait()
+        if self.last <= version and self.error is None:
+            news = self._news
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(timeout):  # no task per wait, unlike wait_for
+                    await news.wait()
         if self.error is not None:
             raise self.error
-        return [e for e in self.events if e.version > version]
+        if version < self.base:  # the buffer moved on while this watcher waited
+            return await store.events(self.game_id, version)
+        return self.events[bisect.bisect_right(self.events, version, key=lambda e: e.version):]
 
 
 class Watching:
