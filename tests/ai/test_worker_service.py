@@ -105,3 +105,24 @@ def test_a_view_where_the_seat_to_act_has_no_move_is_an_invalid_view():
         AIServicer(WorkerConfig.from_env({})).SuggestMove(raw, context)
     assert context.status.code == grpc.StatusCode.INVALID_ARGUMENT
     assert b"INVALID_VIEW" in context.status.trailing_metadata[0][1]
+
+
+def test_a_view_that_breaks_the_search_deep_in_a_playout_is_an_invalid_view():
+    """Another request `make fuzz` found (its bytes as sent): a mutated Hinode view that samples into a sound-looking
+    state whose playouts reach a position the rules never do (a tribe to choose with none left)."""
+    raw = bytes.fromhex(
+        "0a0668696e6f6465100222e5030a2a747970652e676f6f676c65617069732e636f6d2f7461626c65746f702e76312e48696e6f646556"
+        "69657712b60308021003200142041001180342041001180642041001180d420410021802420410021803600410021806420410021807"
+        "42041003180a42041003180d500258022a28080110011a1a0802100418feffffffffffffffff0120ffffffffffffffffff0122060801"
+        "100118012a14080110021a0808021002180520022204080118022a26080110031a1a0801100418feffffffffffffffff0120ffffffff"
+        "ffffffffff012204080210012a14080110041a0808021003180420012204080110022a14080210011a08080110011806200322041001"
+        "18022a14080210021a0808031001180620032204100218012a14080210031a0808031002180520022204080210012a14080210041a08"
+        "08021001180620032204100118022a12080310011a060804180820042204080118022a16080310021a08080110031804200122060801"
+        "100118012a26080310031a1a0803100418feffffffffffffffff0120ffffffffffffffffff012204080210012a16080310041a080801"
+        "1002180520022206080110011801320a1a0808031003180420013a062009280132003a0808012009280132003a080802200928013200"
+        "3a0a080310012009280132002a04686172643003399a9999999999a93f")
+    context = FakeContext()
+    with pytest.raises(Aborted):
+        AIServicer(WorkerConfig.from_env({})).SuggestMove(raw, context)
+    assert context.status.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert b"INVALID_VIEW" in context.status.trailing_metadata[0][1]
