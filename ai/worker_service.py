@@ -22,7 +22,9 @@ from tabletop.v1 import game_service_pb2 as pb
 DOMAIN = "tabletop.dev"
 SERVICE = "tabletop.v1.AIService"
 log = structlog.get_logger("tabletop.ai")
-DEADLINE_MARGIN = 0.25  # seconds kept back from the caller's deadline to answer in time
+# Kept back from the caller's deadline to answer in time: a fifth of it, at least 0.25 s (a busy machine needs
+# more than a quiet one to build, send and deliver the answer).
+DEADLINE_MARGIN, DEADLINE_SHARE = 0.25, 0.2
 MAX_SECONDS = 60.0
 
 
@@ -110,7 +112,7 @@ class AIServicer(ai_service_pb2_grpc.AIServiceServicer):
             budget = capped(self.config.budgets[strength], self.config.hint_seconds)
         budget = capped(budget, self.config.suggest_max_seconds)  # no caller holds a worker's core for long
         if remaining is not None:  # answer within the caller's deadline, whatever the budget says
-            cap = max(0.01, remaining - DEADLINE_MARGIN)
+            cap = max(0.01, remaining - max(DEADLINE_MARGIN, DEADLINE_SHARE * remaining))
             if budget.seconds is None or budget.seconds > cap:
                 budget = ismcts.Budget(budget.iterations, cap)
         return budget

@@ -226,7 +226,8 @@ def test_suggest_move_answers_within_the_callers_deadline(redis_db_url, tmp_path
     state = game.new_game(4, {}, 5)
     seat = min(game.to_act(state))
     view = game.view(state, seat)
-    worker, _ = _worker(redis_db_url, "127.0.0.1:1", tmp_path, "suggest", ai_port=(port := free_port()))
+    worker, _ = _worker(redis_db_url, "127.0.0.1:1", tmp_path, "suggest", ai_port=(port := free_port()),
+                        TABLETOP_AI_SUGGEST_MAX_SECONDS="60")  # so that only the caller's deadline cuts the search
     try:
         with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
             # Readiness: AIService turns SERVING once Redis answers (the liveness name "" is SERVING at once).
@@ -244,8 +245,8 @@ def test_suggest_move_answers_within_the_callers_deadline(redis_db_url, tmp_path
                 time_budget_seconds=30, seed=3,
             )
             started = time.monotonic()
-            answer = stub.SuggestMove(request, timeout=1.5)  # the 30 s budget is cut to the deadline
-            assert time.monotonic() - started < 1.5
+            answer = stub.SuggestMove(request, timeout=4)  # the 30 s budget is cut to the deadline, less a fifth
+            assert time.monotonic() - started < 4
             legal = {m.id for m in game.legal_moves(state, seat)}
             assert answer.best_move_id in legal and {c.move_id for c in answer.candidates} == legal
             assert answer.iterations > 0
