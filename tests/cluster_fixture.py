@@ -64,18 +64,23 @@ class LocalCluster:
             raise
         return self
 
-    def master_of_slot(self, slot: int) -> int:
-        """The port of the master that owns `slot`."""
-        alive = next(port for port, proc in zip(self.ports, self.procs, strict=True) if proc.poll() is None)
-        for line in self._cli(alive, "cluster", "nodes").splitlines():
-            fields = line.split()
-            if "master" not in fields[2] or "fail" in fields[2]:
-                continue
-            for span in fields[8:]:
-                low, _, high = span.partition("-")
-                if low.isdigit() and int(low) <= slot <= int(high or low):
-                    return int(fields[1].split(":")[1].split("@")[0])
-        raise LookupError(f"no master owns slot {slot}")
+    def master_of_slot(self, slot: int, wait: float = 10.0) -> int:
+        """The port of the master that owns `slot`. Right after a failover the node asked may not have heard of
+        the new master yet (the cluster's gossip): ask again for up to `wait` seconds."""
+        deadline = time.monotonic() + wait
+        while True:
+            alive = next(port for port, proc in zip(self.ports, self.procs, strict=True) if proc.poll() is None)
+            for line in self._cli(alive, "cluster", "nodes").splitlines():
+                fields = line.split()
+                if "master" not in fields[2] or "fail" in fields[2]:
+                    continue
+                for span in fields[8:]:
+                    low, _, high = span.partition("-")
+                    if low.isdigit() and int(low) <= slot <= int(high or low):
+                        return int(fields[1].split(":")[1].split("@")[0])
+            if time.monotonic() > deadline:
+                raise LookupError(f"no master owns slot {slot}")
+            time.sleep(0.1)
 
     def kill(self, port: int) -> None:
         """SIGKILL one node, as a crashed host."""
