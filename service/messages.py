@@ -5,7 +5,7 @@ from __future__ import annotations
 from service.listing import Listed
 from service.lobby import Created, Joined
 from service.play import Moved, Scored, told
-from service.store import Event, SeatRecord, Timer
+from service.store import Event, SeatRecord, Timer, event_key
 from service.suggest import Suggestion
 from service.tables import Seen
 from tabletop import wire
@@ -72,7 +72,8 @@ def event_to_proto(event: Event, viewer: int | None, names: tuple[str, ...]) -> 
 CACHE_SIZE = 4096  # entries of each cache below (a few KB each at most)
 _state_bytes: dict[tuple, bytes] = {}  # Seen.cache_key -> the whole GameState
 _shared_bytes: dict[tuple, bytes] = {}  # (game id, version, stamp) -> the fields every viewer sees alike
-_event_bytes: dict[tuple, bytes] = {}  # (game id, version, time, viewer) -> a GameEvent as that viewer sees it
+_event_bytes: dict[tuple, bytes] = {}  # (event_key, viewer) -> a GameEvent as that viewer sees it
+_watch_bytes: dict[tuple, bytes] = {}  # (event_key, viewer) -> a WatchGameResponse, one for all such watchers
 
 
 def _kept(cache: dict[tuple, bytes], key: tuple, value: bytes) -> bytes:
@@ -88,7 +89,7 @@ _field, _varint = wire.field_bytes, wire.varint_bytes
 def _event_field(game_id: str, event: Event, viewer: int | None, names: tuple[str, ...]) -> bytes:
     """A recent event as `viewer` sees it, as a serialised GameState.recent_events field. An event never changes
     (its time tells a version committed again by a Redis that lost writes), so each is built once per viewer."""
-    key = (game_id, event.version, event.get("at"), viewer)
+    key = (*event_key(game_id, event), viewer)
     found = _event_bytes.get(key)
     if found is None:
         found = _kept(_event_bytes, key,
@@ -179,9 +180,14 @@ def scored(result: Scored) -> pb.GetScoreResponse:
 
 
 def watched(event: Event, seen: Seen) -> bytes:
-    """A serialised WatchGameResponse."""
-    return _field(1, event_to_proto(event, seen.viewer, seen.names).SerializeToString()) + _field(
-        2, game_state_bytes(seen))
+    """A serialised WatchGameResponse: the event and the game right after it, as `seen.viewer` sees them. Built
+    once per (event, viewer) and written as the same bytes to every watcher of the replica with that view."""
+    key = (*event_key(seen.record.game_id, event), seen.viewer)
+    found = _watch_bytes.get(key)
+    if found is None:
+        found = _kept(_watch_bytes, key, _field(1, event_to_proto(event, seen.viewer, seen.names).SerializeToString())
+                      + _field(2, game_state_bytes(seen)))
+    return found
 
 
 def suggestion(result: Suggestion) -> pb.SuggestMoveResponse:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -23,12 +22,11 @@ from service.quotas import Quotas
 from service.seats import Seats
 from service.store import Timer
 from service.suggest import Suggest
-from service.watch import Watch, event_key
+from service.watch import Watch
 from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 
-FRAMES = 4096  # serialized WatchGame updates kept, by (event, viewer)
 SEAT_KINDS = {pb.SEAT_KIND_HUMAN: "human", pb.SEAT_KIND_AI: "ai", pb.SEAT_KIND_OPEN: "open"}
 
 
@@ -112,7 +110,6 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     def __init__(self, lobby: Lobby, play: Play, watch: Watch, suggest: Suggest, seats: Seats, listing: Listing,
                  watch_write_seconds: float = 10.0, quotas: Quotas | None = None):
         self.watch_write_seconds = watch_write_seconds
-        self._frames: OrderedDict[tuple, bytes] = OrderedDict()
         self.quotas = quotas
         self.lobby = lobby
         self.play = play
@@ -201,7 +198,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             async for event, seen in self.watch.watch(request.game_id, creds, request.from_version):
                 try:
                     async with asyncio.timeout(self.watch_write_seconds):  # no task per write, unlike wait_for
-                        await context.write(self._frame(event, seen))
+                        await context.write(messages.watched(event, seen))
                 except TimeoutError:
                     raise errors.ServiceError(
                         grpc.StatusCode.RESOURCE_EXHAUSTED, "WATCHER_TOO_SLOW",
@@ -212,17 +209,6 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
                     return
         return
         yield  # an async generator that writes its updates itself (context.write, under a deadline)
-
-    def _frame(self, event, seen) -> bytes:
-        """A WatchGame update, serialized once for all the replica's watchers with the same view of that event
-        (every spectator shares one; the interceptor passes bytes through)."""
-        key = (event_key(seen.record.game_id, event), seen.viewer)
-        frame = self._frames.get(key)
-        if frame is None:
-            frame = self._frames[key] = messages.watched(event, seen)
-            if len(self._frames) > FRAMES:
-                self._frames.popitem(last=False)
-        return frame
 
     @unary
     async def SuggestMove(self, request: pb.SuggestMoveRequest, context) -> pb.SuggestMoveResponse:

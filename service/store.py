@@ -169,6 +169,12 @@ class Event:
         return self.fields.get(name, default)
 
 
+def event_key(game_id: str, event: Event) -> tuple:
+    """What names one committed event, for the caches built from it: its version and its time (after a Redis that
+    lost its last writes, a version may be committed again, differently and later)."""
+    return game_id, event.version, event.get("at")
+
+
 @dataclass(frozen=True)
 class CommitResult:
     outcome: str  # "OK", "CONFLICT" or "DUPLICATE"

@@ -12,7 +12,7 @@ from service import errors
 from service.auth import Credentials
 from service.feed import GameFeed
 from service.seats import Seats
-from service.store import Event
+from service.store import Event, event_key
 from service.tables import Replay, Seen, Tables
 
 WATCH_BLOCK_MS = 1000
@@ -20,11 +20,6 @@ WATCH_IDLE_CHECK_MS = 30_000
 T = TypeVar("T")
 SNAPSHOTS = 4096  # replayed game states kept for the replica's watchers (a few hundred games' recent versions)
 
-
-def event_key(game_id: str, event: Event) -> tuple:
-    """What names one committed event: its version, and what was done at what time (after a Redis that lost its
-    last writes, a version may be committed twice, differently)."""
-    return game_id, event.version, event.get("kind"), event.get("seat"), event.get("move_id"), event.get("at")
 
 
 class Snapshots:

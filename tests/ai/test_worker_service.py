@@ -35,11 +35,17 @@ class FakeContext:
         raise Aborted
 
 
-def _refusal(request: ai_service_pb2.AIServiceSuggestMoveRequest) -> tuple[grpc.StatusCode, str]:
+def _refusal(raw: bytes) -> tuple[grpc.StatusCode, bytes]:
+    """The code and the serialized status details of the refusal of these request bytes."""
     context = FakeContext()
     with pytest.raises(Aborted):
-        AIServicer(WorkerConfig.from_env({})).SuggestMove(request.SerializeToString(), context)
+        AIServicer(WorkerConfig.from_env({})).SuggestMove(raw, context)
     return context.status.code, context.status.trailing_metadata[0][1]
+
+
+def _assert_invalid_view(raw: bytes) -> None:
+    code, details = _refusal(raw)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and b"INVALID_VIEW" in details
 
 
 def _naishi_view():
@@ -53,16 +59,12 @@ def test_a_view_with_more_cards_in_the_piles_than_exist_is_an_invalid_view():
     crowded = dataclasses.replace(view, pile_sizes=tuple(size + 30 for size in view.pile_sizes))
     request = ai_service_pb2.AIServiceSuggestMoveRequest(game_type="naishi", seat=0, iterations=5,
                                                          view=wire.view_to_any(game, crowded))
-    code, details = _refusal(request)
-    assert code == grpc.StatusCode.INVALID_ARGUMENT and b"INVALID_VIEW" in details
+    _assert_invalid_view(request.SerializeToString())
 
 
 def test_bytes_that_are_no_request_are_a_malformed_request():
-    context = FakeContext()
-    with pytest.raises(Aborted):
-        AIServicer(WorkerConfig.from_env({})).SuggestMove(b"\xff\xff\xff", context)
-    assert context.status.code == grpc.StatusCode.INVALID_ARGUMENT
-    assert b"MALFORMED_REQUEST" in context.status.trailing_metadata[0][1]
+    code, details = _refusal(b"\xff\xff\xff")
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and b"MALFORMED_REQUEST" in details
 
 
 def test_a_sound_view_is_searched():
@@ -100,11 +102,7 @@ def test_a_view_where_the_seat_to_act_has_no_move_is_an_invalid_view():
         "0a066e6169736869228a010a2a747970652e676f6f676c65617069732e636f6d2f7461626c65746f702e76312e4e6169736869566965"
         "77125c08001001ad014a020b0b620b120501010101012a003200620d0801120501010101012a0032006a04080510066a04080210066a"
         "04080910066a04080410066a04080b10067a0208017a0208017a0208017a0208027a0208027a0208032a066e6f726d616c30144000")
-    context = FakeContext()
-    with pytest.raises(Aborted):
-        AIServicer(WorkerConfig.from_env({})).SuggestMove(raw, context)
-    assert context.status.code == grpc.StatusCode.INVALID_ARGUMENT
-    assert b"INVALID_VIEW" in context.status.trailing_metadata[0][1]
+    _assert_invalid_view(raw)
 
 
 def test_a_view_that_breaks_the_search_deep_in_a_playout_is_an_invalid_view():
@@ -121,8 +119,4 @@ def test_a_view_that_breaks_the_search_deep_in_a_playout_is_an_invalid_view():
         "100118012a26080310031a1a0803100418feffffffffffffffff0120ffffffffffffffffff012204080210012a16080310041a080801"
         "1002180520022206080110011801320a1a0808031003180420013a062009280132003a0808012009280132003a080802200928013200"
         "3a0a080310012009280132002a04686172643003399a9999999999a93f")
-    context = FakeContext()
-    with pytest.raises(Aborted):
-        AIServicer(WorkerConfig.from_env({})).SuggestMove(raw, context)
-    assert context.status.code == grpc.StatusCode.INVALID_ARGUMENT
-    assert b"INVALID_VIEW" in context.status.trailing_metadata[0][1]
+    _assert_invalid_view(raw)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
 import subprocess
 import sys
 import time
@@ -29,6 +28,7 @@ from service.store import event_from_entry, events_key, game_key, state_key, unp
 from service.tables import Replay
 from tabletop.v1 import ai_service_pb2, game_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
+from tests.ai.test_worker import _stop
 
 ROOT = Path(__file__).resolve().parents[2]
 AI_TOKEN = "fuzz-ai-service-token"
@@ -88,20 +88,9 @@ class ServeProcess:
     def stop(self) -> int:
         """SIGTERM and wait: the exit code (0 = a clean, graceful stop)."""
         self.channel.close()
-        stop_process(self.proc)
+        _stop(self.proc)
         self.log.close()
         return self.proc.returncode
-
-
-def stop_process(proc: subprocess.Popen) -> None:
-    """SIGTERM, and SIGKILL if it has not stopped within 20 s."""
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture
@@ -460,7 +449,7 @@ def fuzz_stack(redis_db_url, tmp_path):
             finally:
                 process.stop()
         finally:
-            stop_process(worker)
+            _stop(worker)
             worker_log.close()
 
 
