@@ -1,11 +1,13 @@
-"""A real Prometheus scrapes a real game service and AI worker (over a real Redis) while games are played, loads
-deploy/prometheus/rules.yaml, and evaluates every PromQL expression of deploy/ (the Grafana dashboard, the rules)
-and docs/ through its HTTP API: each must be valid, and give a value where the games made traffic.
+"""A real Prometheus scrapes a real game service, AI worker and gRPC-Web gateway (over a real Redis) while games
+are played natively and through the gateway, loads deploy/prometheus/rules.yaml, and evaluates every PromQL
+expression of deploy/ (the Grafana dashboard, the rules) and docs/ through its HTTP API: each must be valid, and
+give a value where the games made traffic.
 
 Skipped, saying why, when `prometheus` or `promtool` is not installed (Debian: apt-get install prometheus)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import re
@@ -17,12 +19,15 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
+import aiohttp
 import pytest
 import yaml
 
+from clients.grpcweb import GrpcWebError, GrpcWebStub
 from clients.sdk import Seat, TabletopError, connect
 from commands.embedded_redis import free_port
 from commands.launcher import wait_serving
+from tabletop import grpcweb
 from tabletop.v1 import game_service_pb2 as pb
 from tests.ai.test_worker import _env, _spawn, _stop, _worker
 from tests.deploy.promtools import RULES, binary, rules
@@ -36,8 +41,8 @@ SCRAPE = "1s"
 GAME = "naishi"  # two seats, short games: the whole test stays well under a minute
 
 # Expressions that are rightly empty while everything is healthy. Every other one must give a finite value.
-EMPTY_WHEN_HEALTHY = {"TabletopGameServiceAbsent": "both targets are up",
-                      "TabletopAIWorkerAbsent": "both targets are up"}
+EMPTY_WHEN_HEALTHY = {"TabletopGameServiceAbsent": "the three targets are up",
+                      "TabletopAIWorkerAbsent": "the three targets are up"}
 
 
 def promql_expressions() -> list[tuple[str, str]]:
@@ -84,6 +89,34 @@ def _service(redis_url: str, tmp_path: Path, ai_target: str):
         _stop(proc)
 
 
+ALLOWED_ORIGIN = "http://table.example:5173"
+
+
+@contextmanager
+def _gateway(redis_url: str, tmp_path: Path, upstream: str):
+    """`tabletop gateway` in front of the service, as deployed: its own HTTP port and metrics port."""
+    port, metrics_port = free_port(), free_port()
+    env = _env(redis_url, TABLETOP_GATEWAY_HOST="127.0.0.1", TABLETOP_GATEWAY_PORT=str(port),
+               TABLETOP_GATEWAY_UPSTREAM=upstream, TABLETOP_GATEWAY_METRICS_PORT=str(metrics_port),
+               TABLETOP_GATEWAY_ALLOWED_ORIGINS=ALLOWED_ORIGIN)
+    proc = _spawn(["gateway"], env, tmp_path / "gateway.log")
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert proc.poll() is None, (tmp_path / "gateway.log").read_text()
+            try:
+                if urllib.request.urlopen(f"{url}/readyz", timeout=1).status == 200:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "the gateway did not become ready in 30 s"
+            time.sleep(0.2)
+        yield url, metrics_port
+    finally:
+        _stop(proc)
+
+
 class Prometheus:
     def __init__(self, url: str):
         self.url = url
@@ -101,13 +134,14 @@ class Prometheus:
 
 
 @contextmanager
-def _prometheus(tmp_path: Path, service_metrics: int, worker_metrics: int):
+def _prometheus(tmp_path: Path, service_metrics: int, worker_metrics: int, gateway_metrics: int):
     """A Prometheus on 127.0.0.1 (a free port, a temporary data dir), from deploy/prometheus/prometheus.yaml with
     the test's targets and a 1 s scrape and rule interval."""
     config = yaml.safe_load((DEPLOY / "prometheus" / "prometheus.yaml").read_text())
     config["global"] = {"scrape_interval": SCRAPE, "evaluation_interval": SCRAPE, "scrape_timeout": SCRAPE}
     config["rule_files"] = [str(RULES)]
-    ports = {"tabletop-game-service": service_metrics, "tabletop-ai-worker": worker_metrics}
+    ports = {"tabletop-game-service": service_metrics, "tabletop-ai-worker": worker_metrics,
+             "tabletop-gateway": gateway_metrics}
     for job in config["scrape_configs"]:
         job["static_configs"] = [{"targets": [f"127.0.0.1:{ports.pop(job['job_name'])}"]}]
     assert not ports, f"the example configuration has no job {ports}"
@@ -133,9 +167,9 @@ def _prometheus(tmp_path: Path, service_metrics: int, worker_metrics: int):
             time.sleep(0.2)
         prometheus = Prometheus(url)
         # Discovered targets reach the scrape loop in up to 5 s (Prometheus batches discovery updates): wait for
-        # the first scrape of both, so that the games below are seen from before they start.
-        while not prometheus.query('count(up{job=~"tabletop-.*"} == 1) == 2')["data"]["result"]:
-            assert time.monotonic() < deadline, "Prometheus did not scrape both targets in 30 s"
+        # the first scrape of all three, so that the games below are seen from before they start.
+        while not prometheus.query('count(up{job=~"tabletop-.*"} == 1) == 3')["data"]["result"]:
+            assert time.monotonic() < deadline, "Prometheus did not scrape the three targets in 30 s"
             time.sleep(0.2)
         yield prometheus
     finally:
@@ -172,6 +206,40 @@ def _play(target: str) -> dict:
     return json.loads(out)
 
 
+def _play_in_a_browser(gateway_url: str) -> None:
+    """The browser path's traffic: a web page creates a game, reads it, moves and watches it through the gateway;
+    a page from an origin that is not allowed is refused."""
+    service = pb.DESCRIPTOR.services_by_name["GameService"]
+
+    async def main() -> None:
+        async with aiohttp.ClientSession(headers={"Origin": ALLOWED_ORIGIN}) as session:
+            stub = GrpcWebStub(session, gateway_url, service)
+            created = await stub.CreateGame(pb.CreateGameRequest(
+                game_type=GAME, seats=[pb.SeatSpec(kind=pb.SEAT_KIND_HUMAN, name="Bea"),
+                                       pb.SeatSpec(kind=pb.SEAT_KIND_AI, strength="easy")], start=True))
+            seat = [("authorization", f"Bearer {created.seat_tokens[0].token}")]
+            state = (await stub.GetState(pb.GetStateRequest(game_id=created.game_id), metadata=seat)).state
+            while 0 not in state.to_act:
+                await asyncio.sleep(0.1)
+                state = (await stub.GetState(pb.GetStateRequest(game_id=created.game_id), metadata=seat)).state
+            await stub.MakeMove(pb.MakeMoveRequest(game_id=created.game_id, move_id=state.legal_moves[0].id,
+                                                   expected_version=state.version), metadata=seat)
+            async for update in stub.WatchGame(pb.WatchGameRequest(game_id=created.game_id)):
+                break
+            try:
+                await stub.GetState(pb.GetStateRequest(game_id="no-such-game"))
+            except GrpcWebError:
+                pass
+        async with aiohttp.ClientSession() as session:
+            body = grpcweb.frame(0, pb.ListGameTypesRequest().SerializeToString())
+            async with session.post(f"{gateway_url}/tabletop.v1.GameService/ListGameTypes", data=body,
+                                    headers={"Content-Type": "application/grpc-web+proto",
+                                             "Origin": "https://elsewhere.example"}) as refused:
+                assert refused.status == 403
+
+    asyncio.run(main())
+
+
 def _values(reply: dict) -> list[float]:
     data = reply["data"]
     if data["resultType"] == "scalar":
@@ -192,12 +260,18 @@ def test_a_real_prometheus_evaluates_every_promql_expression(redis_db_url, tmp_p
     with _service(redis_db_url, tmp_path, ai_target=f"127.0.0.1:{ai_port}") as (target, service_metrics):
         worker, worker_metrics = _worker(redis_db_url, target, tmp_path, "prometheus", ai_port=ai_port)
         try:
-            with _prometheus(tmp_path, service_metrics, worker_metrics) as prometheus:
+            with _gateway(redis_db_url, tmp_path, target) as (gateway_url, gateway_metrics), \
+                    _prometheus(tmp_path, service_metrics, worker_metrics, gateway_metrics) as prometheus:
+                # Before and after the native games: a histogram's rate needs increments after its series first
+                # appears in a scrape, or its quantile is NaN.
+                _play_in_a_browser(gateway_url)
                 summary = _play(target)
+                _play_in_a_browser(gateway_url)
                 assert summary["status"] == "finished"
                 time.sleep(3)  # two more scrapes and rule evaluations after the last move
                 _check_metrics_text(service_metrics)
                 _check_metrics_text(worker_metrics)
+                _check_metrics_text(gateway_metrics)
                 _assert_healthy(prometheus)
                 counts = _evaluate(prometheus, expressions)
                 _assert_the_fixes(prometheus)
@@ -211,7 +285,7 @@ def test_a_real_prometheus_evaluates_every_promql_expression(redis_db_url, tmp_p
 def _assert_healthy(prometheus: Prometheus) -> None:
     targets = prometheus.get("/api/v1/targets")["data"]["activeTargets"]
     assert sorted((t["labels"]["job"], t["health"]) for t in targets) == [
-        ("tabletop-ai-worker", "up"), ("tabletop-game-service", "up")], targets
+        ("tabletop-ai-worker", "up"), ("tabletop-game-service", "up"), ("tabletop-gateway", "up")], targets
     groups = prometheus.get("/api/v1/rules")["data"]["groups"]
     loaded = [rule for group in groups for rule in group["rules"]]
     assert len(loaded) == len(rules()), "Prometheus loaded every rule of rules.yaml"
