@@ -228,7 +228,8 @@ async function table(seat: Seat): Promise<void> {
       const s = await client.suggestMove({ gameId: seat.gameId, timeBudgetSeconds: 1 }, auth(seat.token));
       hint.replaceChildren(h("strong", { "data-testid": "hint-move", "data-move-id": s.bestMoveId }, s.bestMoveLabel),
         h("ul", {}, s.candidates.slice(0, 5).map((c) =>
-          h("li", {}, `${c.label}: ${c.visits} visits, mean reward ${c.meanReward.toFixed(2)}`))));
+          h("li", {}, `${c.label}: wins about ${Math.round(100 * c.winRate)}% of the ${c.visits} games the AI ` +
+            "played out after it"))));
       moves.querySelector(`button[data-move-id="${CSS.escape(s.bestMoveId)}"]`)?.classList.add("suggested");
     } catch (e) {
       hint.replaceChildren(describeError(e));
