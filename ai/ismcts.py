@@ -96,6 +96,9 @@ class SearchConfig:
     playout_policy: Callable[[Any, Any, int, Sequence[Move], random.Random], Move] | None = None
     kernel_policy: bool = True
     processes: int = 1  # root parallelism: independent trees in forked processes, root statistics merged
+    # Above 0: the search runs in forked processes (one or `processes`) this many steps below the caller's CPU
+    # priority, so that the kernel gives a busy core to the caller's other work first (the worker's lanes).
+    nice: int = 0
     fast_path: bool = True  # search on the game's playout kernel, if it has one (False: on the engine itself)
 
 
@@ -155,7 +158,7 @@ def search(
     if len(legal) == 1:
         only = legal[0]
         return SearchResult(only, (Candidate(only.id, only.label, 0, 0.0, 0.0),), 0, time.perf_counter() - started)
-    if config.processes > 1:
+    if config.processes > 1 or config.nice > 0:
         from ai.search.parallel import root_parallel_search
 
         stats, iterations = root_parallel_search(game, view, seat, budget, rng, config)

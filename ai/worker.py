@@ -1,8 +1,12 @@
 """`tabletop ai-worker`: plays the AI seats (jobs from Redis) and serves AIService.SuggestMove.
 
-One process: the job consumer in the main thread (ai/worker_jobs.py), the AIService with gRPC health in a
-thread pool (ai/worker_service.py), Prometheus metrics on their own port. SIGTERM stops taking jobs, finishes
-the one in hand, then stops the gRPC server gracefully. Run as many workers side by side as you like: they
+One process: the job consumers of its two lanes (ai/worker_jobs.py: the jobs of games a person plays in, in the
+main thread; those of games only the AI plays, in a thread of their own), the AIService with gRPC health in a
+thread pool (ai/worker_service.py), Prometheus metrics on their own port. Only the interactive lane searches in
+this process: suggestions and the bulk lane search in forked processes at a lower CPU priority
+(TABLETOP_AI_SUGGEST_NICE, TABLETOP_AI_BULK_NICE), so that neither shares the interpreter with, nor takes a
+busy core from, a search a person is waiting on. SIGTERM stops taking jobs, finishes the ones in hand, then
+stops the gRPC server gracefully. Run as many workers side by side as you like: they
 share the consumer group, and each needs its own AIService port.
 """
 
@@ -21,7 +25,7 @@ import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from ai.worker_config import WorkerConfig
-from ai.worker_jobs import JobConsumer
+from ai.worker_jobs import BULK, JobConsumer
 from ai.worker_service import AIServicer, add_to_server
 from tabletop import logconfig, redis_client, reflection, transport
 from tabletop.v1 import ai_service_pb2
@@ -143,9 +147,15 @@ def main(argv: list[str]) -> int:
         channel = grpc.insecure_channel(config.service_target)
     if checker is not None:
         threading.Thread(target=_watch_readiness, args=(client, checker, stopping), daemon=True).start()
+    lane_failed = threading.Event()
+    bulk = threading.Thread(target=_run_lane, args=(JobConsumer(config, client, channel, stopping, BULK), lane_failed),
+                            name="bulk-lane")
+    bulk.start()
     try:
         JobConsumer(config, client, channel, stopping).run()
     finally:
+        stopping.set()
+        bulk.join()
         log.info("shutting down", grace_seconds=config.shutdown_grace_seconds)
         if server is not None:
             checker.enter_graceful_shutdown()  # again, in case the loop ended on an error rather than a signal
@@ -155,4 +165,15 @@ def main(argv: list[str]) -> int:
         channel.close()
         client.close()
         log.info("stopped")
-    return 0
+    return 1 if lane_failed.is_set() else 0
+
+
+def _run_lane(consumer: JobConsumer, failed: threading.Event) -> None:
+    """Run a lane's consumer in its thread; if it fails, the whole worker stops (and is restarted as a whole), as
+    it would on a failure of the main lane."""
+    try:
+        consumer.run()
+    except BaseException:
+        log.exception("lane failed", lane=consumer.lane)
+        failed.set()
+        consumer.stopping.set()

@@ -37,6 +37,12 @@ class WorkerConfig:
     hint_seconds: float = 0.6  # a SuggestMove by strength (no budget of its own) searches at most this long
     suggest_max_seconds: float = 2.0  # any SuggestMove, an explicit budget too, searches at most this long
     processes: int = 1  # forked processes per search (root parallelism): the cores the worker may use
+    # CPU priority of the worker's lanes (docs/ai.md, "Lanes"): jobs a person waits on search in the worker's own
+    # process; suggestions and the jobs of games only the AI plays search in forked processes this many steps
+    # lower (0: in the worker's process, sharing its interpreter), so that on a busy core the kernel serves the
+    # person waiting first.
+    suggest_nice: int = 5
+    bulk_nice: int = 10
     log_level: str = "info"
     shutdown_grace_seconds: float = 20.0
     # TLS (tabletop/transport.py): the AIService port serves TLS with this certificate and key; the game service is
@@ -74,6 +80,8 @@ class WorkerConfig:
             hint_seconds=max(0.0, get("AI_HINT_SECONDS", d.hint_seconds)),
             suggest_max_seconds=max(0.0, get("AI_SUGGEST_MAX_SECONDS", d.suggest_max_seconds)),
             processes=processes(get("AI_PROCESSES", "1")),
+            suggest_nice=niceness("AI_SUGGEST_NICE", get("AI_SUGGEST_NICE", d.suggest_nice)),
+            bulk_nice=niceness("AI_BULK_NICE", get("AI_BULK_NICE", d.bulk_nice)),
             log_level=get("LOG_LEVEL", d.log_level),
             shutdown_grace_seconds=get("SHUTDOWN_GRACE_SECONDS", d.shutdown_grace_seconds),
             tls_cert_file=get("TLS_CERT_FILE", d.tls_cert_file),
@@ -114,6 +122,12 @@ def processes(text: str) -> int:
     if not 1 <= count <= 64:
         raise ConfigError(f"TABLETOP_AI_PROCESSES={count} must be from 1 to 64")
     return count
+
+
+def niceness(name: str, value: int) -> int:
+    if not 0 <= value <= 19:
+        raise ConfigError(f"TABLETOP_{name}={value} must be from 0 (as the worker) to 19 (the lowest priority)")
+    return value
 
 
 def available_cpus() -> int:

@@ -7,6 +7,12 @@ whose version has moved on is dropped. A job left pending by a worker that died 
 once idle for `claim_idle_seconds`; a job delivered `max_attempts` times goes to `ai:dead:{jB}` with its error.
 On a single Redis one blocking read covers every shard. On Redis Cluster a read may name the streams of one slot
 only, so the shards are read in turn: a sweep that does not wait, then a short wait on the next shard.
+
+A worker runs two consumers side by side (ai/worker.py), one per lane: the interactive lane takes the jobs of
+games a person plays in (`ai:jobs:*`) and searches in the worker's own process; the bulk lane takes the jobs of
+games only the AI plays (`ai:bulk:*`) and searches in a forked process at a lower CPU priority
+(`bulk_nice`). A person's job thus never waits for an all-AI game's search to end, nor shares a core with one
+on equal terms.
 """
 
 from __future__ import annotations
@@ -43,16 +49,22 @@ TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0)
 
 
+INTERACTIVE, BULK = "interactive", "bulk"  # the lanes
+
+
 class JobConsumer:
     def __init__(self, config: WorkerConfig, client: redis.Redis | redis.cluster.RedisCluster, channel: grpc.Channel,
-                 stopping: threading.Event):
+                 stopping: threading.Event, lane: str = INTERACTIVE):
+        if lane not in (INTERACTIVE, BULK):
+            raise ValueError(f"no lane {lane!r}")
         self.config = config
         self.redis = client
         self.stub = game_service_pb2_grpc.GameServiceStub(channel)
         self.stopping = stopping
-        self.streams = config.streams()  # games a person plays in: served first
-        self.bulk = config.bulk_streams()  # games only the AI plays
-        self.interactive_streams = frozenset(self.streams)
+        self.lane = lane
+        # The lane's job streams: of games a person plays in (interactive), or of games only the AI plays (bulk).
+        self.streams = config.streams() if lane == INTERACTIVE else config.bulk_streams()
+        self.nice = 0 if lane == INTERACTIVE else config.bulk_nice
         self._turn = 0  # on Cluster: the shard the next sweep starts at
         self.timekeeper = Timekeeper(self)
 
@@ -69,7 +81,7 @@ class JobConsumer:
                 if time.monotonic() >= next_prune:
                     self.prune_consumers()
                     next_prune = time.monotonic() + PRUNE_SECONDS
-                if time.monotonic() >= next_sweep:  # turn timers that ran out
+                if self.lane == INTERACTIVE and time.monotonic() >= next_sweep:  # turn timers that ran out
                     self.timekeeper.sweep()
                     next_sweep = time.monotonic() + SWEEP_SECONDS
                 for stream, messages in self.read() or ():
@@ -84,42 +96,44 @@ class JobConsumer:
                 self.ensure_groups()  # the stream was deleted (e.g. a flushed Redis): recreate the group
 
     def read(self) -> list | None:
-        """New jobs for this consumer: a job of a game a person plays in whenever there is one, else of a game only
-        the AI plays (one per stream at most, those a person waits on first), or none after a short wait."""
+        """A new job of this lane for this consumer, or none after a short wait.
+
+        One job at a time: a read of many streams at once hands over one entry per stream that has one, and this
+        consumer would then hold them all until played (a person's job behind a dozen others, or jobs that idle
+        workers beside it cannot take). So the streams are swept one by one from a round robin start, without
+        waiting; only when all are empty does the read wait, on all of them at once (on a single Redis), or on
+        the next shard for a short while (on Redis Cluster a read names the streams of one slot only). A shard
+        whose master is down (until its failover) is passed over: the other shards' games go on."""
         group, consumer = self.config.group, self.config.consumer
-        if not self.config.redis_cluster:
-            waiting = self.redis.xreadgroup(group, consumer, {s: ">" for s in self.streams}, count=1)
-            if waiting:
-                return waiting
-            entries = self.redis.xreadgroup(group, consumer, {s: ">" for s in self.streams + self.bulk}, count=1,
-                                            block=READ_BLOCK_MS)
-            return sorted(entries or (), key=lambda entry: entry[0] in self.bulk)
-        # One job at a time, so that idle workers side by side share the work; a round robin start keeps it fair.
-        # A shard whose master is down (until its failover) is passed over: the other shards' games go on.
         count = len(self.streams)
         answered: list[str] = []
         failure: Exception | None = None
-        for queue in (self.streams, self.bulk):
-            for step in range(count):
-                stream = queue[(self._turn + step) % count]
-                try:
-                    entries = self.redis.xreadgroup(group, consumer, {stream: ">"}, count=1)
-                except redis_client.UNAVAILABLE as exc:
-                    failure = exc
-                    continue
-                if entries:
-                    self._turn = (self._turn + step + 1) % count
-                    return entries
-                if queue is self.streams:
-                    answered.append(stream)
+        for step in range(count):
+            stream = self.streams[(self._turn + step) % count]
+            try:
+                entries = self.redis.xreadgroup(group, consumer, {stream: ">"}, count=1)
+            except redis_client.UNAVAILABLE as exc:
+                if not self.config.redis_cluster:
+                    raise
+                failure = exc
+                continue
+            if entries:
+                self._turn = (self._turn + step + 1) % count
+                return entries
+            answered.append(stream)
         if not answered:
             raise failure
         self._turn = (self._turn + 1) % count
+        if not self.config.redis_cluster:
+            # Woken by the first job to come: with every stream empty a moment ago, that is one job (rarely two
+            # arriving together, and then both are played).
+            return self.redis.xreadgroup(group, consumer, {s: ">" for s in self.streams}, count=1,
+                                         block=READ_BLOCK_MS)
         wait_on = min(answered, key=lambda s: (self.streams.index(s) - self._turn) % count)
         return self.redis.xreadgroup(group, consumer, {wait_on: ">"}, count=1, block=SHARD_BLOCK_MS)
 
     def ensure_groups(self) -> None:
-        for stream in self.streams + self.bulk:
+        for stream in self.streams:
             try:
                 # From the stream's start: jobs enqueued before any worker existed are still played.
                 self.redis.xgroup_create(stream, self.config.group, id="0", mkstream=True)
@@ -130,7 +144,7 @@ class JobConsumer:
     def reclaim(self) -> None:
         """Take over the jobs that other (dead or stuck) workers left pending too long, and play them."""
         idle_ms = int(self.config.claim_idle_seconds * 1000)
-        for stream in self.streams + self.bulk:
+        for stream in self.streams:
             start = "0-0"
             while not self.stopping.is_set():
                 try:
@@ -156,7 +170,7 @@ class JobConsumer:
         a group does not keep a name per worker that ever ran; return how many were removed."""
         idle_ms = self.config.dead_consumer_seconds * 1000
         removed = 0
-        for stream in self.streams + self.bulk:
+        for stream in self.streams:
             try:
                 consumers = self.redis.xinfo_consumers(stream, self.config.group)
             except (redis.exceptions.ResponseError, *redis_client.UNAVAILABLE):
@@ -180,14 +194,14 @@ class JobConsumer:
             return self._handle(stream, entry_id, fields)
 
     def _handle(self, stream: str, entry_id: str, fields: dict[str, str]) -> str:
-        QUEUE_LAG_SECONDS.set(max(0.0, time.time() - int(entry_id.split("-")[0]) / 1000))
+        QUEUE_LAG_SECONDS.labels(self.lane).set(max(0.0, time.time() - int(entry_id.split("-")[0]) / 1000))
         deliveries = self._deliveries(stream, entry_id)
         if deliveries > self.config.max_attempts:
             self._dead_letter(stream, entry_id, fields, f"delivered {deliveries} times without an answer")
             return "dead_lettered"
         started = time.monotonic()
         try:
-            outcome = self.play(fields, interactive=stream in self.interactive_streams)
+            outcome = self.play(fields)
         except Exception as exc:  # every failure is logged and retried, then dead-lettered
             error = f"{type(exc).__name__}: {_describe(exc)}"
             JOBS.labels("failed").inc()
@@ -198,12 +212,14 @@ class JobConsumer:
             return "failed"  # left pending: reclaimed after claim_idle_seconds
         self.redis.xack(stream, self.config.group, entry_id)
         JOBS.labels(outcome).inc()
-        log.info("job done", outcome=outcome, seconds=round(time.monotonic() - started, 3))
+        log.info("job done", outcome=outcome, lane=self.lane, seconds=round(time.monotonic() - started, 3),
+                 waited=round(max(0.0, time.time() - int(entry_id.split("-")[0]) / 1000), 3))
         return outcome
 
-    def play(self, job: dict[str, str], interactive: bool = True) -> str:
-        """Make the job's move; "moved", or "stale" when the game has moved on. `interactive`: a person is waiting
-        (the job came from `ai:jobs:*`), so the search stops at `interactive_seconds`."""
+    def play(self, job: dict[str, str]) -> str:
+        """Make the job's move; "moved", or "stale" when the game has moved on. In the interactive lane a person
+        is waiting, so the search stops at `interactive_seconds`; in the bulk lane at `bulk_seconds`, at a lower
+        CPU priority."""
         game_id, seat, version = job["game_id"], int(job["seat"]), int(job["version"])
         metadata = self.metadata(seat)
         try:
@@ -223,11 +239,11 @@ class JobConsumer:
         # An AI seat's own strength; for a human seat the AI plays (late, away, left), its timer's, else normal.
         timer_strength = state.timer.strength if state.HasField("timer") else ""
         strength = next((s.strength for s in state.seats if s.seat == seat), "") or timer_strength or "normal"
-        budget = job_budget(self.config, strength, interactive)
+        budget = job_budget(self.config, strength, self.lane == INTERACTIVE)
         # Seeded by what the seat sees: the same position gets the same move, so a game dealt from a fixed seed
         # (CreateGame.seed, all-AI games) plays out the same every time.
         rng = random.Random(hashlib.sha256(game.dump_view(view)).digest())
-        result = think(game, view, seat, budget, rng, self.config.processes)
+        result = think(game, view, seat, budget, rng, self.config.processes, self.nice)
         if result.move.id not in {m.id for m in state.legal_moves}:
             raise RuntimeError(f"the search chose {result.move.id!r}, which the service does not list as legal")
         log.info("move chosen", move_id=result.move.id, iterations=result.iterations,

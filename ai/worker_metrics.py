@@ -16,7 +16,10 @@ THINK_SECONDS = Histogram(
 )
 ITERATIONS_PER_SECOND = Gauge("tabletop_ai_iterations_per_second", "ISMCTS iterations per second of the last search")
 QUEUE_LAG_SECONDS = Gauge(
-    "tabletop_ai_queue_lag_seconds", "Age of the last job taken from the stream when the worker took it"
+    "tabletop_ai_queue_lag_seconds",
+    "Age of the last job taken from the stream when the worker took it, by lane: interactive (games a person plays "
+    "in) or bulk (games only the AI plays)",
+    ["lane"],
 )
 TURN_TIMEOUTS = Counter(
     "tabletop_ai_turn_timeouts_total",
@@ -33,6 +36,8 @@ for _outcome in ("moved", "stale", "failed", "dead_lettered"):
     JOBS.labels(_outcome)
 for _outcome in ("moved", "stale", "forfeited", "failed"):
     TURN_TIMEOUTS.labels(_outcome)
+for _lane in ("interactive", "bulk"):
+    QUEUE_LAG_SECONDS.labels(_lane)
 
 
 def record_search(seconds: float, iterations: int) -> None:

@@ -29,11 +29,11 @@ MAX_SECONDS = 60.0
 
 
 def think(
-    game, view, seat: int, budget: ismcts.Budget, rng: random.Random, processes: int = 1
+    game, view, seat: int, budget: ismcts.Budget, rng: random.Random, processes: int = 1, nice: int = 0
 ) -> ismcts.SearchResult:
-    """Search a seat's view (never a state: the worker has no other) in `processes` forked trees, and record the
-    metrics every search shares."""
-    result = ismcts.search(game, view, seat, budget, rng, ismcts.SearchConfig(processes=processes))
+    """Search a seat's view (never a state: the worker has no other) in `processes` forked trees (`nice` steps
+    below the worker's CPU priority when above 0), and record the metrics every search shares."""
+    result = ismcts.search(game, view, seat, budget, rng, ismcts.SearchConfig(processes=processes, nice=nice))
     record_search(result.seconds, result.iterations)
     return result
 
@@ -82,7 +82,7 @@ class AIServicer(ai_service_pb2_grpc.AIServiceServicer):
         budget = self._budget(request, context.time_remaining())
         rng = random.Random(request.seed) if request.HasField("seed") else random.Random()
         try:
-            result = think(game, view, request.seat, budget, rng, self.config.processes)
+            result = think(game, view, request.seat, budget, rng, self.config.processes, self.config.suggest_nice)
         except Exception as exc:  # noqa: BLE001 - see below
             # The rules and the search never fail on a view the game service made (the conformance suite plays
             # them on thousands of games), so a failure deep in the search means a view that only looked sound:

@@ -7,15 +7,17 @@ back as JSON bytes on its own pipe.
 from __future__ import annotations
 
 import json
+import os
 import multiprocessing
 import multiprocessing.connection
 from collections.abc import Callable, Iterator
 from typing import Any
 
 
-def run_forked(tasks: list[Callable[[], Any]]) -> list[Any]:
-    """Run each task in its own forked process at once; return their JSON-able results in order."""
-    return [result for _, result in sorted(_run(tasks, None))]
+def run_forked(tasks: list[Callable[[], Any]], nice: int = 0) -> list[Any]:
+    """Run each task in its own forked process at once, `nice` steps below this process's CPU priority; return
+    their JSON-able results in order."""
+    return [result for _, result in sorted(_run(tasks, None, nice))]
 
 
 def run_forked_streaming(tasks: list[Callable[[Callable[[Any], None]], Any]]) -> Iterator[tuple[int, Any]]:
@@ -26,13 +28,13 @@ def run_forked_streaming(tasks: list[Callable[[Callable[[Any], None]], Any]]) ->
     return _run(tasks, True)
 
 
-def _run(tasks: list[Callable], streaming: bool | None) -> Iterator[tuple[int, Any]]:
+def _run(tasks: list[Callable], streaming: bool | None, nice: int = 0) -> Iterator[tuple[int, Any]]:
     ctx = multiprocessing.get_context("fork")
     pipes = []
     procs = []
     for task in tasks:
         reader, writer = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_child, args=(task, writer, streaming), daemon=True)
+        proc = ctx.Process(target=_child, args=(task, writer, streaming, nice), daemon=True)
         proc.start()
         writer.close()
         pipes.append(reader)
@@ -61,8 +63,10 @@ def _run(tasks: list[Callable], streaming: bool | None) -> Iterator[tuple[int, A
                 proc.terminate()
 
 
-def _child(task: Callable, writer: Any, streaming: bool | None) -> None:
+def _child(task: Callable, writer: Any, streaming: bool | None, nice: int = 0) -> None:
     try:
+        if nice:
+            os.nice(nice)  # lower only: any process may, no privilege needed
         if streaming:
             result = task(lambda item: writer.send_bytes(json.dumps({"item": item}).encode()))
         else:

@@ -21,14 +21,14 @@ def root_parallel_search(
     seeds = [rng.getrandbits(64) for _ in range(workers)]
     share = None if budget.iterations is None else -(-budget.iterations // workers)
     part = Budget(iterations=share, seconds=budget.seconds)
-    single = dataclasses.replace(config, processes=1)
+    single = dataclasses.replace(config, processes=1, nice=0)
 
     def task(seed: int):
         return lambda: list(root_statistics(game, view, seat, part, random.Random(seed), single))
 
     merged: dict[str, tuple[int, float, float]] = {}
     iterations = 0
-    for stats, count in run_forked([task(s) for s in seeds]):
+    for stats, count in run_forked([task(s) for s in seeds], nice=config.nice):
         iterations += count
         for move_id, (visits, total, wins) in stats.items():
             v, t, w = merged.get(move_id, (0, 0.0, 0.0))

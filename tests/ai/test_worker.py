@@ -19,6 +19,7 @@ import redis
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from ai.worker_config import WorkerConfig
+from ai.worker_jobs import BULK as BULK_LANE
 from ai.worker_jobs import JobConsumer
 from commands.embedded_redis import free_port
 from commands.launcher import wait_serving
@@ -315,4 +316,35 @@ def test_gone_workers_leave_the_consumer_groups(redis_db_url):
         names = {c["name"] for c in client.xinfo_consumers(JOBS, "ai-workers")}
         assert names == {"holder", "alive"}
     finally:
+        client.close()
+
+
+def test_a_consumer_takes_one_job_at_a_time_from_many_shards(redis_db_url):
+    """A read of many job streams at once hands over one entry per stream: a worker of the flood benchmark so took
+    a dozen all-AI jobs in one read and played them all (13 s) before it read the next person's job. Each read
+    now takes one job, from the shards in turn; each lane reads only its own streams."""
+    client = redis.Redis.from_url(redis_db_url, decode_responses=True)
+    config = dataclasses.replace(WorkerConfig(), redis_url=redis_db_url, job_shards=4, consumer="one-at-a-time",
+                                 group="one-at-a-time")
+    nowhere = grpc.insecure_channel("127.0.0.1:1")
+    interactive = JobConsumer(config, client, nowhere, threading.Event())
+    bulk = JobConsumer(config, client, nowhere, threading.Event(), BULK_LANE)
+    try:
+        interactive.ensure_groups()
+        bulk.ensure_groups()
+        for stream in config.bulk_streams():
+            client.xadd(stream, {"game_id": f"all-ai-{stream}", "job_id": "x"})
+        client.xadd(config.streams()[2], {"game_id": "with-a-person", "job_id": "y"})
+        [(stream, [(_, job)])] = interactive.read()
+        assert job["game_id"] == "with-a-person"
+        taken = []
+        for _ in config.bulk_streams():
+            [(stream, [(_, job)])] = bulk.read()
+            taken.append(stream)
+        assert sorted(taken) == sorted(config.bulk_streams())  # one each, every shard in turn
+        assert not bulk.read()  # all taken: an empty wait
+    finally:
+        for stream in config.streams() + config.bulk_streams():
+            client.delete(stream)
+        nowhere.close()
         client.close()

@@ -13,7 +13,7 @@ import redis
 
 from ai import ismcts, worker_jobs
 from ai.worker_config import WorkerConfig, available_cpus
-from ai.worker_jobs import JobConsumer
+from ai.worker_jobs import BULK, INTERACTIVE, JobConsumer
 from ai.worker_service import AIServicer, capped
 from games import registry
 from tabletop import wire
@@ -28,6 +28,12 @@ def test_defaults_and_settings():
     config = WorkerConfig.from_env({"TABLETOP_AI_INTERACTIVE_SECONDS": "0.25", "TABLETOP_AI_HINT_SECONDS": "2",
                                     "TABLETOP_AI_PROCESSES": "3"})
     assert (config.interactive_seconds, config.hint_seconds, config.processes) == (0.25, 2.0, 3)
+    assert (config.suggest_nice, config.bulk_nice) == (5, 10)
+    config = WorkerConfig.from_env({"TABLETOP_AI_SUGGEST_NICE": "0", "TABLETOP_AI_BULK_NICE": "19"})
+    assert (config.suggest_nice, config.bulk_nice) == (0, 19)
+    for bad in ("-1", "20", "high"):
+        with pytest.raises(ConfigError):
+            WorkerConfig.from_env({"TABLETOP_AI_BULK_NICE": bad})
     assert WorkerConfig.from_env({"TABLETOP_AI_PROCESSES": "auto"}).processes == available_cpus() >= 1
     for bad in ("0", "many", "65"):
         with pytest.raises(ConfigError, match="TABLETOP_AI_PROCESSES"):
@@ -57,7 +63,7 @@ class _Stub:
         return pb.MakeMoveResponse()
 
 
-def _consumer(monkeypatch, config: WorkerConfig):
+def _consumer(monkeypatch, config: WorkerConfig, lane: str = INTERACTIVE):
     game = registry.get("hinode")
     state = game.new_game(4, {"start_player": "seat0"}, 5)
     view = game.view(state, 0)
@@ -66,32 +72,39 @@ def _consumer(monkeypatch, config: WorkerConfig):
         seats=[pb.SeatInfo(seat=s, strength="hard") for s in range(4)], view=wire.view_to_any(game, view),
         legal_moves=[pb.LegalMove(id=m.id, label=m.label) for m in game.legal_moves(state, 0)],
     )
-    budgets: list[ismcts.Budget] = []
+    budgets: list[tuple[ismcts.Budget, int]] = []
 
-    def think(game, view, seat, budget, rng, processes=1):
-        budgets.append(budget)
+    def think(game, view, seat, budget, rng, processes=1, nice=0):
+        budgets.append((budget, nice))
         return ismcts.search(game, view, seat, ismcts.Budget(iterations=5), rng)
 
     monkeypatch.setattr(worker_jobs, "think", think)
     client = redis.Redis(host="127.0.0.1", port=1)  # never contacted: play() does not touch Redis
-    consumer = JobConsumer(config, client, grpc.insecure_channel("127.0.0.1:1"), threading.Event())
+    consumer = JobConsumer(config, client, grpc.insecure_channel("127.0.0.1:1"), threading.Event(), lane)
     consumer.stub = _Stub(message)
     return consumer, budgets
 
 
 def test_a_person_waiting_caps_the_search_at_the_interactive_budget_an_all_ai_game_at_the_bulk_one(monkeypatch):
-    consumer, budgets = _consumer(monkeypatch, WorkerConfig())
+    """The interactive lane searches in the worker's own process; the bulk lane at a lower CPU priority."""
     job = {"game_id": "g1", "game_type": "hinode", "seat": "0", "version": "7", "job_id": "j1"}
-    assert consumer.play(job, interactive=True) == "moved"
-    assert consumer.play(job, interactive=False) == "moved"
-    assert budgets == [ismcts.Budget(iterations=8000, seconds=0.5), ismcts.Budget(iterations=8000, seconds=1.0)]
-    assert len(consumer.stub.moves) == 2
+    interactive, budgets = _consumer(monkeypatch, WorkerConfig())
+    assert interactive.play(job) == "moved"
+    bulk, bulk_budgets = _consumer(monkeypatch, WorkerConfig(), BULK)
+    assert bulk.play(job) == "moved"
+    assert budgets == [(ismcts.Budget(iterations=8000, seconds=0.5), 0)]
+    assert bulk_budgets == [(ismcts.Budget(iterations=8000, seconds=1.0), 10)]
+    assert len(interactive.stub.moves) == len(bulk.stub.moves) == 1
 
 
-def test_the_job_streams_of_games_with_a_person_are_the_interactive_ones(monkeypatch):
-    consumer, _ = _consumer(monkeypatch, dataclasses.replace(WorkerConfig(), job_shards=2))
-    assert consumer.interactive_streams == frozenset(consumer.config.streams())
-    assert not consumer.interactive_streams & set(consumer.config.bulk_streams())
+def test_each_lane_reads_its_own_job_streams(monkeypatch):
+    config = dataclasses.replace(WorkerConfig(), job_shards=2)
+    interactive, _ = _consumer(monkeypatch, config)
+    bulk, _ = _consumer(monkeypatch, config, BULK)
+    assert interactive.streams == config.streams() == ["ai:jobs:{j0}", "ai:jobs:{j1}"]
+    assert bulk.streams == config.bulk_streams() == ["ai:bulk:{j0}", "ai:bulk:{j1}"]
+    with pytest.raises(ValueError):
+        JobConsumer(config, interactive.redis, grpc.insecure_channel("127.0.0.1:1"), threading.Event(), "fast")
 
 
 
