@@ -6,8 +6,9 @@ evenly, from the game's version of the moment; when a game ends, its watchers mo
 game). The watchers live in a child process of
 their own (at a lower CPU priority, standing in for the other machines spectators are on). It prints the players'
 MakeMove and GetState latencies in both phases and their ratio, the errors they met (REDIS_UNAVAILABLE above
-all), the events delivered to the watchers and the watchers dropped, and the most Redis connections seen while
-the watchers were open (INFO clients, less the benchmark's own).
+all), the events delivered to the watchers and the watchers dropped, how long after the mover's answer a move
+reached the last of its game's watchers, and the most Redis connections seen while the watchers were open (INFO
+clients, less the benchmark's own).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class Phase:
     latencies: dict[str, list[float]] = field(default_factory=dict)
     errors: Counter = field(default_factory=Counter)
     seconds: float = 0.0
+    answered: dict[str, float] = field(default_factory=dict)  # "game_id version" -> when the mover was answered
 
     def add(self, kind: str, seconds: float) -> None:
         self.latencies.setdefault(kind, []).append(seconds)
@@ -91,6 +93,7 @@ class Player:
                     expected_version=state.version, request_id=f"{self.game_id}-{state.version}"),
                     metadata=metadata, timeout=RPC_TIMEOUT)
                 phase.add("MakeMove", time.perf_counter() - read)
+                phase.answered[f"{self.game_id} {answer.version}"] = time.time()  # the watchers' clock: the same host
                 self.to_act, self.version = list(answer.state.to_act), answer.version
             except grpc.aio.AioRpcError as error:
                 phase.errors[f"{error.code().name} {error_from_rpc(error).reason}".strip()] += 1
@@ -170,12 +173,19 @@ async def run(target: str, redis_url: str | None, clients: int, watchers: int, s
               f"p99 {phase.p('MakeMove', .99):6.2f} ms  GetState p50 {phase.p('GetState', .5):6.2f} ms "
               f"p99 {phase.p('GetState', .99):6.2f} ms{errors}")
     unavailable = sum(n for k, n in watched.errors.items() if "REDIS_UNAVAILABLE" in k)
+    reached = report.get("reached", {})  # "game_id version" -> when the last of the game's watchers got it
+    lags = sorted(reached[k] - t for k, t in watched.answered.items() if k in reached)
     print(f"ratio    MakeMove p99 {watched.p('MakeMove', .99) / alone.p('MakeMove', .99):.2f}x, GetState p99 "
           f"{watched.p('GetState', .99) / alone.p('GetState', .99):.2f}x with {report.get('open', 0)} watchers "
           f"open at the end; REDIS_UNAVAILABLE {unavailable}")
     print(f"watchers {report.get('events', 0)} events delivered ({report.get('events', 0) / seconds:,.0f}/s), "
           f"stream ends {report.get('ends', {})} {report.get('examples', {})}; Redis connections at most "
           f"{connections.most if redis_url else 'not measured (give --redis-url)'}")
+    if lags:
+        at = lambda q: lags[min(len(lags) - 1, int(q * len(lags)))] * 1000  # noqa: E731
+        print(f"delivery a move reached the last of its game's watchers p50 {at(.5):.0f} ms, p99 {at(.99):.0f} ms, "
+              f"max {lags[-1] * 1000:.0f} ms after the mover's answer ({len(lags)} of {len(watched.answered)} moves "
+              f"seen by watchers)")
     return 0
 
 
@@ -215,6 +225,7 @@ async def swarm_main(target: str, per_slot: int, link: Connection) -> None:
     channels = [link.aio_channel(target, [("grpc.use_local_subchannel_pool", 1)]) for _ in range(SWARM_CHANNELS)]
     stubs = [game_service_pb2_grpc.GameServiceStub(c) for c in channels]
     counts = {"open": 0, "events": 0}
+    reached: dict[str, float] = {}  # "game_id version" -> the last time a watcher received it
     ends: Counter = Counter()
     examples: dict[str, str] = {}
     tasks: set[asyncio.Task] = set()
@@ -222,8 +233,9 @@ async def swarm_main(target: str, per_slot: int, link: Connection) -> None:
     async def watch(stub, game_id: str, version: int) -> None:
         counts["open"] += 1
         try:
-            async for _ in stub.WatchGame(pb.WatchGameRequest(game_id=game_id, from_version=version)):
+            async for update in stub.WatchGame(pb.WatchGameRequest(game_id=game_id, from_version=version)):
                 counts["events"] += 1
+                reached[f"{game_id} {update.event.version}"] = time.time()
             ends["finished"] += 1
         except grpc.aio.AioRpcError as error:
             ends[f"{error.code().name} {error_from_rpc(error).reason}".strip()] += 1
@@ -257,7 +269,7 @@ async def swarm_main(target: str, per_slot: int, link: Connection) -> None:
         if time.monotonic() - last_report > 0.5:
             last_report = time.monotonic()
             print(json.dumps(counts), flush=True)
-    final = {**counts, "ends": dict(ends), "examples": examples}
+    final = {**counts, "ends": dict(ends), "examples": examples, "reached": reached}
     for task in list(tasks):
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)

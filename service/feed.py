@@ -24,6 +24,7 @@ from service.store import Event, GameStore
 
 KEEP_EVENTS = 512  # a game has fewer events than this; past it, late watchers catch up from Redis
 RETRY_SECONDS = 0.5  # after a failed read (Redis down), the shard's reader tries again this soon
+WAKE_CHUNK = 32  # watchers woken in one turn of the event loop; then the loop's other work (players' calls) goes on
 
 
 class Follower:
@@ -36,9 +37,9 @@ class Follower:
         self.events: list[Event] = []
         self.error: errors.ServiceError | None = None
         self.watchers = 0
-        # Set once when news comes, then replaced: waking a thousand watchers is one pass over their futures, with
-        # no lock for each of them to take in turn (as a Condition would have).
-        self._news = asyncio.Event()
+        # The futures of the watchers waiting for news: woken in chunks (`wake`), with no lock for each of them to
+        # take in turn (as a Condition would have).
+        self._waiting: list[asyncio.Future] = []
 
     @property
     def last(self) -> int:
@@ -52,18 +53,27 @@ class Follower:
             del self.events[: len(dropped)]
 
     async def wake(self) -> None:
-        news, self._news = self._news, asyncio.Event()
-        news.set()
+        """Wake every watcher waiting for news, WAKE_CHUNK in each turn of the event loop: a thousand watchers of
+        one game woken at once would hold the loop for milliseconds, and every player's call with it."""
+        waiting, self._waiting = self._waiting, []
+        for n, future in enumerate(waiting, 1):
+            if not future.done():  # done: its watcher stopped waiting (the idle check, or it went away)
+                future.set_result(None)
+            if n % WAKE_CHUNK == 0:
+                await asyncio.sleep(0)
 
     async def after(self, store: GameStore, version: int, timeout: float) -> list[Event]:
         """The events after `version`; if there are none yet, wait up to `timeout` seconds for some."""
         if version < self.base:
             return await store.events(self.game_id, version)
         if self.last <= version and self.error is None:
-            news = self._news
+            if len(self._waiting) > 2 * self.watchers:  # a quiet game: drop the futures of finished idle checks
+                self._waiting = [f for f in self._waiting if not f.done()]
+            news = asyncio.get_running_loop().create_future()
+            self._waiting.append(news)
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(timeout):  # no task per wait, unlike wait_for
-                    await news.wait()
+                    await news
         if self.error is not None:
             raise self.error
         if version < self.base:  # the buffer moved on while this watcher waited

@@ -3,7 +3,6 @@ to messages (messages.py), and errors to statuses."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -197,8 +196,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         async with self._lease(context, "watch"):
             async for event, seen in self.watch.watch(request.game_id, creds, request.from_version):
                 try:
-                    async with asyncio.timeout(self.watch_write_seconds):  # no task per write, unlike wait_for
-                        await context.write(messages.watched(event, seen))
+                    await self.watch.turns.write(context, messages.watched(event, seen), self.watch_write_seconds)
                 except TimeoutError:
                     raise errors.ServiceError(
                         grpc.StatusCode.RESOURCE_EXHAUSTED, "WATCHER_TOO_SLOW",

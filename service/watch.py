@@ -19,6 +19,10 @@ WATCH_BLOCK_MS = 1000
 WATCH_IDLE_CHECK_MS = 30_000
 T = TypeVar("T")
 SNAPSHOTS = 4096  # replayed game states kept for the replica's watchers (a few hundred games' recent versions)
+# Watch writes at once in this process (WriteTurns): gRPC's write of one message costs about 150 us of the event
+# loop, so a player's call waits at most a millisecond or so behind them at each step.
+WRITE_TURNS = 8
+WRITE_HOLD_SECONDS = 0.02  # a write still blocked after this (a slow reader) gives its turn back
 
 
 
@@ -58,6 +62,42 @@ class SingleFlight:
         return await asyncio.shield(future)
 
 
+class WriteTurns:
+    """Watch writes take turns: at most `turns` at once in this process. An event of a game with a thousand
+    watchers would otherwise put a thousand writes on the event loop at once, and every player's call arriving
+    meanwhile would wait behind all of them; in turns, the players' calls go in between. A write still blocked
+    after `hold` seconds (its client reads slowly: the flow-control window is full) gives its turn back and goes
+    on waiting without one, so that slow readers cannot hold up the others."""
+
+    def __init__(self, turns: int, hold: float):
+        self.hold = hold
+        self._turns = asyncio.Semaphore(turns) if turns > 0 else None
+
+    async def write(self, context, data: bytes, timeout: float) -> None:
+        """Write `data` on the stream once it is this watcher's turn; TimeoutError if the write itself (not the
+        wait for a turn: that is the replica's doing, not the client's) takes more than `timeout` seconds."""
+        if self._turns is None:
+            async with asyncio.timeout(timeout):  # no task per write, unlike wait_for
+                await context.write(data)
+            return
+        await self._turns.acquire()
+        given_back = False
+
+        def give_back() -> None:
+            nonlocal given_back
+            if not given_back:
+                given_back = True
+                self._turns.release()
+
+        handle = asyncio.get_running_loop().call_later(self.hold, give_back)
+        try:
+            async with asyncio.timeout(timeout):
+                await context.write(data)
+        finally:
+            handle.cancel()
+            give_back()
+
+
 class Watch:
     def __init__(self, tables: Tables, seats: Seats):
         self.tables = tables
@@ -66,6 +106,7 @@ class Watch:
         self.feed = GameFeed(tables.store, WATCH_BLOCK_MS)
         self.snapshots = Snapshots()
         self.reads = SingleFlight()
+        self.turns = WriteTurns(WRITE_TURNS, WRITE_HOLD_SECONDS)
 
     def close(self) -> None:
         self.feed.close()

@@ -7,9 +7,9 @@ back as JSON bytes on its own pipe.
 from __future__ import annotations
 
 import json
-import os
 import multiprocessing
 import multiprocessing.connection
+import os
 from collections.abc import Callable, Iterator
 from typing import Any
 

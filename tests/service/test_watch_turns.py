@@ -1,0 +1,118 @@
+"""What keeps a replica's players served under a fan-out: watch writes take turns (WriteTurns), and a game's
+watchers are woken a chunk at a time (Follower.wake), so the event loop's other work goes on in between."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from service.feed import WAKE_CHUNK, Follower
+from service.watch import WriteTurns
+
+
+class _Stream:
+    """A stream context whose writes finish when the test says (or at once)."""
+
+    def __init__(self, tracker: dict, gate: asyncio.Event | None = None):
+        self.tracker = tracker
+        self.gate = gate
+        self.written: list[bytes] = []
+
+    async def write(self, data: bytes) -> None:
+        self.tracker["now"] += 1
+        self.tracker["most"] = max(self.tracker["most"], self.tracker["now"])
+        try:
+            if self.gate is not None:
+                await self.gate.wait()
+            else:
+                await asyncio.sleep(0.001)
+            self.written.append(data)
+        finally:
+            self.tracker["now"] -= 1
+
+
+def test_at_most_the_turns_write_at_once_and_every_write_is_made():
+    async def scenario():
+        tracker = {"now": 0, "most": 0}
+        turns = WriteTurns(3, hold=5.0)
+        streams = [_Stream(tracker) for _ in range(40)]
+        await asyncio.gather(*(turns.write(s, b"update", timeout=5) for s in streams))
+        assert tracker["most"] == 3
+        assert all(s.written == [b"update"] for s in streams)
+
+    asyncio.run(scenario())
+
+
+def test_a_slow_reader_gives_its_turn_back_and_the_others_go_on():
+    async def scenario():
+        tracker = {"now": 0, "most": 0}
+        turns = WriteTurns(1, hold=0.05)
+        stuck = _Stream(tracker, gate=asyncio.Event())  # its client reads nothing
+        slow = asyncio.create_task(turns.write(stuck, b"a", timeout=5))
+        await asyncio.sleep(0.01)
+        quick = _Stream(tracker)
+        await asyncio.wait_for(turns.write(quick, b"b", timeout=5), timeout=1)  # after `hold`, not after 5 s
+        assert quick.written == [b"b"] and not slow.done()
+        stuck.gate.set()
+        await slow
+        assert stuck.written == [b"a"]
+
+    asyncio.run(scenario())
+
+
+def test_the_deadline_is_the_write_s_own_not_the_wait_for_a_turn():
+    """A watcher dropped as too slow must be one whose client reads nothing, not one the replica kept waiting."""
+    async def scenario():
+        tracker = {"now": 0, "most": 0}
+        turns = WriteTurns(1, hold=10.0)
+        gate = asyncio.Event()
+        first = asyncio.create_task(turns.write(_Stream(tracker, gate), b"a", timeout=5))
+        await asyncio.sleep(0.01)
+        second = _Stream(tracker)
+        waiting = asyncio.create_task(turns.write(second, b"b", timeout=0.1))
+        await asyncio.sleep(0.3)  # longer than the second's deadline, spent waiting for the turn
+        gate.set()
+        await first
+        await waiting  # no TimeoutError: its own write was quick
+        assert second.written == [b"b"]
+        with pytest.raises(TimeoutError):
+            await turns.write(_Stream(tracker, asyncio.Event()), b"c", timeout=0.1)
+
+    asyncio.run(scenario())
+
+
+def test_a_game_s_watchers_are_woken_a_chunk_at_a_time_and_all_get_the_news():
+    async def scenario():
+        follower = Follower("g", 0, base=0)
+        count = 5 * WAKE_CHUNK
+        follower.watchers = count
+        woken: list[int] = []
+
+        async def watcher(i: int) -> None:
+            events = await follower.after(None, 0, timeout=5)
+            woken.append(i)
+            assert [e.version for e in events] == [1]
+
+        tasks = [asyncio.create_task(watcher(i)) for i in range(count)]
+        await asyncio.sleep(0.01)
+        seen_by_a_player: list[int] = []
+
+        async def player() -> None:  # another call on the same loop, arriving with the news
+            await asyncio.sleep(0)
+            seen_by_a_player.append(len(woken))
+
+        follower.add([_event(1)])
+        racing = asyncio.create_task(player())
+        await follower.wake()
+        await asyncio.gather(*tasks, racing)
+        assert sorted(woken) == list(range(count))
+        assert seen_by_a_player[0] <= 2 * WAKE_CHUNK, "the player's call waited for every watcher"
+
+    asyncio.run(scenario())
+
+
+def _event(version: int):
+    from service.store import Event
+
+    return Event(version=version, fields={})
