@@ -14,20 +14,27 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import signal
 import sys
 import threading
 from concurrent import futures
 
-import grpc
-import redis
-import structlog
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+# The worker forks its searches (the lanes, root parallelism), from threads beside gRPC's own, and the children never
+# touch gRPC. gRPC's fork handlers (on by default) pause its threads around each fork and re-initialise it in the
+# child, or skip that when another thread is in a call; under the flood benchmark about one forked suggestion in
+# 40 died without a result. Read when grpc is first imported, so set before the imports below.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "0")
 
-from ai.worker_config import WorkerConfig
-from ai.worker_jobs import BULK, JobConsumer
-from ai.worker_service import AIServicer, add_to_server
-from tabletop import logconfig, redis_client, reflection, transport
+import grpc  # noqa: E402
+import redis  # noqa: E402
+import structlog  # noqa: E402
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc  # noqa: E402
+
+from ai.worker_config import WorkerConfig  # noqa: E402
+from ai.worker_jobs import BULK, JobConsumer  # noqa: E402
+from ai.worker_service import AIServicer, add_to_server  # noqa: E402
+from tabletop import logconfig, redis_client, reflection, transport  # noqa: E402
 from tabletop.v1 import ai_service_pb2
 
 SERVICE_NAME = ai_service_pb2.DESCRIPTOR.services_by_name["AIService"].full_name
