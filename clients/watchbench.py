@@ -232,11 +232,14 @@ async def swarm_main(target: str, per_slot: int, link: Connection) -> None:
 
     async def watch(stub, game_id: str, version: int) -> None:
         counts["open"] += 1
+        over = False
         try:
             async for update in stub.WatchGame(pb.WatchGameRequest(game_id=game_id, from_version=version)):
                 counts["events"] += 1
                 reached[f"{game_id} {update.event.version}"] = time.time()
-            ends["finished"] += 1
+                over = update.state.status == pb.GAME_STATUS_FINISHED
+            # A stream ends by itself only after its game's last event; one that ends before is a failure.
+            ends["game over" if over else "ended before the game did"] += 1
         except grpc.aio.AioRpcError as error:
             ends[f"{error.code().name} {error_from_rpc(error).reason}".strip()] += 1
             examples.setdefault(error.code().name, error.details())
