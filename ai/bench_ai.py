@@ -70,6 +70,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--strength", default="normal", help="the budget of each --throughput search")
     parser.add_argument("--engine-path", action="store_true",
                         help="search on the pure engine, not the game's playout kernel (to compare the two)")
+    parser.add_argument("--random-playouts", action="store_true",
+                        help="uniformly random playouts, not the kernel's playout policy (to compare the two)")
     args = parser.parse_args(argv)
     try:
         game = load_game(args.game)
@@ -81,11 +83,14 @@ def main(argv: list[str]) -> int:
         return _throughput(game, seats, args)
     positions, length = _positions(game, seats, args.seed)
     print(f"{game.info.title}, {seats} seats; a random game from seed {args.seed} lasts {length} moves")
-    config = ismcts.SearchConfig(playout_depth=args.playout_depth, fast_path=not args.engine_path)
+    config = ismcts.SearchConfig(
+        playout_depth=args.playout_depth, fast_path=not args.engine_path, kernel_policy=not args.random_playouts
+    )
     kernel = EngineKernel(game) if args.engine_path else ismcts.kernel_for(game)
     path = "the engine" if isinstance(kernel, EngineKernel) else "the fast path"
     rate, length_ = _bare_playouts(game, kernel, positions[0][1], args.seed, min(args.seconds, 2.0))
-    print(f"search on {path}; ceiling: {rate:,.0f} bare random playouts/s from the opening (sample, play out, "
+    playouts = "random" if args.random_playouts or not hasattr(kernel, "playout_policy") else "the kernel's policy"
+    print(f"search on {path}, playouts: {playouts}; ceiling: {rate:,.0f} bare random playouts/s from the opening (sample, play out, "
           f"reward; no tree); {length_:.0f} moves each")
     for name, state in positions:
         seat = min(game.to_act(state))
