@@ -90,8 +90,8 @@ def main(argv: list[str]) -> int:
     path = "the engine" if isinstance(kernel, EngineKernel) else "the fast path"
     rate, length_ = _bare_playouts(game, kernel, positions[0][1], args.seed, min(args.seconds, 2.0))
     playouts = "random" if args.random_playouts or not hasattr(kernel, "playout_policy") else "the kernel's policy"
-    print(f"search on {path}, playouts: {playouts}; ceiling: {rate:,.0f} bare random playouts/s from the opening (sample, play out, "
-          f"reward; no tree); {length_:.0f} moves each")
+    print(f"search on {path}, playouts: {playouts}; ceiling: {rate:,.0f} bare random playouts/s from the opening "
+          f"(sample, play out, reward; no tree); {length_:.0f} moves each")
     for name, state in positions:
         seat = min(game.to_act(state))
         view = game.view(state, seat)
