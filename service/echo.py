@@ -1,5 +1,5 @@
 """The benchmark floor (`tabletop bench load`): BenchService.Echo does one Redis read and one Redis write over the
-game store's own client, behind the same server and interceptors as GameService, and nothing else. Registered
+game store's own client, behind the same server and instrumentation (metrics.instrument) as GameService, and nothing else. Registered
 only when TABLETOP_BENCH_ECHO=1; never in production."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 
 import grpc
 
-from service import errors
+from service import errors, metrics
 from service.store import GameStore
 from tabletop.v1 import bench_pb2 as pb
 from tabletop.v1 import bench_pb2_grpc
@@ -47,4 +47,12 @@ class EchoServicer(bench_pb2_grpc.BenchServiceServicer):
 
 
 def register(server: grpc.aio.Server, store: GameStore) -> None:
-    bench_pb2_grpc.add_BenchServiceServicer_to_server(EchoServicer(store), server)
+    """Register BenchService as its generated code does, instrumented as GameService's methods are."""
+    servicer = EchoServicer(store)
+    service = pb.DESCRIPTOR.services_by_name["BenchService"].full_name
+    handlers = {"Echo": metrics.instrument("Echo", grpc.unary_unary_rpc_method_handler(
+        servicer.Echo, request_deserializer=pb.EchoRequest.FromString,
+        response_serializer=pb.EchoResponse.SerializeToString,
+    ))}
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, handlers),))
+    server.add_registered_method_handlers(service, handlers)

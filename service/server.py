@@ -101,7 +101,6 @@ async def start_server(config: Config) -> RunningServer:
                             Suggest(tables, config, seats), seats, Listing(store), config.watch_write_seconds,
                             Quotas(store, config))
     server = grpc.aio.server(
-        interceptors=[metrics.MetricsInterceptor()],
         options=[
             ("grpc.max_receive_message_length", config.max_message_bytes),
             ("grpc.max_send_message_length", max(config.max_message_bytes, 4 << 20)),

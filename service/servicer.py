@@ -12,7 +12,7 @@ from google.protobuf import json_format
 
 from games import registry
 from games.codec import CodecError
-from service import auth, errors, messages
+from service import auth, errors, messages, metrics
 from service.listing import Listing
 from service.lobby import Lobby, SeatRequest
 from service.logs import bind, log
@@ -235,13 +235,16 @@ def _serializer(message_class: Any) -> Callable[[Any], bytes]:
 
 
 def add_to_server(servicer: GameServicer, server: grpc.aio.Server) -> None:
-    """Register GameService as its generated code does, with serialisers that let a method answer with bytes."""
+    """Register GameService as its generated code does, with serialisers that let a method answer with bytes, each
+    method counted, timed and logged (metrics.instrument)."""
     service = pb.DESCRIPTOR.services_by_name["GameService"]
     handlers = {}
     for method in service.methods:
         request, response = getattr(pb, method.input_type.name), getattr(pb, method.output_type.name)
         make = grpc.unary_stream_rpc_method_handler if method.server_streaming else grpc.unary_unary_rpc_method_handler
-        handlers[method.name] = make(getattr(servicer, method.name), request_deserializer=request.FromString,
-                                     response_serializer=_serializer(response))
+        handlers[method.name] = metrics.instrument(method.name, make(
+            getattr(servicer, method.name), request_deserializer=request.FromString,
+            response_serializer=_serializer(response),
+        ))
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))
     server.add_registered_method_handlers(service.full_name, handlers)
