@@ -27,9 +27,12 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, TypeVar
 
+import redis.asyncio as aioredis
 import redis.exceptions
+from redis.commands.core import AsyncScript
 
 from service import errors, metrics
+from service.pipelined import PipelinedConnection
 from tabletop import redis_client
 from tabletop.job_shards import bulk_stream, deadlines_key, job_stream, shard_slot, shard_tag
 
@@ -322,6 +325,12 @@ class GameStore:
         self.request_seconds = request_seconds
         self._commit = client.register_script(resources.files("service").joinpath("commit.lua").read_text())
         self._read = client.register_script(resources.files("service").joinpath("read.lua").read_text())
+        # The two scripts of every GetState and MakeMove share one pipelined connection (service/pipelined.py);
+        # on a Redis Cluster they go through the cluster client, which routes each to its slot's master.
+        self._pipelined = None
+        if isinstance(client, aioredis.Redis):
+            pool = client.connection_pool
+            self._pipelined = PipelinedConnection(pool, pool.connection_kwargs.get("socket_timeout") or 5.0)
 
     @classmethod
     def from_url(cls, url: str, *, cluster: bool = False, max_connections: int = 48, **kwargs: int) -> GameStore:
@@ -333,7 +342,20 @@ class GameStore:
         return cls(client, **kwargs)
 
     async def close(self) -> None:
+        if self._pipelined is not None:
+            await self._pipelined.close()
         await redis_client.close_async(self.redis)
+
+    async def _run(self, script: AsyncScript, keys: list[str], args: list[Any]) -> Any:
+        """Run one of the store's scripts (EVALSHA; loaded again if Redis has lost it, after a restart)."""
+        pipelined = self._pipelined
+        if pipelined is None:
+            return await script(keys=keys, args=args)
+        try:
+            return await pipelined.execute("EVALSHA", script.sha, len(keys), *keys, *args)
+        except redis.exceptions.NoScriptError:
+            await pipelined.execute("SCRIPT", "LOAD", script.script)
+            return await pipelined.execute("EVALSHA", script.sha, len(keys), *keys, *args)
 
     def new_game_id(self) -> tuple[str, int]:
         """A fresh game id on a random job shard, and that shard."""
@@ -368,7 +390,7 @@ class GameStore:
         the game is still exactly `known` (same version and stamp): then nothing else is read or parsed."""
         keys = [game_key(game_id), state_key(game_id), events_key(game_id), log_key(game_id)]
         args = [known.version if known else "", known.stamp if known else "", recent_events]
-        reply = await self._timed("load", lambda: self._read(keys=keys, args=args))
+        reply = await self._timed("load", lambda: self._run(self._read, keys, args))
         if reply == b"SAME":
             return None
         if reply == b"NONE":
@@ -483,7 +505,7 @@ class GameStore:
             stream_length,
             min(STREAM_LINGER_SECONDS, ttl),
         ]
-        outcome, value = await self._timed("commit", lambda: self._commit(keys=keys, args=args))
+        outcome, value = await self._timed("commit", lambda: self._run(self._commit, keys, args))
         outcome = outcome.decode()
         if outcome == "DUPLICATE":
             return CommitResult(outcome, answer=value)
