@@ -44,7 +44,7 @@ class PipelinedConnection:
         if self._reader is None:
             await self._connect()
         connection = self._connection
-        packed = connection.pack_command(*args)
+        packed = pack(args)
         loop = asyncio.get_running_loop()
         reply = loop.create_future()
         self._pending.append((reply, time.monotonic()))
@@ -147,3 +147,21 @@ def _connection_error(exc: Exception) -> Exception:
     if isinstance(exc, redis_errors.ConnectionError | redis_errors.TimeoutError):
         return exc
     return redis_errors.ConnectionError(f"{type(exc).__name__}: {exc}")
+
+
+def pack(args: tuple[Any, ...]) -> bytes:
+    """A command in Redis's protocol (RESP). Its arguments are bytes, text (UTF-8) or integers, as the store's
+    scripts take them; anything else is refused as redis-py refuses it, rather than sent as its repr."""
+    parts = [b"*%d\r\n" % len(args)]
+    for arg in args:
+        kind = type(arg)
+        if kind is bytes:
+            data = arg
+        elif kind is str:
+            data = arg.encode()
+        elif kind is int:
+            data = b"%d" % arg
+        else:
+            raise redis_errors.DataError(f"a Redis argument must be bytes, str or int, not {kind.__name__}")
+        parts += (b"$%d\r\n" % len(data), data, b"\r\n")
+    return b"".join(parts)

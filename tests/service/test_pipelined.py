@@ -10,7 +10,7 @@ import pytest
 import redis.asyncio as aioredis
 from redis import exceptions as redis_errors
 
-from service.pipelined import PipelinedConnection
+from service.pipelined import PipelinedConnection, pack
 from service.store import GameStore
 
 
@@ -123,3 +123,11 @@ def test_the_store_loads_its_script_again_when_redis_lost_it(redis_db_url):
             await store.close()
 
     asyncio.run(run())
+
+
+def test_commands_are_packed_as_redis_py_packs_them():
+    args = ("EVALSHA", "0" * 40, 2, "game:{a}", b"\x00\xff\r\n", "é\u2603", 12345678901234, -5, "", b"x" * 70000)
+    assert pack(args) == b"".join(aioredis.Connection().pack_command(*args))
+    for refused in (1.5, True, None):
+        with pytest.raises(redis_errors.DataError):
+            pack(("SET", "k", refused))
