@@ -102,39 +102,18 @@ class HinodeWire(GameWire):
         return hp.HinodeView.FromString(self.view_bytes(v))
 
     def view_bytes(self, v: View) -> bytes:
-        # Built from parts serialised once each: an Area, a position and a card played change rarely from one
-        # view to the next (the history of cards played only grows), so most of a view is found, not built.
-        head = hp.HinodeView(
-            seat=v.seat,
-            num_players=v.num_players,
-            advanced=v.advanced,
-            phase=PHASES[v.phase],
-            hand=[card_to_proto(c) for c in v.hand],
-            tricks_done=v.trick,
-            actor=v.actor,
-            start_player=v.start,
-            battlefield=v.battlefield,
-            battlefield_colour=_enum(v.colour),
-            trick=[_played_to_proto(p) for p in v.plays],
-            hero_last=v.hero_last,
-            ranking=v.ranking,
-            next_start_player=v.next_start,
-        ).SerializeToString()
-        vp, cubes, markers = v.vp, v.cubes, v.skill_markers
-        areas = b"".join(
-            _area_field(a, v.layout[a], vp[2 * v.layout[a]], vp[2 * v.layout[a] + 1], cubes[3 * a],
-                        cubes[3 * a + 1], cubes[3 * a + 2], v.first[a], v.second[a],
-                        tuple(p for p in range(PLAYERS) if markers[p] >> a & 1))
-            for a in range(AREAS)
-        )
-        bonus = v.layout[AREAS]
-        positions = b"".join(
-            _position_field(p, p >= v.num_players, v.tribes[p], v.hand_sizes[p], v.heroes[p], v.resources[3 * p],
-                            v.resources[3 * p + 1], v.resources[3 * p + 2])
-            for p in range(PLAYERS)
-        )
-        return (head + areas + _bonus_field(bonus, vp[2 * bonus], vp[2 * bonus + 1]) + positions
-                + b"".join(map(_history_field, v.history)))
+        # Built from parts serialised once each: the scalars, a card in hand, a card played, the Areas and the
+        # positions change rarely from one view to the next (the history of cards played only grows), so most of
+        # a view is found, not built. Parts of one repeated field stay in order; a parser takes fields in any order.
+        return b"".join((
+            _head_fields(v.seat, v.num_players, v.advanced, v.phase, v.trick, v.actor, v.start, v.battlefield,
+                         v.colour, v.hero_last, v.ranking, v.next_start),
+            *map(_hand_field, v.hand),
+            *map(_trick_field, v.plays),
+            _areas_fields(v.layout, v.vp, v.cubes, v.first, v.second, v.skill_markers),
+            _positions_fields(v.num_players, v.tribes, v.hand_sizes, v.heroes, v.resources),
+            *map(_history_field, v.history),
+        ))
 
     def view_from_proto(self, m: hp.HinodeView) -> View:
         if len(m.areas) != AREAS or len(m.positions) != PLAYERS:
@@ -220,14 +199,54 @@ def _played_to_proto(p: Played) -> hp.HinodePlay:
 
 
 _VIEW_FIELDS = hp.HinodeView.DESCRIPTOR.fields_by_name
-HISTORY, AREAS_FIELD, BONUS_FIELD, POSITIONS_FIELD = (
-    _VIEW_FIELDS[n].number for n in ("history", "areas", "bonus_area", "positions"))
+HISTORY, TRICK_FIELD, HAND_FIELD, AREAS_FIELD, BONUS_FIELD, POSITIONS_FIELD = (
+    _VIEW_FIELDS[n].number for n in ("history", "trick", "hand", "areas", "bonus_area", "positions"))
 
 
 def _nawabari_of(card: int, first_vp: int, second_vp: int) -> hp.HinodeNawabari:
     colour = NAWABARI[card].colour
     number = 0 if colour == WHITE else int(NAWABARI[card].key.rsplit("-", 1)[1])
     return hp.HinodeNawabari(colour=colour + 1, number=number, first_place_vp=first_vp, second_place_vp=second_vp)
+
+
+@lru_cache(maxsize=4096)
+def _head_fields(seat: int | None, num_players: int, advanced: bool, phase: str, trick: int, actor: int | None,
+                 start: int, battlefield: int | None, colour: int | None, hero_last: int | None,
+                 ranking: tuple[int, ...], next_start: int | None) -> bytes:
+    """The view's scalar fields, serialised."""
+    return hp.HinodeView(
+        seat=seat, num_players=num_players, advanced=advanced, phase=PHASES[phase], tricks_done=trick, actor=actor,
+        start_player=start, battlefield=battlefield, battlefield_colour=_enum(colour), hero_last=hero_last,
+        ranking=ranking, next_start_player=next_start,
+    ).SerializeToString()
+
+
+@lru_cache(maxsize=None)  # one entry per card
+def _hand_field(card: int) -> bytes:
+    return field_bytes(HAND_FIELD, card_to_proto(card).SerializeToString())
+
+
+@lru_cache(maxsize=4096)
+def _areas_fields(layout: tuple[int, ...], vp: tuple[int, ...], cubes: tuple[int, ...], first: tuple[int | None, ...],
+                  second: tuple[int | None, ...], markers: tuple[int, ...]) -> bytes:
+    """The Areas and the bonus Area, serialised: they change a few times a round, not at every move."""
+    areas = b"".join(
+        _area_field(a, layout[a], vp[2 * layout[a]], vp[2 * layout[a] + 1], cubes[3 * a], cubes[3 * a + 1],
+                    cubes[3 * a + 2], first[a], second[a], tuple(p for p in range(PLAYERS) if markers[p] >> a & 1))
+        for a in range(AREAS)
+    )
+    bonus = layout[AREAS]
+    return areas + _bonus_field(bonus, vp[2 * bonus], vp[2 * bonus + 1])
+
+
+@lru_cache(maxsize=4096)
+def _positions_fields(num_players: int, tribes: tuple[int | None, ...], hand_sizes: tuple[int, ...],
+                      heroes: tuple[bool, ...], resources: tuple[int, ...]) -> bytes:
+    return b"".join(
+        _position_field(p, p >= num_players, tribes[p], hand_sizes[p], heroes[p], resources[3 * p],
+                        resources[3 * p + 1], resources[3 * p + 2])
+        for p in range(PLAYERS)
+    )
 
 
 @lru_cache(maxsize=65536)
@@ -266,6 +285,12 @@ def _history_field(p: Played) -> bytes:
         if len(_history) > HISTORY_CACHE_SIZE:
             _history.pop(next(iter(_history)))
     return entry[1]
+
+
+@lru_cache(maxsize=4096)
+def _trick_field(p: Played) -> bytes:
+    """A card of the current trick, serialised (a Played is immutable and hashable)."""
+    return field_bytes(TRICK_FIELD, _played_to_proto(p).SerializeToString())
 
 
 def _played_from_proto(m: hp.HinodePlay) -> Played:
