@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from games.base import Game, Move, Words
 from service.listing import Listed
 from service.lobby import Created, Joined
 from service.play import Moved, Scored, told
@@ -98,19 +101,29 @@ def _event_field(game_id: str, event: Event, viewer: int | None, names: tuple[st
 
 
 def _shared_fields(seen: Seen) -> bytes:
-    """The GameState fields that do not depend on the viewer, serialised."""
-    record = seen.record
+    """The GameState fields that do not depend on the viewer, serialised (each seat's part once per seat, name,
+    state and deadline: seats rarely change)."""
+    record, deadlines = seen.record, seen.deadlines
     return pb.GameState(
         game_id=record.game_id,
         game_type=record.game_type,
         status=STATUS[seen.status],
         version=seen.version,
-        seats=[seat_info(i, s, seen.deadlines.get(i)) for i, s in enumerate(seen.seats)],
         to_act=seen.to_act(),
         options_json=record.options,
         timer=timer_to_proto(record.timer),
         visibility=VISIBILITY.get(record.visibility, pb.VISIBILITY_PRIVATE),
-    ).SerializeToString()
+    ).SerializeToString() + b"".join([_seat_field(i, s, deadlines.get(i)) for i, s in enumerate(seen.seats)])
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _seat_field(seat: int, record: SeatRecord, deadline: int | None) -> bytes:
+    return _field(SEATS, seat_info(seat, record, deadline).SerializeToString())
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _legal_move_field(game: Game, move: Move, words: Words) -> bytes:
+    return _field(LEGAL_MOVES, wire.legal_move_bytes(game, move, words))
 
 
 def game_state_bytes(seen: Seen) -> bytes:
@@ -133,7 +146,8 @@ def game_state_bytes(seen: Seen) -> bytes:
     if viewer is not None:
         parts.append(YOUR_SEAT_TAG + _varint(viewer))
     parts += [_event_field(game_id, e, viewer, names) for e in seen.events]
-    parts += [_field(LEGAL_MOVES, m) for m in wire.legal_moves_bytes(game, seen.legal_moves(), seen.words())]
+    words = seen.words()
+    parts += [_legal_move_field(game, m, words) for m in seen.legal_moves()]
     if state is not None:
         parts.append(_field(VIEW, wire.view_to_any_bytes(game, game.view(state, viewer))))
     data = b"".join(parts)
@@ -141,7 +155,7 @@ def game_state_bytes(seen: Seen) -> bytes:
 
 
 _FIELDS = pb.GameState.DESCRIPTOR.fields_by_name
-LEGAL_MOVES, VIEW, RECENT_EVENTS = (_FIELDS[n].number for n in ("legal_moves", "view", "recent_events"))
+LEGAL_MOVES, VIEW, RECENT_EVENTS, SEATS = (_FIELDS[n].number for n in ("legal_moves", "view", "recent_events", "seats"))
 YOUR_SEAT_TAG = _varint(_FIELDS["your_seat"].number << 3)  # a varint field
 
 

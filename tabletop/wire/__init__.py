@@ -177,12 +177,7 @@ def move_from_any(game: Game, packed: any_pb2.Any) -> Move:
 
 
 def legal_moves_to_proto(game: Game, moves: Iterable[Move], words: Words) -> list[pb.LegalMove]:
-    return [pb.LegalMove.FromString(_legal_move_bytes(game, m, words)) for m in moves]
-
-
-def legal_moves_bytes(game: Game, moves: Iterable[Move], words: Words) -> list[bytes]:
-    """Each legal move's serialised LegalMove message (see _legal_move_bytes), to be sent as they are."""
-    return [_legal_move_bytes(game, m, words) for m in moves]
+    return [pb.LegalMove.FromString(legal_move_bytes(game, m, words)) for m in moves]
 
 
 def view_to_any_bytes(game: Game, view: Any) -> bytes:
@@ -204,6 +199,8 @@ def field_bytes(number: int, payload: bytes) -> bytes:
 
 def varint_bytes(value: int) -> bytes:
     """A non-negative integer as a protobuf varint."""
+    if value < 0x80:
+        return _ONE_BYTE[value]
     out = bytearray()
     while value > 0x7F:
         out.append(value & 0x7F | 0x80)
@@ -212,8 +209,11 @@ def varint_bytes(value: int) -> bytes:
     return bytes(out)
 
 
+_ONE_BYTE = [bytes((value,)) for value in range(0x80)]
+
+
 @lru_cache(maxsize=16384)
-def _legal_move_bytes(game: Game, move: Move, words: Words) -> bytes:
+def legal_move_bytes(game: Game, move: Move, words: Words) -> bytes:
     """A legal move's message, built once per (move, reader) (moves are immutable and hashable), kept as bytes so
     that no caller can change the cached one."""
     return pb.LegalMove(id=move.id, label=move.describe(words), move=move_to_any(game, move)).SerializeToString()
