@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import structlog
 
 from tabletop import logconfig
@@ -15,4 +17,14 @@ def configure(level: str = "info") -> None:
 
 def bind(**fields: object) -> None:
     """Attach fields (game_id, seat, request_id) to every log line of the current RPC."""
-    structlog.contextvars.bind_contextvars(**{k: v for k, v in fields.items() if v is not None})
+    logconfig.bind(**fields)
+
+
+def new_call() -> None:
+    """A new RPC: no fields bound yet (each RPC runs in a task of its own; this is for safety, and cheap)."""
+    logconfig.new_context()
+
+
+def debugging() -> bool:
+    """Whether debug lines are written (else a caller need not build them)."""
+    return logconfig.level <= logging.DEBUG

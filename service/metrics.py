@@ -7,12 +7,11 @@ import functools
 import time
 
 import grpc
-import structlog
 from google.protobuf.message import DecodeError
 from grpc import aio
 from prometheus_client import Counter, Gauge, Histogram
 
-from service import errors
+from service import errors, logs
 from service.logs import log
 
 RPC_REQUESTS = Counter("tabletop_rpc_requests_total", "RPCs handled, by method and status code", ["method", "code"])
@@ -84,7 +83,7 @@ def instrument(method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHan
         inner = handler.unary_unary
 
         async def unary(request, context):
-            structlog.contextvars.clear_contextvars()
+            logs.new_call()
             started = time.perf_counter()
             code = grpc.StatusCode.UNKNOWN
             try:
@@ -109,7 +108,7 @@ def instrument(method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHan
         streams_open = STREAMS_OPEN.labels(method)
 
         async def stream(request, context):
-            structlog.contextvars.clear_contextvars()
+            logs.new_call()
             started = time.perf_counter()
             code = grpc.StatusCode.UNKNOWN
             streams_open.inc()
@@ -169,6 +168,7 @@ class _Calls:
         # One line per RPC: at info level when it failed or was slow (or a stream ended), else at debug level,
         # which the default level (info) drops: the metrics above count every call anyway.
         if code is grpc.StatusCode.OK and duration < SLOW_RPC_SECONDS and histogram is RPC_DURATION:
-            log.debug("rpc", method=self.method, code=code.name, duration_ms=round(duration * 1000, 3))
+            if logs.debugging():
+                log.debug("rpc", method=self.method, code=code.name, duration_ms=round(duration * 1000, 3))
         else:
             log.info("rpc", method=self.method, code=code.name, duration_ms=round(duration * 1000, 3))
