@@ -112,7 +112,7 @@ class HinodeWire(GameWire):
             *map(_trick_field, v.plays),
             _areas_fields(v.layout, v.vp, v.cubes, v.first, v.second, v.skill_markers),
             _positions_fields(v.num_players, v.tribes, v.hand_sizes, v.heroes, v.resources),
-            *map(_history_field, v.history),
+            _history_fields(v.history),
         ))
 
     def view_from_proto(self, m: hp.HinodeView) -> View:
@@ -284,6 +284,20 @@ def _history_field(p: Played) -> bytes:
         entry = _history[id(p)] = (p, field_bytes(HISTORY, _played_to_proto(p).SerializeToString()))
         if len(_history) > HISTORY_CACHE_SIZE:
             _history.pop(next(iter(_history)))
+    return entry[1]
+
+
+# id of a history of cards played -> (that history, its serialised HinodeView.history fields): every view of one
+# state shares its history, and it stays the same object until the next card is played.
+_histories: dict[int, tuple[tuple[Played, ...], bytes]] = {}
+
+
+def _history_fields(history: tuple[Played, ...]) -> bytes:
+    entry = _histories.get(id(history))
+    if entry is None or entry[0] is not history:
+        entry = _histories[id(history)] = (history, b"".join(map(_history_field, history)))
+        if len(_histories) > HISTORY_CACHE_SIZE:
+            _histories.pop(next(iter(_histories)))
     return entry[1]
 
 
