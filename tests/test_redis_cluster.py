@@ -44,11 +44,12 @@ def test_every_key_a_commit_touches_hashes_to_the_slot_of_the_game_s_shard():
     store = GameStore(redis.asyncio.Redis(), retention_seconds=60, abandoned_seconds=60, job_shards=DEFAULT_SHARDS)
     seen: list[list[str]] = []
 
-    async def record(keys, args):
+    async def record(script, keys, args):
+        assert script is store._commit
         seen.append(keys)
         return b"OK", b"1"
 
-    store._commit = record
+    store._run = record
     for shard in range(DEFAULT_SHARDS):
         game_id = mint_game_id(shard)
         job = {"game_id": game_id, "seat": "1", "version": "2", "job_id": f"{game_id}:2:1"}
