@@ -15,6 +15,7 @@ DESCRIPTOR = register(GameDescriptor(
     renderer="games.kungfur.render",
     baselines={"greedy": "games.kungfur.greedy:KungFurGreedy"},
     rules_doc="docs/rules/kung-fur-fight.md",
+    kernel="games.kungfur.fast:KERNEL",
 ))
 
 __all__ = ["DESCRIPTOR", "GAME", "KungFur"]

@@ -180,7 +180,10 @@ def test_win_rate_counts_the_games_won():
     assert best.win_rate == 1.0 and worst.win_rate == 0.0
 
 
-@pytest.mark.parametrize("game", [g for g in GAMES if g.info.name in ("hinode", "naishi")], ids=["hinode", "naishi"])
+FAST = ("hinode", "naishi", "kung-fur-fight")
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g.info.name in FAST], ids=[n for n in IDS if n in FAST])
 def test_the_fast_path_only_ever_loads_determinizations_of_the_view(game: Game, monkeypatch):
     kernel = ismcts.kernel_for(game)
     assert not isinstance(kernel, ismcts.EngineKernel)

@@ -78,7 +78,7 @@ def _agree(game: Game, games: int, first_seed: int) -> int:
 
 
 def test_the_games_the_issue_names_have_kernels():
-    assert {"hinode", "naishi"} <= set(IDS)
+    assert {"hinode", "naishi", "kung-fur-fight"} <= set(IDS)
 
 
 @pytest.mark.parametrize("game", KERNEL_GAMES, ids=IDS)
