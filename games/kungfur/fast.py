@@ -273,47 +273,64 @@ class KungFurKernel:
 
 
 # --- planning --------------------------------------------------------------------------------------------------
+_PLAN_MOVES: dict[tuple, tuple] = {}  # the planning moves by what they depend on (see _plan_moves)
+_PLAN_CACHE_MAX = 100_000
+
+
 def _plan_moves(ps: Playout, seat: int) -> list:
+    """As rules.plan_moves, remembered by what the list depends on: a playout asks again and again for the moves
+    of the same hands and the same shapes of plan."""
     side = ps.sides[seat]
     if side.done:
         return []
     stacks = side.stacks
+    tokens = side.tokens
+    key = (
+        tokens == 0 and tuple(side.avail),
+        tokens == 0 and side.placed < side.limit + side.boost - (side.blocked == ps.round),
+        tokens == 0 and not side.boost and REINFORCEMENTS in side.items,
+        side.weapons > sum(side.pw),
+        side.coconuts > sum(side.pc),
+        _shape(stacks[0]),
+        _shape(stacks[1]),
+        _shape(stacks[2]),
+    )
+    moves = _PLAN_MOVES.get(key)
+    if moves is None:
+        if len(_PLAN_MOVES) >= _PLAN_CACHE_MAX:
+            _PLAN_MOVES.clear()
+        moves = _PLAN_MOVES[key] = _list_plan_moves(*key)
+    return list(moves)
+
+
+def _shape(stack: list) -> int:
+    return 0 if not stack else 1 if len(stack) < MAX_PER_ARENA and stack[0] != TUMAZ else 2
+
+
+def _list_plan_moves(avail, room: bool, reinforce: bool, weapons_left: bool, coconuts_left: bool, *shape) -> tuple:
+    """The planning moves: animals (unless a token is down: then `avail` is False), Reinforcements, tokens, done.
+    `shape` is each arena's stack: 0 empty, 1 open to an assistant, 2 closed (full, or Tumaz alone)."""
     moves: list = []
-    if not side.tokens:  # "Then" the tokens: no animal after the first token
-        cards = []
-        last = None
-        for card in side.avail:  # sorted: its distinct cards
-            if card != last:
-                cards.append(card)
-                last = card
-        room = side.placed < side.limit + side.boost - (side.blocked == ps.round)
+    if avail is not False:
+        cards = sorted(set(avail))
         for k in _ARENAS:
-            stack = stacks[k]
-            if not stack:
+            if shape[k] == 0:
                 leads = LEADS[k]
-                if room:
-                    moves += [leads[c] for c in cards]
-                elif HIMIKO in cards:
-                    moves.append(leads[HIMIKO])
-            elif len(stack) < MAX_PER_ARENA and stack[0] != TUMAZ:
+                moves += [leads[c] for c in cards if room or c == HIMIKO]
+            elif shape[k] == 1:
                 assists = ASSISTS[k]
-                if room:
-                    moves += [assists[c] for c in cards if c != TUMAZ]
-                elif HIMIKO in cards:
-                    moves.append(assists[HIMIKO])
-        if not side.boost and REINFORCEMENTS in side.items:
+                moves += [assists[c] for c in cards if c != TUMAZ and (room or c == HIMIKO)]
+        if reinforce:
             moves.append(REINFORCE)
-    weapons_left = side.weapons > sum(side.pw)
-    coconuts_left = side.coconuts > sum(side.pc)
     if weapons_left or coconuts_left:
         for k in _ARENAS:
-            if stacks[k]:
+            if shape[k]:
                 if weapons_left:
                     moves.append(WEAPON_TOKENS[k])
                 if coconuts_left:
                     moves.append(COCONUT_TOKENS[k])
     moves.append(DONE)
-    return moves
+    return tuple(moves)
 
 
 def _reveal(ps: Playout) -> None:
