@@ -155,7 +155,9 @@ class _Calls:
 
     def __init__(self, method: str):
         self.method = method
-        self.latency = RPC_DURATION.labels(method)
+        # Made at the first unary call: a stream's method must not appear in the unary latency histogram at all
+        # (`labels` creates the series), since dashboards and alerts take its quantiles.
+        self.latency: Histogram | None = None
         self.counted: dict[grpc.StatusCode, Counter] = {}
 
     def ended(self, code: grpc.StatusCode, started: float, histogram: Histogram = RPC_DURATION) -> None:
@@ -164,7 +166,12 @@ class _Calls:
             counter = self.counted[code] = RPC_REQUESTS.labels(self.method, code.name)
         counter.inc()
         duration = time.perf_counter() - started
-        (self.latency if histogram is RPC_DURATION else child(histogram, self.method)).observe(duration)
+        if histogram is RPC_DURATION:
+            if self.latency is None:
+                self.latency = RPC_DURATION.labels(self.method)
+            self.latency.observe(duration)
+        else:
+            child(histogram, self.method).observe(duration)
         # One line per RPC: at info level when it failed or was slow (or a stream ended), else at debug level,
         # which the default level (info) drops: the metrics above count every call anyway.
         if code is grpc.StatusCode.OK and duration < SLOW_RPC_SECONDS and histogram is RPC_DURATION:

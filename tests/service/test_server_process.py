@@ -103,6 +103,8 @@ def test_serve_answers_health_reflection_and_metrics_then_stops_on_sigterm(serve
         assert needle in text, needle
     # Health probes (asked above, many times while starting) and reflection are not API traffic.
     assert 'method="Check"' not in text and "ServerReflectionInfo" not in text
+    # A stream has no series in the unary latency histogram (its quantiles would be the streams' lifetimes).
+    assert 'tabletop_rpc_duration_seconds_count{method="WatchGame"}' not in text
 
     watch = stub.WatchGame(pb.WatchGameRequest(game_id=created.game_id))
     next(watch)  # an open stream in flight while the server shuts down
