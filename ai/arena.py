@@ -17,6 +17,7 @@ import textwrap
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from games import registry
@@ -174,12 +175,15 @@ def run(
     options: dict,
     jobs: int = 1,
     on_game: Callable[[GameRecord], None] | None = None,
+    done: frozenset[int] = frozenset(),
 ) -> list[GameRecord]:
-    """Play `games` games, over `jobs` forked processes; return the records in game order."""
+    """Play `games` games, over `jobs` forked processes, except those whose index is in `done` (already played,
+    e.g. by a run that `--record` kept); return the records played, in game order."""
     on_game = on_game or (lambda record: None)
+    todo = [index for index in range(games) if index not in done]
     if jobs <= 1:
         records = []
-        for index in range(games):
+        for index in todo:
             record = play_game(game, seating(players, index, rotate), index, seed, options)
             on_game(record)
             records.append(record)
@@ -188,7 +192,7 @@ def run(
 
     def task(job: int):
         def work(emit):
-            for index in range(job, games, jobs):
+            for index in todo[job::jobs]:
                 record = play_game(game, seating(players, index, rotate), index, seed, options)
                 emit(_record_to_json(record))
             return None
@@ -221,6 +225,31 @@ def _record_from_json(data: dict) -> GameRecord:
         data["index"], tuple(data["seats"]), tuple(data["totals"]), tuple(data["winners"]), data["first"],
         data["moves"],
     )
+
+
+def read_record(path: str, run_key: dict, games: int) -> list[GameRecord]:
+    """The games of `path` (a `--record` file, one JSON object a line) with an index below `games`; a missing
+    file holds none. A line of another run (game, players, seed, seating or options) is refused: mixing runs would
+    make the figures mean nothing."""
+    try:
+        text = Path(path).read_text()
+    except FileNotFoundError:
+        return []
+    records: dict[int, GameRecord] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            record = _record_from_json(data)
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise ValueError(f"line {number} is not a game record ({exc})") from None
+        other = {k: data.get(k) for k in run_key}
+        if other != run_key:
+            raise ValueError(f"line {number} is a game of another run ({json.dumps(other)}); use another file")
+        if record.index < games:
+            records[record.index] = record
+    return [records[i] for i in sorted(records)]
 
 
 def plot(rows: list[dict], title: str, path: str) -> None:
@@ -267,6 +296,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--plot", metavar="FILE.png", help="draw the win rates (needs matplotlib)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--record", metavar="FILE.jsonl",
+                        help="append each game to FILE as it ends, and skip the games FILE already holds for the "
+                        "same game, players, seed, seating and options: a long run that is stopped goes on where it "
+                        "was, and its results cover every game in FILE")
     args = parser.parse_args(argv)
     try:
         game = load_game(args.game)
@@ -288,13 +321,34 @@ def main(argv: list[str]) -> int:
         except ImportError:
             print("tabletop arena --plot needs matplotlib: pip install 'tabletop[plot]'", file=sys.stderr)
             return 2
-    progress = None if args.quiet else Progress(args.games)
+    run_key = {"game": game.info.name, "players": players, "seed": args.seed, "rotate": args.rotate,
+               "options": options}
+    kept: list[GameRecord] = []
+    if args.record:
+        try:
+            kept = read_record(args.record, run_key, args.games)
+        except (OSError, ValueError) as exc:
+            print(f"tabletop arena: --record {args.record}: {exc}", file=sys.stderr)
+            return 2
+    progress = None if args.quiet else Progress(max(1, args.games - len(kept)))
+    record_file = open(args.record, "a") if args.record else None  # noqa: SIM115 - closed below
+
+    def on_game(record: GameRecord) -> None:
+        if record_file:
+            record_file.write(json.dumps({**run_key, **_record_to_json(record)}) + "\n")
+            record_file.flush()
+        if progress:
+            progress.step()
+
     started = time.monotonic()
-    records = run(
-        game, players, args.games, args.seed, args.rotate, options, args.jobs,
-        on_game=(lambda r: progress.step()) if progress else None,
-    )
+    try:
+        records = run(game, players, args.games, args.seed, args.rotate, options, args.jobs, on_game=on_game,
+                      done=frozenset(r.index for r in kept))
+    finally:
+        if record_file:
+            record_file.close()
     seconds = time.monotonic() - started
+    records = sorted(kept + records, key=lambda r: r.index)
     rows = summarise(records, args.by_seat)
     title = f"{game.info.title}: {', '.join(players)} ({args.games} games, seed {args.seed})"
     if args.json:
@@ -309,7 +363,9 @@ def main(argv: list[str]) -> int:
             ci = f"[{100 * r['ci95'][0]:.1f}, {100 * r['ci95'][1]:.1f}]"
             print(f"{r['player']:20} {r['seat_games']:>10} {100 * r['win_rate']:>8.1f}% {ci:>17} "
                   f"{r['avg_margin']:>+11.2f} {r['started']:>8}")
-        print(f"{len(records)} games in {seconds:.1f} s")
+        played = len(records) - len(kept)
+        print(f"{len(records)} games" + (f" ({len(kept)} from {args.record}, {played} played now)" if kept else "")
+              + f" in {seconds:.1f} s")
     if args.plot:
         plot(rows, title, args.plot)
     return 0

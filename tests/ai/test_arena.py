@@ -85,3 +85,25 @@ def test_by_seat_gives_equal_players_a_row_per_seat(capsys):
     assert set(rows) == {"random@0", "random@1"}
     assert all(r["seat_games"] == 6 for r in rows.values())
     assert sum(r["wins"] for r in rows.values()) == pytest.approx(6)
+
+
+def test_a_recorded_run_goes_on_where_it_stopped_and_refuses_another_runs_file(capsys, tmp_path):
+    path = tmp_path / "run.jsonl"
+    base = ["--game", "toy", "--players", "ismcts:20,random", "--seed", "5", "--rotate", "--json", "--quiet",
+            "--record", str(path)]
+    assert arena.main([*base, "--games", "3"]) == 0  # a run stopped after 3 of its games
+    capsys.readouterr()
+    first = path.read_text().splitlines()
+    assert sorted(json.loads(line)["index"] for line in first) == [0, 1, 2]
+    assert arena.main([*base, "--games", "5", "--jobs", "2"]) == 0  # goes on: plays games 3 and 4 only
+    resumed = json.loads(capsys.readouterr().out)
+    lines = path.read_text().splitlines()
+    assert lines[:3] == first and sorted(json.loads(line)["index"] for line in lines) == [0, 1, 2, 3, 4]
+    assert arena.main([*base[:-2], "--games", "5"]) == 0  # the same games played in one go give the same figures
+    assert json.loads(capsys.readouterr().out)["results"] == resumed["results"]
+
+    other = ["--game", "toy", "--players", "ismcts:20,random", "--seed", "6", "--rotate", "--quiet",
+             "--record", str(path), "--games", "5"]
+    assert arena.main(other) == 2  # another seed's games would mix into these figures
+    assert "another run" in capsys.readouterr().err
+    assert len(path.read_text().splitlines()) == 5
