@@ -51,9 +51,17 @@ async def honest_replies(stub, replies: int, strength: str, seed: int) -> list[f
                 if 0 not in state.to_act:  # the AI opens: wait for the turn
                     state = await _next_turn(updates)
                     continue
-                answer = await stub.MakeMove(pb.MakeMoveRequest(
-                    game_id=created.game_id, move_id=rng.choice(state.legal_moves).id, expected_version=state.version,
-                    request_id=f"m{state.version}"), metadata=metadata, timeout=30)
+                try:
+                    answer = await stub.MakeMove(pb.MakeMoveRequest(
+                        game_id=created.game_id, move_id=rng.choice(state.legal_moves).id,
+                        expected_version=state.version, request_id=f"m{state.version}"), metadata=metadata, timeout=30)
+                except grpc.aio.AioRpcError as error:
+                    # Naishi's seats may act at once: the AI's move came first. Read the state and decide again.
+                    if error.code() != grpc.StatusCode.ABORTED:
+                        raise
+                    state = (await stub.GetState(pb.GetStateRequest(game_id=created.game_id), metadata=metadata,
+                                                 timeout=30)).state
+                    continue
                 moved = time.perf_counter()
                 state = answer.state
                 if state.status == pb.GAME_STATUS_FINISHED or 0 in state.to_act:
