@@ -61,13 +61,19 @@ def play_game(game: Game, specs: Sequence[str], index: int, seed: int, options: 
     players = [make_player(spec, game.info.name) for spec in specs]
     rngs = [random.Random(f"{game_seed}:{seat}") for seat in range(len(specs))]
     state = game.new_game(len(specs), options, game_seed)
-    first = min(game.to_act(state))
+    # When several seats may act at once (a simultaneous step: Naishi's gifts, Kung Fur Fight's secret plans), the
+    # one to move next is drawn at random, move by move, as people's moves arrive at the service in no fixed order:
+    # no seat always finishes its plan first.
+    order = random.Random(f"{game_seed}:order")
+    first = -1
     moves = 0
     while True:
         acting = game.to_act(state)
         if not acting:
             break
-        seat = min(acting)
+        seat = order.choice(sorted(acting)) if len(acting) > 1 else next(iter(acting))
+        if first < 0:
+            first = seat
         legal = game.legal_moves(state, seat)
         player = players[seat]
         if len(legal) == 1:

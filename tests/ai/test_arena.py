@@ -107,3 +107,30 @@ def test_a_recorded_run_goes_on_where_it_stopped_and_refuses_another_runs_file(c
     assert arena.main(other) == 2  # another seed's games would mix into these figures
     assert "another run" in capsys.readouterr().err
     assert len(path.read_text().splitlines()) == 5
+
+
+def test_when_both_seats_may_act_neither_always_moves_first():
+    """Kung Fur Fight's plans are made by both seats at once; a fixed order (lowest seat first) made seat 0 finish
+    every plan before seat 1 began, which the search's results showed. The arena draws who moves next, move by
+    move, reproducibly from the game's seed."""
+    game = registry.get("kung-fur-fight")
+    records = [arena.play_game(game, ["random", "random"], index, 5, {}) for index in range(12)]
+    assert {record.first for record in records} == {0, 1}
+    assert arena.play_game(game, ["random", "random"], 3, 5, {}) == records[3]
+
+    # Within one plan, the two seats' moves interleave.
+    seen: list[int] = []
+    original = game.apply
+
+    def spy(state, seat, move):
+        if len(game.to_act(state)) > 1:
+            seen.append(seat)
+        return original(state, seat, move)
+
+    game.apply = spy  # an instance attribute, removed below
+    try:
+        arena.play_game(game, ["random", "random"], 0, 5, {})
+    finally:
+        del game.apply
+    switches = sum(a != b for a, b in zip(seen, seen[1:], strict=False))
+    assert switches >= 4, seen
