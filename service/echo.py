@@ -1,6 +1,6 @@
 """The benchmark floor (`tabletop bench load`): BenchService.Echo does one Redis read and one Redis write over the
-game store's own client, behind the same server and instrumentation (metrics.instrument) as GameService, and nothing else. Registered
-only when TABLETOP_BENCH_ECHO=1; never in production."""
+game store's own client, behind the same server and instrumentation (metrics.instrument) as GameService, and
+nothing else. Registered only when TABLETOP_BENCH_ECHO=1; never in production."""
 
 from __future__ import annotations
 
