@@ -223,8 +223,41 @@ def _grow(
         if deadline is not None and tree.iterations and time.perf_counter() >= deadline:
             return
         # The kernel only ever gets a determinization drawn from the view: the search cannot peek.
-        _iterate(tree.root, kernel, load(sample(view, rng)), seat, rng, config)
+        _iterate(tree.root, kernel, _others_first(kernel, load(sample(view, rng)), seat, rng, config), seat, rng,
+                 config)
         tree.iterations += 1
+
+
+def _others_first(kernel: PlayoutKernel, state: Any, observer: int, rng: random.Random, config: SearchConfig) -> Any:
+    """At a root the observer shares with other seats (a simultaneous step: Kung Fur Fight's secret plans, Naishi's
+    gifts), what the others choose in it is hidden from the observer until the step ends, as their hands are: each
+    determinization draws it, by the playout policy, before the observer chooses, and the observer then picks by
+    UCB1 among its own moves alone. Searched in the tree (regret matching over both seats' moves), the seat that
+    planned first played far worse than the one that planned once the other was done (83% and 65% of equal
+    games won by the second planner): the choice was the same, only the search differed."""
+    to_act = kernel.to_act
+    acting = to_act(state)
+    if len(acting) < 2 or observer not in acting:
+        return state
+    legal_moves = kernel.legal_moves
+    apply = kernel.play
+    policy = config.playout_policy
+    own = getattr(kernel, "playout_policy", None) if policy is None and config.kernel_policy else None
+    for _ in range(1000):  # a simultaneous step ends; the bound only guards against a kernel that never ends it
+        others = [s for s in acting if s != observer]
+        if not others or observer not in acting:
+            break
+        seat = others[0]
+        moves = legal_moves(state, seat)
+        if own is not None:
+            move = own(state, seat, moves, rng)
+        elif policy is None:
+            move = moves[int(rng.random() * len(moves))]
+        else:
+            move = policy(kernel, state, seat, moves, rng)
+        state = apply(state, seat, move)
+        acting = to_act(state)
+    return state
 
 
 def _iterate(

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 from games.base import evolve
+from games.kungfur.fast import KERNEL, playout_policy
 from games.kungfur.moves import DONE
-from games.kungfur.rules import plan_moves, transition
+from games.kungfur.rules import transition
 from games.kungfur.state import BANANA, EMPTY_PLAN, PLAN, State, View
 
 _HIDDEN = (None, None)
@@ -94,17 +95,24 @@ def sample(v: View, rng: random.Random) -> State:
 
 
 def _random_plan(state: State, seat: int, finished: bool, rng: random.Random) -> State:
-    """Make random planning moves for `seat`: until it is done if `finished`, else a random number of them."""
-    steps = rng.randrange(6)
-    while True:
-        moves = [m for m in plan_moves(state, seat) if m is not DONE]
-        if not moves or (not finished and steps <= 0) or (finished and rng.random() < 0.25):
+    """A plan for `seat` that the viewer cannot see, made as the search's playout policy makes plans
+    (games/kungfur/fast.py): whole if the seat is `finished`, else its first few moves (0 to 5; the search goes on
+    from there, ai.ismcts). A seat's search thus meets the same kind of opponent whether that opponent finished
+    its plan before it or plans at the same time; drawn uniformly at random, a finished plan was a much weaker
+    opponent than one the search completed by the policy, and the seat planning second was misled by it."""
+    steps = None if finished else rng.randrange(6)
+    ps = KERNEL.load(state)
+    random_ = rng.random
+    while steps is None or steps > 0:
+        move = playout_policy(ps, seat, KERNEL.legal_moves(ps, seat), random_)
+        if move is DONE:
             break
-        state = transition(state, seat, moves[rng.randrange(len(moves))])
-        steps -= 1
+        ps = KERNEL.play(ps, seat, move)
+        state = transition(state, seat, move)
+        if steps is not None:
+            steps -= 1
     if finished:
         plans = list(state.plans)
         plans[seat] = evolve(plans[seat], done=True)
         state = evolve(state, plans=tuple(plans))
     return state
-
