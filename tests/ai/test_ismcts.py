@@ -194,11 +194,11 @@ def test_the_fast_path_only_ever_loads_determinizations_of_the_view(game: Game, 
         loaded: list = []
         sample, load = spy.sample, kernel.load
 
-        def recording_sample(v, rng):
+        def recording_sample(v, rng, *, drawn=drawn, sample=sample):
             drawn.append(sample(v, rng))
             return drawn[-1]
 
-        def recording_load(s):
+        def recording_load(s, *, loaded=loaded, load=load):
             loaded.append(s)
             return load(s)
 
