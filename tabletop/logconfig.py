@@ -12,8 +12,8 @@ import structlog
 level = logging.INFO
 # Fields bound to every log line of the current task (the game service: one RPC). One context variable holding an
 # immutable-by-convention dict, replaced at each bind, rather than structlog's one variable per field: binding at
-# every RPC costs a dict copy instead of a variable lookup, a set and a token per field.
-_bound: contextvars.ContextVar[dict[str, object]] = contextvars.ContextVar("tabletop_log_fields", default={})
+# every RPC costs a dict copy instead of a variable lookup, a set and a token per field. None: nothing bound yet.
+_bound: contextvars.ContextVar[dict[str, object] | None] = contextvars.ContextVar("tabletop_log_fields", default=None)
 
 
 def configure(level_name: str = "info") -> None:
@@ -43,7 +43,7 @@ def new_context() -> None:
 def bind(**fields: object) -> None:
     """Attach fields to every later log line of the current task (and of tasks it starts later), as structlog's
     bind_contextvars does; None values are left out."""
-    _bound.set({**_bound.get(), **{k: v for k, v in fields.items() if v is not None}})
+    _bound.set({**(_bound.get() or {}), **{k: v for k, v in fields.items() if v is not None}})
 
 
 def _merge_bound(logger: object, method: str, event: dict) -> dict:

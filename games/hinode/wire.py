@@ -7,7 +7,7 @@ words (enums, a card as suit and number, resources per Area by colour). An enum 
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from games.hinode.data import AREAS, COLS, HERO, NAWABARI, PLAYERS, SUIT_SIZE, WHITE
 from games.hinode.moves import ChooseArea, ChooseTribe, PlayCard, TakeResource
@@ -221,7 +221,7 @@ def _head_fields(seat: int | None, num_players: int, advanced: bool, phase: str,
     ).SerializeToString()
 
 
-@lru_cache(maxsize=None)  # one entry per card
+@cache  # one entry per card
 def _hand_field(card: int) -> bytes:
     return field_bytes(HAND_FIELD, card_to_proto(card).SerializeToString())
 

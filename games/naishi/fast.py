@@ -28,10 +28,30 @@ from games.naishi.data import (
     SENTINEL,
     TORII,
 )
-from games.naishi.moves import DECREE_SPACE, DISCARD_SPACES, SWITCH_SPACES, Decree, DeclareEnd, Develop, Give
-from games.naishi.moves import DiscardRiver, EndTurn, Recall, Switch
-from games.naishi.rules import DECLARE_END, DECREES, DEVELOPS, DISCARDS, EMISSARIES, END_TURN, OWN_SWITCHES, PAIRS
-from games.naishi.rules import RIVER_SWITCHES
+from games.naishi.moves import (
+    DECREE_SPACE,
+    DISCARD_SPACES,
+    SWITCH_SPACES,
+    DeclareEnd,
+    Decree,
+    Develop,
+    DiscardRiver,
+    EndTurn,
+    Give,
+    Recall,
+    Switch,
+)
+from games.naishi.rules import (
+    DECLARE_END,
+    DECREES,
+    DEVELOPS,
+    DISCARDS,
+    EMISSARIES,
+    END_TURN,
+    OWN_SWITCHES,
+    PAIRS,
+    RIVER_SWITCHES,
+)
 from games.naishi.scoring import ADVISOR_POINTS, RONIN_POINTS, score_territory
 from games.naishi.state import State
 
@@ -235,7 +255,7 @@ def territory_key(line: list[int], hand: list[int]) -> tuple[int, int]:
         return _grid_total(rest, real_types), len({card for card in rest if card is not None})
     best = None
     for choice in product(options, repeat=len(ninjas)):
-        for i, copy in zip(ninjas, choice):
+        for i, copy in zip(ninjas, choice, strict=True):
             cells[i] = copy
         key = (_grid_total(cells, real_types), len(set(cells)))
         if best is None or key > best:

@@ -195,7 +195,7 @@ def test_the_fast_path_only_ever_loads_determinizations_of_the_view(game: Game, 
         sampling = [False]
         sample, load = spy.sample, kernel.load
 
-        def recording_sample(v, rng):
+        def recording_sample(v, rng, *, drawn=drawn, sample=sample, sampling=sampling):
             # A sample may use the kernel itself (Kung Fur Fight draws hidden plans by the playout policy): those
             # loads are of states it builds from the view alone, inside `sample`, and are not the search's.
             sampling[0] = True
@@ -205,7 +205,7 @@ def test_the_fast_path_only_ever_loads_determinizations_of_the_view(game: Game, 
                 sampling[0] = False
             return drawn[-1]
 
-        def recording_load(s):
+        def recording_load(s, *, loaded=loaded, load=load, sampling=sampling):
             if not sampling[0]:
                 loaded.append(s)
             return load(s)

@@ -2,8 +2,8 @@
 with its pure engine over thousands of random games, every seat count and boolean option set.
 
 At every step: the same seats to act and the same legal moves in the same order; the kernel loaded afresh from the
-engine's state mid-game agrees too; every few steps and at the end, the same outcome (every seat's total, the winners after the tie-breaks).
-`KERNEL_GAMES` raises the count; the `slow` test plays ten times as many.
+engine's state mid-game agrees too; every few steps and at the end, the same outcome (every seat's total,
+the winners after the tie-breaks). `KERNEL_GAMES` raises the count; the `slow` test plays ten times as many.
 """
 
 from __future__ import annotations

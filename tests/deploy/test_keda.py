@@ -102,9 +102,11 @@ def trigger_authentication(*, cluster: bool = False) -> dict:
 def generate(shards: int = DEFAULT_SHARDS, *, cluster: bool = False, **options) -> dict[str, str]:
     """The generated files of the component, by name."""
     header = HEADER.format(shards=shards, cluster="Redis Cluster" if cluster else "one Redis primary")
-    auth_note = ("# KEDA's operator connects to Redis itself: it wants host:port (a Cluster: any nodes, comma-separated),\n"
-                 "# not the redis:// URL, and the password apart, from the Secret tabletop-keda-redis (keys address,\n"
-                 "# password; docs/deploy.md, \"KEDA\").\n")
+    auth_note = (
+        "# KEDA's operator connects to Redis itself: it wants host:port (a Cluster: any nodes, comma-separated),\n"
+        "# not the redis:// URL, and the password apart, from the Secret tabletop-keda-redis (keys address,\n"
+        "# password; docs/deploy.md, \"KEDA\").\n"
+    )
     dump = lambda obj: yaml.safe_dump(obj, sort_keys=False, width=120)  # noqa: E731
     return {"scaled-object.yaml": header + dump(scaled_object(shards, cluster=cluster, **options)),
             "trigger-authentication.yaml": header + auth_note + dump(trigger_authentication(cluster=cluster))}

@@ -43,8 +43,8 @@ def test_higher_ap_wins_a_vp_and_the_loser_loses_sp():
 
 def test_hua_tokens():
     """"후아를 대장으로 플레이할 경우 전투가 끝난 후 전장에 후아 토큰을 배치합니다. 후아 토큰은 전장마다 하나만 배치
-    가능하며 해당 전장에 2AP를 부여합니다. 후아 토큰이 있는 전장에서 전투에 패배할 경우 후아 토큰을 버립니다. 후아 토큰이
-    있는 전장에서 후아를 대장으로 한 전투를 패배할 경우 후아 토큰을 제거하지 않습니다." """
+    가능하며 해당 전장에 2AP를 부여합니다. 후아 토큰이 있는 전장에서 전투에 패배할 경우 후아 토큰을 버립니다. 후아
+    토큰이 있는 전장에서 후아를 대장으로 한 전투를 패배할 경우 후아 토큰을 제거하지 않습니다." """
     state = fight(position(), cats=("lead:1:jonin",), dogs=("lead:1:hua",))
     assert state.results[0] == CATS and state.hua[0] == DOGS and state.players[DOGS].hua == 2
     # Next battles on arena 1: the token gives the dogs 2 AP, even without a dog there.
@@ -72,7 +72,8 @@ def test_senior_brother_bang_ignores_and_steals_hidden_weapons():
 def test_eldest_senior_brother_ye_counts_the_opponents_cards():
     """"예 대사형은 해당 전장에 놓인 상대 동물 카드 수 만큼 AP를 추가합니다. 상대가 전장에 3장의 동물 카드를 배치했다면
     3AP를 추가합니다." """
-    state = fight(position(), cats=("lead:1:genin", "assist:1:genin", "assist:1:raifu"), dogs=("lead:1:ye", "assist:1:novice"))
+    state = fight(position(), cats=("lead:1:genin", "assist:1:genin", "assist:1:raifu"),
+                  dogs=("lead:1:ye", "assist:1:novice"))
     assert arena_ap(state, DOGS, 0) == 2 + 2 + 3
     assert state.results[0] == DOGS  # 8 against 5
 
@@ -155,7 +156,8 @@ def test_teacher_gongming_wins_two_vp():
 def test_siu_yao_sends_the_weakest_assistant_to_rest():
     """"시우-야오는 전투를 처리할 때 해당 전장의 상대 보조 중 AP가 가장 적은 카드 하나를 휴식 구역으로 보냅니다. 상대
     전장에 동물 카드가 1장만 존재한다면 시우-야오의 능력은 무시됩니다." """
-    state = fight(position(), cats=("lead:1:genin", "assist:1:jonin", "assist:1:raifu"), dogs=("lead:1:siu-yao", "assist:1:monk"))
+    state = fight(position(), cats=("lead:1:genin", "assist:1:jonin", "assist:1:raifu"),
+                  dogs=("lead:1:siu-yao", "assist:1:monk"))
     assert c("raifu") in state.players[CATS].rest and state.plans[CATS].stacks[0] == (c("genin"), c("jonin"))
     assert state.results[0] == DOGS  # 7 against 5
     alone = fight(position(), cats=("lead:1:jonin",), dogs=("lead:1:siu-yao",))

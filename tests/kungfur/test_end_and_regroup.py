@@ -121,7 +121,8 @@ def test_preparation_stacks_carried_over_rewards_up_to_three():
 
 
 def test_codec_round_trip_of_a_busy_position():
-    state = evolve(position(rewards=(("banana",), ("might",), ())), deck=tuple(c(k) for k in ("tumaz", "apple", "kkami", "songo")))
+    state = evolve(position(rewards=(("banana",), ("might",), ())),
+                   deck=tuple(c(k) for k in ("tumaz", "apple", "kkami", "songo")))
     state = fight(state, cats=("lead:1:jonin",), dogs=("lead:2:hua",))
     assert GAME.load_state(GAME.dump_state(state)) == state
     for seat in (CATS, DOGS, None):

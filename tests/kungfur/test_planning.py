@@ -62,9 +62,9 @@ def test_himiko_does_not_count_toward_the_card_limit():
 
 
 def test_tumaz_fights_alone():
-    """"투마즈는 대장으로 혼자 플레이 되어야 합니다. 보조가 합류할 수 없으며 보조로 사용할 수도 없습니다." (Tumaz must be
-    played alone as a leader: no assistant joins it and it is never an assistant.) "비밀 무기 토큰과 코코넛 토큰은 사용할
-    수 있습니다." (tokens can be used.)"""
+    """"투마즈는 대장으로 혼자 플레이 되어야 합니다. 보조가 합류할 수 없으며 보조로 사용할 수도 없습니다." (Tumaz must
+    be played alone as a leader: no assistant joins it and it is never an assistant.) "비밀 무기 토큰과 코코넛 토큰은
+    사용할 수 있습니다." (tokens can be used.)"""
     state = player(position(), CATS, hand=("tumaz", "genin", "jonin"))
     state = play(state, CATS, "lead:1:tumaz")
     assert not any(i.startswith("assist:1:") for i in ids(state, CATS))
@@ -74,8 +74,9 @@ def test_tumaz_fights_alone():
 
 
 def test_reinforcements_raise_the_card_limit_for_one_round():
-    """(The card whose name is missing) "원하는 라운드에 사용하여 일시적으로 카드 제한을 1 늘립니다. ... 사용한 후 라운드
-    종료 시 카드를 버립니다." (use it in any round to raise your card limit by 1; discard it at the end of the round.)"""
+    """(The card whose name is missing) "원하는 라운드에 사용하여 일시적으로 카드 제한을 1 늘립니다. ... 사용한 후
+    라운드 종료 시 카드를 버립니다." (use it in any round to raise your card limit by 1; discard it
+    at the end of the round.)"""
     state = player(position(), CATS, items=("reinforcements",))
     state = play(state, CATS, "reinforce", "lead:1:jonin", "assist:1:jonin", "lead:2:genin", "lead:3:genin")
     assert GAME.view(state, DOGS) == GAME.view(player(position(), CATS, items=("reinforcements",)), DOGS)
@@ -84,9 +85,9 @@ def test_reinforcements_raise_the_card_limit_for_one_round():
 
 
 def test_blockade_lowers_the_next_planning_limit():
-    """"봉쇄를 활성화할 경우 상대는 1SP를 잃고 ... 상대는 다음 계획 단계에 카드 제한이 1 줄어듭니다. 재정비 단계가 끝나면
-    카드 제한 -1 토큰을 제거합니다." (the opponent loses 1 SP and has card limit -1 in the next planning phase; the
-    token goes at the end of that regroup phase.)"""
+    """"봉쇄를 활성화할 경우 상대는 1SP를 잃고 ... 상대는 다음 계획 단계에 카드 제한이 1 줄어듭니다. 재정비 단계가
+    끝나면 카드 제한 -1 토큰을 제거합니다." (the opponent loses 1 SP and has card limit -1 in the next planning phase;
+    the token goes at the end of that regroup phase.)"""
     state = position(rewards=(("blockade",), (), ()))
     state = fight(state, cats=("lead:1:jonin",), dogs=("lead:2:monk",))
     assert state.players[DOGS].sp == 10 - 1 - 1  # the lost battle and the Blockade

@@ -15,7 +15,8 @@ def _won_by_cats(*rewards, cats_plan=("lead:1:jonin",), deck=None, **fields):
 
 
 def test_a_ranger_joins_the_hand():
-    """"방랑자 카드는 손에 추가해 다음 라운드부터 사용합니다." (Ranger cards go to your hand, used from the next round.)"""
+    """"방랑자 카드는 손에 추가해 다음 라운드부터 사용합니다." (Ranger cards go to your hand,
+    used from the next round.)"""
     state = _won_by_cats("tumaz")
     assert c("tumaz") in state.players[CATS].hand and state.rewards[0] == ()
 
@@ -41,8 +42,8 @@ def test_ginseng():
 
 
 def test_apple_wins_ties_but_not_0_to_0():
-    """"사과를 활성화할 경우 자신 앞에 놓습니다. 앞으로 AP가 같은 모든 전투에서 당신이 승리합니다. 단, 자신과 상대가 모두
-    0AP일 경우 사과의 효과는 발동되지 않습니다." (from the next battle on, this round included.)"""
+    """"사과를 활성화할 경우 자신 앞에 놓습니다. 앞으로 AP가 같은 모든 전투에서 당신이 승리합니다. 단, 자신과 상대가
+    모두 0AP일 경우 사과의 효과는 발동되지 않습니다." (from the next battle on, this round included.)"""
     state = position(rewards=(("apple",), (), ()))
     state = fight(state, cats=("lead:1:jonin", "lead:2:genin"), dogs=("lead:2:ye",))  # arena 2: 2 against 2+1
     assert state.results[:2] == (CATS, DOGS)
@@ -73,8 +74,8 @@ def test_banana():
 
 
 def test_songo_mushroom():
-    """"송고 버섯을 활성화할 경우 송고 버섯 토큰 1개를 송고 버섯을 얻은 전장 옆에 놓습니다. 송고 버섯은 한 전장에 2개까지
-    놓을 수 있으며 1개 당 1AP를 추가합니다." """
+    """"송고 버섯을 활성화할 경우 송고 버섯 토큰 1개를 송고 버섯을 얻은 전장 옆에 놓습니다. 송고 버섯은 한 전장에
+    2개까지 놓을 수 있으며 1개 당 1AP를 추가합니다." """
     state = _won_by_cats("songo", "songo", "songo")
     assert state.songo[0] == (CATS, CATS)
     assert arena_ap(evolve(position(), songo=((CATS, CATS), (), ())), CATS, 0) == 2
@@ -114,7 +115,8 @@ def test_destruction():
     적용됩니다." (assumed: the AP difference, at most 3.)"""
     state = _won_by_cats("destruction", cats_plan=("lead:1:jonin", "assist:1:genin"))
     assert state.players[DOGS].sp == 10 - 1 - 3  # 5 against 0: capped at 3
-    near = fight(position(rewards=(("destruction",), (), ())), cats=("lead:1:jonin", "assist:1:genin"), dogs=("lead:1:ye",))
+    near = fight(position(rewards=(("destruction",), (), ())), cats=("lead:1:jonin", "assist:1:genin"),
+                 dogs=("lead:1:ye",))
     assert near.results[0] == CATS and near.players[DOGS].sp == 10 - 1 - 1  # 5 against 2 + 2: a difference of 1
     tai = player(position(rewards=(("destruction",), (), ())), CATS, hand=("tai-chii",))
     tai = fight(tai, cats=("lead:1:tai-chii",), dogs=("lead:1:monk",))

@@ -221,7 +221,7 @@ def test_odd_seat_kinds_counts_and_timers_are_invalid(api, client):
     refused(lambda: api.create("toy", [HUMAN] * 10_000), INVALID, "INVALID_SEAT_COUNT")
     for timer in (pb.TurnTimer(turn_seconds=-1), pb.TurnTimer(turn_seconds=2**31 - 1),
                   pb.TurnTimer(turn_seconds=30, away_after=-5), pb.TurnTimer(turn_seconds=30, away_after=2**31 - 1)):
-        refused(lambda: api.create("toy", [HUMAN, HUMAN], timer=timer), INVALID, "INVALID_TIMER")
+        refused(lambda timer=timer: api.create("toy", [HUMAN, HUMAN], timer=timer), INVALID, "INVALID_TIMER")
     refused(lambda: api.create("toy", [HUMAN, HUMAN], seed=2**64 - 1), INVALID, "SEED_NOT_ALLOWED")
     assert all_keys(client) == before
 
@@ -282,13 +282,16 @@ def test_odd_join_requests_change_nothing(api, client, waiting):
     before = snapshot(client, game_id)
     stub = api.stub
     for name in ("\x00", "x" * HUGE, "\u202e"):
-        refused(lambda: stub.JoinGame(pb.JoinGameRequest(join_code=join_code, name=name)), INVALID, "INVALID_NAME")
-        refused(lambda: stub.JoinGame(pb.JoinGameRequest(game_id=game_id, name=name)), INVALID, "INVALID_NAME")
+        refused(lambda name=name: stub.JoinGame(pb.JoinGameRequest(join_code=join_code, name=name)), INVALID,
+                "INVALID_NAME")
+        refused(lambda name=name: stub.JoinGame(pb.JoinGameRequest(game_id=game_id, name=name)), INVALID,
+                "INVALID_NAME")
     for seat in (-1, 2, 2**31 - 1, -(2**31)):
-        refused(lambda: stub.JoinGame(pb.JoinGameRequest(join_code=join_code, seat=seat)), INVALID, "INVALID_SEAT")
+        refused(lambda seat=seat: stub.JoinGame(pb.JoinGameRequest(join_code=join_code, seat=seat)), INVALID,
+                "INVALID_SEAT")
     secret = join_code.partition(".")[2]
     for code in (f"{game_id}.{secret}\x00", f"{game_id}.\x00", f"{game_id}.{secret[::-1]}"):
-        refused(lambda: stub.JoinGame(pb.JoinGameRequest(join_code=code)), grpc.StatusCode.PERMISSION_DENIED,
+        refused(lambda code=code: stub.JoinGame(pb.JoinGameRequest(join_code=code)), grpc.StatusCode.PERMISSION_DENIED,
                 "INVALID_JOIN_CODE")
     refused(lambda: stub.JoinGame(pb.JoinGameRequest(join_code=join_code, game_id=game_id)), INVALID,
             "JOIN_CODE_OR_GAME_ID")
@@ -394,10 +397,10 @@ def test_odd_suggestion_iterations_and_strengths_are_invalid(api, client, starte
     seat0 = api.auth(tokens[0])
     for iterations in (-1, -(2**31)):
         request = pb.SuggestMoveRequest(game_id=game_id, iterations=iterations)
-        refused(lambda: api.stub.SuggestMove(request, metadata=seat0), INVALID, "INVALID_BUDGET")
+        refused(lambda request=request: api.stub.SuggestMove(request, metadata=seat0), INVALID, "INVALID_BUDGET")
     for strength in ("\x00", "x" * HUGE, "EASY", "\U0010ffff"):
         request = pb.SuggestMoveRequest(game_id=game_id, strength=strength)
-        refused(lambda: api.stub.SuggestMove(request, metadata=seat0), INVALID, "INVALID_STRENGTH")
+        refused(lambda request=request: api.stub.SuggestMove(request, metadata=seat0), INVALID, "INVALID_STRENGTH")
     assert snapshot(client, game_id) == before
 
 
@@ -445,14 +448,16 @@ def test_odd_metadata_is_refused_with_a_reason(api, client, started):
     for value in ("Bearer", "Bearer ", "Basic abc", "bearer" + " x" * 10, "Bearer " + "x" * 257,
                   "x" * 4000):
         reasons = ("MALFORMED_AUTHORIZATION", "INVALID_TOKEN")
-        refused(lambda: api.stub.GetState(get, metadata=[("authorization", value)]), unauthenticated, *reasons)
+        refused(lambda value=value: api.stub.GetState(get, metadata=[("authorization", value)]), unauthenticated,
+                *reasons)
     refused(lambda: api.stub.GetState(get, metadata=[("authorization", "Bearer not-a-token")]), unauthenticated,
             "INVALID_TOKEN")
     for seat in ("x", "", "1.5", "NaN", "inf", "0x1", "1e3"):
-        refused(lambda: api.stub.GetState(get, metadata=[("x-tabletop-seat", seat)]), INVALID, "MALFORMED_SEAT")
+        refused(lambda seat=seat: api.stub.GetState(get, metadata=[("x-tabletop-seat", seat)]), INVALID,
+                "MALFORMED_SEAT")
     for seat in ("-1", "2", "9" * 40):
         metadata = [("authorization", f"Bearer {AI_TOKEN}"), ("x-tabletop-seat", seat)]
-        refused(lambda: api.stub.GetState(get, metadata=metadata), grpc.StatusCode.PERMISSION_DENIED,
+        refused(lambda metadata=metadata: api.stub.GetState(get, metadata=metadata), grpc.StatusCode.PERMISSION_DENIED,
                 "NOT_AN_AI_SEAT")
     refused(lambda: api.stub.GetState(get, metadata=[("authorization", f"Bearer {AI_TOKEN}")]), INVALID,
             "MISSING_SEAT")

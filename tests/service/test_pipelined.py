@@ -13,7 +13,6 @@ from redis import exceptions as redis_errors
 from service.pipelined import PipelinedConnection, pack
 from service.store import GameStore
 
-
 # A script that keeps Redis busy for a second (DEBUG SLEEP is off by default since Redis 7).
 BUSY_SECOND = """
 local start = redis.call('TIME')
