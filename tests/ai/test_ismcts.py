@@ -216,3 +216,28 @@ def test_the_fast_path_only_ever_loads_determinizations_of_the_view(game: Game, 
         monkeypatch.undo()
         assert loaded and all(any(s is d for d in drawn) for s in loaded)
         assert not any(s is state for s in loaded)  # never the true state
+
+
+def test_at_a_shared_root_the_others_choices_are_drawn_before_the_observer_picks():
+    """Kung Fur Fight's seats plan at the same time, in secret. At such a root the search draws the other seat's
+    plan (the playout policy) as part of each determinization, so the observer's own moves are the only ones its
+    tree holds there, picked by UCB1, whether the other seat has finished its plan or not."""
+    game = registry.get("kung-fur-fight")
+    kernel = ismcts.kernel_for(game)
+    state = game.new_game(2, {"cats": "seat0"}, 3)
+    assert sorted(game.to_act(state)) == [0, 1]
+    rng = random.Random(5)
+    for observer in (0, 1):
+        ps = ismcts._others_first(kernel, kernel.load(game.sample(game.view(state, observer), rng)), observer, rng,
+                                  SearchConfig())
+        assert list(kernel.to_act(ps)) == [observer]
+    # Only one seat to act: nothing is drawn, the state is the one given.
+    alone = game.apply_id(state, 1, "done")
+    ps = kernel.load(game.sample(game.view(alone, 0), rng))
+    assert ismcts._others_first(kernel, ps, 0, rng, SearchConfig()) is ps
+
+    tree = ismcts._Tree()
+    ismcts._grow(tree, game, game.view(state, 0), 0, Budget(iterations=200), random.Random(1), SearchConfig(), 0.0)
+    assert set(tree.root.children) == {0} and not tree.root.after
+    assert sum(child.visits for child in tree.root.children[0].values()) == 200
+    assert all(child.regret == 0.0 for child in tree.root.children[0].values())  # UCB1, not regret matching
