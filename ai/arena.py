@@ -55,7 +55,11 @@ class GameRecord:
     moves: int
 
 
-def play_game(game: Game, specs: Sequence[str], index: int, seed: int, options: dict) -> GameRecord:
+SIMULTANEOUS = ("random", "lowest")  # who moves next when several seats may: drawn, or the lowest seat first
+
+
+def play_game(game: Game, specs: Sequence[str], index: int, seed: int, options: dict,
+              simultaneous: str = "random") -> GameRecord:
     """Play one game with `specs[s]` at seat s; game `index` of a run seeded `seed`."""
     game_seed = seed * 1_000_003 + index
     players = [make_player(spec, game.info.name) for spec in specs]
@@ -71,7 +75,10 @@ def play_game(game: Game, specs: Sequence[str], index: int, seed: int, options: 
         acting = game.to_act(state)
         if not acting:
             break
-        seat = order.choice(sorted(acting)) if len(acting) > 1 else next(iter(acting))
+        if len(acting) == 1:
+            (seat,) = acting
+        else:
+            seat = min(acting) if simultaneous == "lowest" else order.choice(sorted(acting))
         if first < 0:
             first = seat
         legal = game.legal_moves(state, seat)
@@ -182,6 +189,7 @@ def run(
     jobs: int = 1,
     on_game: Callable[[GameRecord], None] | None = None,
     done: frozenset[int] = frozenset(),
+    simultaneous: str = "random",
 ) -> list[GameRecord]:
     """Play `games` games, over `jobs` forked processes, except those whose index is in `done` (already played,
     e.g. by a run that `--record` kept); return the records played, in game order."""
@@ -190,7 +198,7 @@ def run(
     if jobs <= 1:
         records = []
         for index in todo:
-            record = play_game(game, seating(players, index, rotate), index, seed, options)
+            record = play_game(game, seating(players, index, rotate), index, seed, options, simultaneous)
             on_game(record)
             records.append(record)
         return records
@@ -199,7 +207,7 @@ def run(
     def task(job: int):
         def work(emit):
             for index in todo[job::jobs]:
-                record = play_game(game, seating(players, index, rotate), index, seed, options)
+                record = play_game(game, seating(players, index, rotate), index, seed, options, simultaneous)
                 emit(_record_to_json(record))
             return None
 
@@ -298,6 +306,10 @@ def main(argv: list[str]) -> int:
                         help="a row per player and seat (tells equal players apart; with a game option that fixes "
                         "sides to seats, per side)")
     parser.add_argument("--options", default="{}", help="game options as JSON")
+    parser.add_argument("--simultaneous", choices=SIMULTANEOUS, default="random",
+                        help="when several seats may act at once, who moves next: drawn move by move from the "
+                        "game's seed (random, the default), or the lowest seat first (lowest: seat 0 finishes a "
+                        "secret plan before seat 1 begins)")
     parser.add_argument("--jobs", type=int, default=1, help="processes to play games in")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--plot", metavar="FILE.png", help="draw the win rates (needs matplotlib)")
@@ -329,6 +341,8 @@ def main(argv: list[str]) -> int:
             return 2
     run_key = {"game": game.info.name, "players": players, "seed": args.seed, "rotate": args.rotate,
                "options": options}
+    if args.simultaneous != "random":  # named only when not the default
+        run_key["simultaneous"] = args.simultaneous
     kept: list[GameRecord] = []
     if args.record:
         try:
@@ -349,7 +363,7 @@ def main(argv: list[str]) -> int:
     started = time.monotonic()
     try:
         records = run(game, players, args.games, args.seed, args.rotate, options, args.jobs, on_game=on_game,
-                      done=frozenset(r.index for r in kept))
+                      done=frozenset(r.index for r in kept), simultaneous=args.simultaneous)
     finally:
         if record_file:
             record_file.close()
@@ -360,7 +374,8 @@ def main(argv: list[str]) -> int:
     if args.json:
         print(json.dumps({
             "game": game.info.name, "players": players, "games": args.games, "seed": args.seed,
-            "rotate": args.rotate, "options": options, "seconds": round(seconds, 1), "results": rows,
+            "rotate": args.rotate, "options": options, "simultaneous": args.simultaneous,
+            "seconds": round(seconds, 1), "results": rows,
         }, indent=2))
     else:
         print(title + (", rotating seats" if args.rotate else ""))

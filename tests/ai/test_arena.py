@@ -117,6 +117,9 @@ def test_when_both_seats_may_act_neither_always_moves_first():
     records = [arena.play_game(game, ["random", "random"], index, 5, {}) for index in range(12)]
     assert {record.first for record in records} == {0, 1}
     assert arena.play_game(game, ["random", "random"], 3, 5, {}) == records[3]
+    # `--simultaneous lowest` keeps the old order, to measure what it does to a player.
+    lowest = [arena.play_game(game, ["random", "random"], index, 5, {}, "lowest") for index in range(12)]
+    assert {record.first for record in lowest} == {0}
 
     # Within one plan, the two seats' moves interleave.
     seen: list[int] = []
