@@ -241,21 +241,13 @@ def _others_first(kernel: PlayoutKernel, state: Any, observer: int, rng: random.
         return state
     legal_moves = kernel.legal_moves
     apply = kernel.play
-    policy = config.playout_policy
-    own = getattr(kernel, "playout_policy", None) if policy is None and config.kernel_policy else None
+    pick = _playout_pick(kernel, config)
     for _ in range(1000):  # a simultaneous step ends; the bound only guards against a kernel that never ends it
         others = [s for s in acting if s != observer]
         if not others or observer not in acting:
             break
         seat = others[0]
-        moves = legal_moves(state, seat)
-        if own is not None:
-            move = own(state, seat, moves, rng)
-        elif policy is None:
-            move = moves[int(rng.random() * len(moves))]
-        else:
-            move = policy(kernel, state, seat, moves, rng)
-        state = apply(state, seat, move)
+        state = apply(state, seat, pick(state, seat, legal_moves(state, seat), rng))
         acting = to_act(state)
     return state
 
@@ -406,10 +398,8 @@ def _playout(kernel: PlayoutKernel, state: Any, rng: random.Random, config: Sear
     to_act = kernel.to_act
     legal_moves = kernel.legal_moves
     apply = kernel.play  # unchecked: every move applied here was listed by legal_moves
-    policy = config.playout_policy
-    own = getattr(kernel, "playout_policy", None) if policy is None and config.kernel_policy else None
+    pick = _playout_pick(kernel, config)
     depth = config.playout_depth
-    random_ = rng.random
     steps = 0
     while True:
         acting = to_act(state)
@@ -418,16 +408,21 @@ def _playout(kernel: PlayoutKernel, state: Any, rng: random.Random, config: Sear
         if depth is not None and steps >= depth:
             break
         seat = acting[0]
-        moves = legal_moves(state, seat)
-        if own is not None:
-            move = own(state, seat, moves, rng)
-        elif policy is None:
-            move = moves[int(random_() * len(moves))]  # random() is much cheaper than randrange()
-        else:
-            move = policy(kernel, state, seat, moves, rng)
-        state = apply(state, seat, move)
+        state = apply(state, seat, pick(state, seat, legal_moves(state, seat), rng))
         steps += 1
     return state
+
+
+def _playout_pick(kernel: PlayoutKernel, config: SearchConfig) -> Callable[[Any, int, Sequence[Move], random.Random],
+                                                                         Move]:
+    """How playouts pick a move: the config's policy, else the kernel's own (if `kernel_policy`), else uniformly."""
+    policy = config.playout_policy
+    if policy is not None:
+        return lambda state, seat, moves, rng: policy(kernel, state, seat, moves, rng)
+    own = getattr(kernel, "playout_policy", None) if config.kernel_policy else None
+    if own is not None:
+        return own
+    return lambda state, seat, moves, rng: moves[int(rng.random() * len(moves))]  # random() beats randrange()
 
 
 class IsmctsPlayer:
