@@ -9,6 +9,7 @@ from --seed and its index, so a run with iteration-bounded players is reproducib
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import random
@@ -351,22 +352,18 @@ def main(argv: list[str]) -> int:
             print(f"tabletop arena: --record {args.record}: {exc}", file=sys.stderr)
             return 2
     progress = None if args.quiet else Progress(max(1, args.games - len(kept)))
-    record_file = open(args.record, "a") if args.record else None  # noqa: SIM115 - closed below
-
-    def on_game(record: GameRecord) -> None:
-        if record_file:
-            record_file.write(json.dumps({**run_key, **_record_to_json(record)}) + "\n")
-            record_file.flush()
-        if progress:
-            progress.step()
-
     started = time.monotonic()
-    try:
+    with open(args.record, "a") if args.record else contextlib.nullcontext() as record_file:
+
+        def on_game(record: GameRecord) -> None:
+            if record_file:
+                record_file.write(json.dumps({**run_key, **_record_to_json(record)}) + "\n")
+                record_file.flush()
+            if progress:
+                progress.step()
+
         records = run(game, players, args.games, args.seed, args.rotate, options, args.jobs, on_game=on_game,
                       done=frozenset(r.index for r in kept), simultaneous=args.simultaneous)
-    finally:
-        if record_file:
-            record_file.close()
     seconds = time.monotonic() - started
     records = sorted(kept + records, key=lambda r: r.index)
     rows = summarise(records, args.by_seat)
