@@ -226,10 +226,13 @@ async function table(seat: Seat): Promise<void> {
     hint.replaceChildren("The AI is thinking...");
     try {
       const s = await client.suggestMove({ gameId: seat.gameId, timeBudgetSeconds: 1 }, auth(seat.token));
+      const searched = s.candidates.some((c) => c.visits > 0n);
       hint.replaceChildren(h("strong", { "data-testid": "hint-move", "data-move-id": s.bestMoveId }, s.bestMoveLabel),
-        h("ul", {}, s.candidates.slice(0, 5).map((c) =>
-          h("li", {}, `${c.label}: wins about ${Math.round(100 * c.winRate)}% of the ${c.visits} games the AI ` +
-            "played out after it"))));
+        searched
+          ? h("ul", {}, s.candidates.slice(0, 5).map((c) =>
+            h("li", {}, `${c.label}: wins about ${Math.round(100 * c.winRate)}% of the ${c.visits} games the AI ` +
+              "played out after it")))
+          : h("p", {}, "The only legal move: nothing to search."));
       moves.querySelector(`button[data-move-id="${CSS.escape(s.bestMoveId)}"]`)?.classList.add("suggested");
     } catch (e) {
       hint.replaceChildren(describeError(e));
