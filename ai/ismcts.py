@@ -29,6 +29,8 @@ from games.kernel import EngineKernel, PlayoutKernel, engine_rewards, outcome_re
 
 EXPLORATION = 0.7  # UCB constant; rewards lie in [0, 1]
 
+Pick = Callable[[Any, int, Sequence[Move], random.Random], Move]  # a playout's choice: (state, seat, moves, rng)
+
 
 @dataclass(frozen=True)
 class Budget:
@@ -216,6 +218,7 @@ def _grow(
     sample = game.sample
     kernel = kernel_for(game) if config.fast_path else EngineKernel(game)
     load = kernel.load
+    pick = _playout_pick(kernel, config)  # once per search, not per iteration
     while True:
         if limit is not None and tree.iterations >= limit:
             return
@@ -223,12 +226,12 @@ def _grow(
         if deadline is not None and tree.iterations and time.perf_counter() >= deadline:
             return
         # The kernel only ever gets a determinization drawn from the view: the search cannot peek.
-        _iterate(tree.root, kernel, _others_first(kernel, load(sample(view, rng)), seat, rng, config), seat, rng,
-                 config)
+        _iterate(tree.root, kernel, _others_first(kernel, load(sample(view, rng)), seat, rng, pick), seat, rng,
+                 config, pick)
         tree.iterations += 1
 
 
-def _others_first(kernel: PlayoutKernel, state: Any, observer: int, rng: random.Random, config: SearchConfig) -> Any:
+def _others_first(kernel: PlayoutKernel, state: Any, observer: int, rng: random.Random, pick: Pick) -> Any:
     """At a root the observer shares with other seats (a simultaneous step: Kung Fur Fight's secret plans, Naishi's
     gifts), what the others choose in it is hidden from the observer until the step ends, as their hands are: each
     determinization draws it, by the playout policy, before the observer chooses, and the observer then picks by
@@ -241,7 +244,6 @@ def _others_first(kernel: PlayoutKernel, state: Any, observer: int, rng: random.
         return state
     legal_moves = kernel.legal_moves
     apply = kernel.play
-    pick = _playout_pick(kernel, config)
     for _ in range(1000):  # a simultaneous step ends; the bound only guards against a kernel that never ends it
         others = [s for s in acting if s != observer]
         if not others or observer not in acting:
@@ -253,7 +255,7 @@ def _others_first(kernel: PlayoutKernel, state: Any, observer: int, rng: random.
 
 
 def _iterate(
-    root: Node, kernel: PlayoutKernel, state: Any, observer: int, rng: random.Random, config: SearchConfig
+    root: Node, kernel: PlayoutKernel, state: Any, observer: int, rng: random.Random, config: SearchConfig, pick: Pick
 ) -> None:
     """One iteration on one determinization: select and expand, play out, back up."""
     to_act = kernel.to_act
@@ -299,7 +301,7 @@ def _iterate(
             following = holder.after[key] = Node()
         node = following
     if to_act(state):
-        state = _playout(kernel, state, rng, config)
+        state = _playout(kernel, state, rng, config, pick)
     totals, winners = kernel.outcome(state)
     result = outcome_rewards(totals, winners)
     share = 1.0 / len(winners) if winners else 0.0
@@ -392,13 +394,12 @@ def _match_regret(
     return children[index], moves[index], new, children, probs[index]
 
 
-def _playout(kernel: PlayoutKernel, state: Any, rng: random.Random, config: SearchConfig) -> Any:
+def _playout(kernel: PlayoutKernel, state: Any, rng: random.Random, config: SearchConfig, pick: Pick) -> Any:
     """Play on from `state` (random moves, or the config's policy) to the end or the depth cut; return where it
     stopped."""
     to_act = kernel.to_act
     legal_moves = kernel.legal_moves
     apply = kernel.play  # unchecked: every move applied here was listed by legal_moves
-    pick = _playout_pick(kernel, config)
     depth = config.playout_depth
     steps = 0
     while True:
@@ -413,8 +414,7 @@ def _playout(kernel: PlayoutKernel, state: Any, rng: random.Random, config: Sear
     return state
 
 
-def _playout_pick(kernel: PlayoutKernel, config: SearchConfig) -> Callable[[Any, int, Sequence[Move], random.Random],
-                                                                         Move]:
+def _playout_pick(kernel: PlayoutKernel, config: SearchConfig) -> Pick:
     """How playouts pick a move: the config's policy, else the kernel's own (if `kernel_policy`), else uniformly."""
     policy = config.playout_policy
     if policy is not None:

@@ -90,11 +90,11 @@ def sample(v: View, rng: random.Random) -> State:
     )  # fmt: skip
     for s in (0, 1):
         if v.plans[s] is None:
-            state = _random_plan(state, s, v.done[s], rng)
+            state = _policy_plan(state, s, v.done[s], rng)
     return state
 
 
-def _random_plan(state: State, seat: int, finished: bool, rng: random.Random) -> State:
+def _policy_plan(state: State, seat: int, finished: bool, rng: random.Random) -> State:
     """A plan for `seat` that the viewer cannot see, made as the search's playout policy makes plans
     (games/kungfur/fast.py): whole if the seat is `finished`, else its first few moves (0 to 5; the search goes on
     from there, ai.ismcts). A seat's search thus meets the same kind of opponent whether that opponent finished

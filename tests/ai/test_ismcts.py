@@ -229,12 +229,12 @@ def test_at_a_shared_root_the_others_choices_are_drawn_before_the_observer_picks
     rng = random.Random(5)
     for observer in (0, 1):
         ps = ismcts._others_first(kernel, kernel.load(game.sample(game.view(state, observer), rng)), observer, rng,
-                                  SearchConfig())
+                                  ismcts._playout_pick(kernel, SearchConfig()))
         assert list(kernel.to_act(ps)) == [observer]
     # Only one seat to act: nothing is drawn, the state is the one given.
     alone = game.apply_id(state, 1, "done")
     ps = kernel.load(game.sample(game.view(alone, 0), rng))
-    assert ismcts._others_first(kernel, ps, 0, rng, SearchConfig()) is ps
+    assert ismcts._others_first(kernel, ps, 0, rng, ismcts._playout_pick(kernel, SearchConfig())) is ps
 
     tree = ismcts._Tree()
     ismcts._grow(tree, game, game.view(state, 0), 0, Budget(iterations=200), random.Random(1), SearchConfig(), 0.0)
