@@ -1,10 +1,11 @@
 """`tabletop bench watch`: many spectators on one service replica while players play.
 
 `--clients` players each play a Hinode game (all four seats, a move = GetState + MakeMove, then `--think` seconds
-of thought), first alone for `--seconds`, then with `--watchers` WatchGame streams open on their games (spread
-evenly, from the game's version of the moment; when a game ends, its watchers move to the player's next
-game). The watchers live in a child process of
-their own (at a lower CPU priority, standing in for the other machines spectators are on). It prints the players'
+of thought on average, each pause drawn from think x [1 - jitter, 1 + jitter]: people do not all move in the same
+instant; `--jitter 0` makes them, the worst case for a fan-out), first alone for `--seconds`, then with
+`--watchers` WatchGame streams open on their games (spread evenly, from the game's version of the moment; when a
+game ends, its watchers move to the player's next game). The watchers live in a child process of their own (at a
+lower CPU priority, standing in for the other machines spectators are on). It prints the players'
 MakeMove and GetState latencies in both phases and their ratio, the errors they met (REDIS_UNAVAILABLE above
 all), the events delivered to the watchers and the watchers dropped, how long after the mover's answer a move
 reached the last of its game's watchers, and the most Redis connections seen while the watchers were open (INFO
@@ -62,8 +63,9 @@ class Phase:
 class Player:
     """Plays every seat of one game after another; tells `on_new_game` the id of each new game."""
 
-    def __init__(self, stub, index: int, on_new_game: Callable[[int, str, int], None], think: float, seed: int):
-        self.stub, self.index, self.on_new_game, self.think = stub, index, on_new_game, think
+    def __init__(self, stub, index: int, on_new_game: Callable[[int, str, int], None], think: float, seed: int,
+                 jitter: float = 0.0):
+        self.stub, self.index, self.on_new_game, self.think, self.jitter = stub, index, on_new_game, think, jitter
         self.rng = random.Random(seed * 1000 + index)
         self.game_id = ""
         self.tokens: dict[int, str] = {}
@@ -98,7 +100,7 @@ class Player:
             except grpc.aio.AioRpcError as error:
                 phase.errors[f"{error.code().name} {error_from_rpc(error).reason}".strip()] += 1
                 self.to_act = []  # start afresh in a new game
-            await asyncio.sleep(self.think)
+            await asyncio.sleep(self.think * (1 + self.jitter * (2 * self.rng.random() - 1)))
 
 
 async def players_phase(players: list[Player], seconds: float) -> Phase:
@@ -124,7 +126,7 @@ class RedisClients:
 
 
 async def run(target: str, redis_url: str | None, clients: int, watchers: int, seconds: float, think: float,
-              seed: int, link: Connection | None = None) -> int:
+              seed: int, link: Connection | None = None, jitter: float = 0.5) -> int:
     link = link or Connection()
     swarm = None
 
@@ -135,11 +137,11 @@ async def run(target: str, redis_url: str | None, clients: int, watchers: int, s
 
     async with link.aio_channel(target, []) as channel:
         stub = game_service_pb2_grpc.GameServiceStub(channel)
-        players = [Player(stub, i, on_new_game, think, seed) for i in range(clients)]
+        players = [Player(stub, i, on_new_game, think, seed, jitter) for i in range(clients)]
         await players_phase(players, min(3.0, seconds))  # warm up
         print(f"target {target}: {clients} players, each playing all four seats of a Hinode game (a move = GetState "
-              f"+ MakeMove, then {think:g} s of thought); {seconds:g} s without watchers, then {seconds:g} s with "
-              f"{watchers} WatchGame streams on their games", flush=True)
+              f"+ MakeMove, then {think:g} s of thought, +-{jitter:.0%}); {seconds:g} s without watchers, then "
+              f"{seconds:g} s with {watchers} WatchGame streams on their games", flush=True)
         alone = await players_phase(players, seconds)
 
         per_slot = max(1, -(-watchers // clients))  # at least `watchers` in all
@@ -294,11 +296,15 @@ def main(argv: list[str], local: Starter | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds of each phase (default 20)")
     parser.add_argument("--think", type=float, default=1.0,
                         help="a player's pause after each move (default 1: four people, each taking 4 s a move)")
+    parser.add_argument("--jitter", type=float, default=0.5,
+                        help="each pause is think x [1 - jitter, 1 + jitter], drawn at random (default 0.5; 0: every "
+                             "player moves in step with the others, the worst case for the watchers' fan-out)")
     parser.add_argument("--seed", type=int, default=1)
     connection.add_arguments(parser, api_key=False)
     args = parser.parse_args(argv)
-    if args.clients < 1 or args.watchers < 0 or args.seconds <= 0 or args.think < 0:
-        parser.error("--clients must be at least 1, --watchers and --think not negative, --seconds positive")
+    if args.clients < 1 or args.watchers < 0 or args.seconds <= 0 or args.think < 0 or not 0 <= args.jitter <= 1:
+        parser.error("--clients must be at least 1, --watchers and --think not negative, --seconds positive, "
+                     "--jitter from 0 to 1")
     if args.target:
         try:
             link = Connection.from_args(args)
@@ -307,12 +313,13 @@ def main(argv: list[str], local: Starter | None = None) -> int:
             print(f"tabletop bench watch: {error}", file=sys.stderr)
             return 2
         return asyncio.run(run(args.target, args.redis_url, args.clients, args.watchers, args.seconds, args.think,
-                               args.seed, link))
+                               args.seed, link, args.jitter))
     if local is None:
         print("tabletop bench watch: give --target HOST:PORT", file=sys.stderr)
         return 2
     with local() as (target, redis_url):
-        return asyncio.run(run(target, redis_url, args.clients, args.watchers, args.seconds, args.think, args.seed))
+        return asyncio.run(run(target, redis_url, args.clients, args.watchers, args.seconds, args.think, args.seed,
+                               jitter=args.jitter))
 
 
 if __name__ == "__main__":

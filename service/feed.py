@@ -37,9 +37,11 @@ class Follower:
         self.events: list[Event] = []
         self.error: errors.ServiceError | None = None
         self.watchers = 0
-        # The futures of the watchers waiting for news: woken in chunks (`wake`), with no lock for each of them to
-        # take in turn (as a Condition would have).
-        self._waiting: list[asyncio.Future] = []
+        # The watchers waiting for news, each a (deadline, future): woken in chunks (`wake`), with no lock for each
+        # of them to take in turn (as a Condition would have), and no timer each: one timer per game, set for the
+        # earliest deadline, wakes the watchers whose wait is over (`_expire`).
+        self._waiting: list[tuple[float, asyncio.Future]] = []
+        self._timer: asyncio.TimerHandle | None = None
 
     @property
     def last(self) -> int:
@@ -56,7 +58,7 @@ class Follower:
         """Wake every watcher waiting for news, WAKE_CHUNK in each turn of the event loop: a thousand watchers of
         one game woken at once would hold the loop for milliseconds, and every player's call with it."""
         waiting, self._waiting = self._waiting, []
-        for n, future in enumerate(waiting, 1):
+        for n, (_, future) in enumerate(waiting, 1):
             if not future.done():  # done: its watcher stopped waiting (the idle check, or it went away)
                 future.set_result(None)
             if n % WAKE_CHUNK == 0:
@@ -67,18 +69,42 @@ class Follower:
         if version < self.base:
             return await store.events(self.game_id, version)
         if self.last <= version and self.error is None:
-            if len(self._waiting) > 2 * self.watchers:  # a quiet game: drop the futures of finished idle checks
-                self._waiting = [f for f in self._waiting if not f.done()]
-            news = asyncio.get_running_loop().create_future()
-            self._waiting.append(news)
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(timeout):  # no task per wait, unlike wait_for
-                    await news
+            if len(self._waiting) > 2 * self.watchers:  # drop the futures of watchers that went away
+                self._waiting = [w for w in self._waiting if not w[1].done()]
+            loop = asyncio.get_running_loop()
+            news = loop.create_future()
+            deadline = loop.time() + timeout
+            self._waiting.append((deadline, news))
+            if self._timer is None or deadline < self._timer.when():
+                self._set_timer(loop, deadline)
+            await news
         if self.error is not None:
             raise self.error
         if version < self.base:  # the buffer moved on while this watcher waited
             return await store.events(self.game_id, version)
         return self.events[bisect.bisect_right(self.events, version, key=lambda e: e.version):]
+
+    def _set_timer(self, loop: asyncio.AbstractEventLoop, when: float) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = loop.call_at(when, self._expire)
+
+    def _expire(self) -> None:
+        """Wake the watchers whose wait is over (they come back with no events), and set the timer for the next."""
+        self._timer = None
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        waiting = []
+        for deadline, future in self._waiting:
+            if future.done():
+                continue
+            if deadline <= now:
+                future.set_result(None)
+            else:
+                waiting.append((deadline, future))
+        self._waiting = waiting
+        if waiting:
+            self._set_timer(loop, min(deadline for deadline, _ in waiting))
 
 
 class Watching:
