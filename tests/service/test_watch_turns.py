@@ -116,3 +116,45 @@ def _event(version: int):
     from service.store import Event
 
     return Event(version=version, fields={})
+
+
+def test_a_stream_cancelled_by_its_caller_is_not_reported_too_slow():
+    """The watchdog's cancel becomes TimeoutError (WATCHER_TOO_SLOW); any other cancel (the client went away, the
+    server stops) stays a cancel, and the turn is given back either way."""
+    async def scenario():
+        tracker = {"now": 0, "most": 0}
+        turns = WriteTurns(1, hold=10.0)
+        blocked = asyncio.create_task(turns.write(_Stream(tracker, asyncio.Event()), b"a", timeout=5))
+        await asyncio.sleep(0.05)
+        blocked.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await blocked
+        quick = _Stream(tracker)
+        await asyncio.wait_for(turns.write(quick, b"b", timeout=5), timeout=1)  # the turn came back
+        assert quick.written == [b"b"]
+
+    asyncio.run(scenario())
+
+
+def test_each_waiting_watcher_comes_back_empty_at_its_own_timeout_with_one_timer_for_the_game():
+    async def scenario():
+        follower = Follower("g", 0, base=0)
+        follower.watchers = 2
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+
+        async def wait(timeout: float) -> float:
+            assert await follower.after(None, 0, timeout=timeout) == []
+            return loop.time() - started
+
+        late = asyncio.create_task(wait(0.4))
+        await asyncio.sleep(0)
+        early = asyncio.create_task(wait(0.1))
+        await asyncio.sleep(0)
+        assert follower._timer is not None and follower._timer.when() < started + 0.2  # moved to the earlier one
+        early_at, late_at = await asyncio.gather(early, late)
+        assert 0.1 <= early_at < 0.3
+        assert 0.4 <= late_at < 0.7
+        assert follower._timer is None and follower._waiting == []
+
+    asyncio.run(scenario())
