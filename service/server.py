@@ -48,19 +48,32 @@ class RunningServer:
     health_server: grpc.aio.Server | None = None  # the plaintext health-only port (config.health_port)
 
     async def stop(self, grace: float) -> None:
-        """Turn NOT_SERVING, refuse new RPCs, give in-flight ones `grace` seconds, then close everything."""
-        await self.health.enter_graceful_shutdown()
-        await self.server.stop(grace)
+        """Turn NOT_SERVING, refuse new RPCs, give in-flight ones `grace` seconds, then close everything. Each
+        step has a bound (`STOP_STEP_SECONDS` past its own grace): a step that overruns it is logged by name and
+        left behind, so that the process still gets to close its Redis connections and exit."""
+        await _bounded("health", self.health.enter_graceful_shutdown())
+        await _bounded("grpc server", self.server.stop(grace), grace)
         if self.health_server is not None:
-            await self.health_server.stop(0)
+            await _bounded("health server", self.health_server.stop(0))
         for task in self.tasks:
             task.cancel()
         for task in self.tasks:
             with contextlib.suppress(asyncio.CancelledError):
-                await task
+                await _bounded("background task", task)
         self.servicer.watch.close()
-        await self.servicer.suggest.close()
-        await self.store.close()
+        await _bounded("AI channel", self.servicer.suggest.close())
+        await _bounded("Redis", self.store.close())
+
+
+STOP_STEP_SECONDS = 5.0
+
+
+async def _bounded(step: str, awaitable, grace: float = 0.0) -> None:
+    try:
+        async with asyncio.timeout(grace + STOP_STEP_SECONDS):
+            await awaitable
+    except TimeoutError:
+        logs.log.warning("shutdown step overran its bound", step=step, seconds=grace + STOP_STEP_SECONDS)
 
 
 async def _watch_readiness(store: GameStore, checker: health.aio.HealthServicer) -> None:
