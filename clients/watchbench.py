@@ -64,7 +64,7 @@ class Player:
     """Plays every seat of one game after another; tells `on_new_game` the id of each new game."""
 
     def __init__(self, stub, index: int, on_new_game: Callable[[int, str, int], None], think: float, seed: int,
-                 jitter: float = 0.0):
+                 jitter: float):
         self.stub, self.index, self.on_new_game, self.think, self.jitter = stub, index, on_new_game, think, jitter
         self.rng = random.Random(seed * 1000 + index)
         self.game_id = ""

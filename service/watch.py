@@ -67,10 +67,10 @@ class _Write:
 
     __slots__ = ("task", "started", "holds", "deadline", "timed_out")
 
-    def __init__(self, task: asyncio.Task, started: float, timeout: float):
+    def __init__(self, task: asyncio.Task, started: float, timeout: float, holds: bool):
         self.task = task
         self.started = started
-        self.holds = True
+        self.holds = holds
         self.deadline = started + timeout
         self.timed_out = False
 
@@ -83,12 +83,12 @@ class WriteTurns:
     on waiting without one, so that slow readers cannot hold up the others.
 
     Both clocks (the hold and each write's deadline) are kept by one watchdog task that looks at the writes in
-    flight every `tick` seconds while there are any, not by a timer per write: at thousands of writes a second,
-    creating and cancelling two timers for each cost about a fifth of the event loop."""
+    flight every `tick` seconds (the hold, at most 50 ms) while there are any, not by timers per write: those, with
+    the idle check's in service/feed.py, cost a third of the replica's CPU in the fan-out (docs/resilience.md)."""
 
-    def __init__(self, turns: int, hold: float, tick: float | None = None):
+    def __init__(self, turns: int, hold: float):
         self.hold = hold
-        self.tick = min(hold, 0.05) if tick is None else tick
+        self.tick = min(hold, 0.05)
         self._turns = asyncio.Semaphore(turns) if turns > 0 else None
         self._writes: set[_Write] = set()
         self._watchdog: asyncio.Task | None = None
@@ -99,9 +99,7 @@ class WriteTurns:
         if self._turns is not None:
             await self._turns.acquire()
         loop = asyncio.get_running_loop()
-        write = _Write(asyncio.current_task(), loop.time(), timeout)
-        if self._turns is None:
-            write.holds = False
+        write = _Write(asyncio.current_task(), loop.time(), timeout, holds=self._turns is not None)
         self._writes.add(write)
         if self._watchdog is None:
             self._watchdog = loop.create_task(self._watch())
