@@ -102,6 +102,10 @@ def _recall_move(spaces: tuple[int, ...]) -> Recall:
 
 
 class NaishiKernel:
+    # The search draws the opponent's moves in its tree with the playout policy on each determinization, so that
+    # the opponent plays the Hand it is dealt there (ai.ismcts._iterate); docs/ai.md has the arena runs.
+    policy_opponents = True
+
     def playout_policy(self, ps: Playout, seat: int, moves: list, rng) -> object:
         return playout_policy(ps, seat, moves, rng.random)
 

@@ -241,3 +241,49 @@ def test_at_a_shared_root_the_others_choices_are_drawn_before_the_observer_picks
     assert set(tree.root.children) == {0} and not tree.root.after
     assert sum(child.visits for child in tree.root.children[0].values()) == 200
     assert all(child.regret == 0.0 for child in tree.root.children[0].values())  # UCB1, not regret matching
+
+
+def test_with_policy_opponents_the_other_seat_plays_the_policy_s_pick_on_each_determinization():
+    """Naishi's kernel asks for it: the opponent's moves in the tree are the playout policy's picks on the
+    determinization (which sees the opponent's dealt Hand), not UCB1 picks from statistics that every
+    determinization shares; the observer's own moves are still chosen by UCB1."""
+    game = registry.get("naishi")
+    kernel = ismcts.kernel_for(game)
+    assert kernel.policy_opponents is True
+    state = game.new_game(2, {}, 4)
+    for seat in (0, 1):
+        state = game.apply(state, seat, game.legal_moves(state, seat)[0])
+    observer = next(iter(game.to_act(state)))
+    picked: list[str] = []
+
+    def policy(k, ps, seat, moves, rng):
+        assert seat != observer, "the observer's moves are not the policy's in the tree"
+        picked.append(moves[-1].id)
+        return moves[-1]
+
+    def grow(config: SearchConfig) -> ismcts._Tree:
+        tree = ismcts._Tree()
+        ismcts._grow(tree, game, game.view(state, observer), observer, Budget(iterations=300), random.Random(2),
+                     config, 0.0)
+        return tree
+
+    def opponent_moves(node: ismcts.Node, seat: int, depth: int = 0) -> set[str]:
+        found = set(node.children.get(1 - seat, {}))
+        for child in (c for table in node.children.values() for c in table.values()):
+            if depth < 6:
+                found |= opponent_moves(child, seat, depth + 1)
+        return found
+
+    # Without a kernel policy the picks are uniform; either way the observer's root gets every iteration.
+    policy_tree = grow(SearchConfig(playout_depth=0, kernel_policy=False, opponent_policy=True))
+    ucb_tree = grow(SearchConfig(playout_depth=0, kernel_policy=False, opponent_policy=False))
+    for tree in (policy_tree, ucb_tree):
+        assert sum(c.visits for c in tree.root.children[observer].values()) == 300
+    # The opponent's edges keep statistics only when UCB1 picks them.
+    def opponent_visits(tree: ismcts._Tree) -> int:
+        return sum(edge.visits for c in tree.root.children[observer].values()
+                   for edge in c.children.get(1 - observer, {}).values())
+    assert opponent_visits(policy_tree) == 0 < opponent_visits(ucb_tree)
+    assert not picked
+    with_stub = grow(SearchConfig(playout_depth=0, playout_policy=policy, opponent_policy=True))
+    assert picked and opponent_moves(with_stub.root, observer) == set(picked)
