@@ -15,6 +15,7 @@ import asyncio
 import bisect
 import contextlib
 from collections.abc import AsyncIterator
+from typing import Any
 
 import grpc
 
@@ -28,13 +29,19 @@ WAKE_CHUNK = 32  # watchers woken in one turn of the event loop; then the loop's
 
 
 class Follower:
-    """One watched game: its events since `base`, and the news its watchers wait on."""
+    """One watched game: its events since `base`, and the news its watchers wait on. Started with the game's whole
+    log (`history`, from its first event), it holds every event of the game (`base` 0) until KEEP_EVENTS, and a
+    spectator can then start watching from it without reading Redis (`GameFeed.spectate`)."""
 
-    def __init__(self, game_id: str, shard: int, base: int):
+    def __init__(self, game_id: str, shard: int, base: int, history: list[Event] | None = None,
+                 table: Any = None):
         self.game_id = game_id
         self.shard = shard
         self.base = base  # the buffer holds every event after this version
         self.events: list[Event] = []
+        if history is not None and base == 0:
+            self.events = list(history)
+        self.table = table  # the game as its first watcher loaded it (its type and fixed facts), for spectators
         self.error: errors.ServiceError | None = None
         self.watchers = 0
         # The watchers waiting for news, each a (deadline, future): woken in chunks (`wake`), with no lock for each
@@ -125,13 +132,30 @@ class GameFeed:
         self._followers: dict[str, Follower] = {}
         self._readers: dict[int, asyncio.Task] = {}
 
+    def spectate(self, game_id: str) -> tuple[Any, list[Event]] | None:
+        """What a new spectator of a game followed here needs, read from memory: the table its first watcher loaded
+        and every event of the game so far; None when the replica does not hold all of them (then read Redis).
+        A game's spectators arrive together (a game starts, or a popular one is shared): the first reads the game
+        once, and the hundreds after it cost no Redis round trip, which had queued them on the connection pool."""
+        follower = self._followers.get(game_id)
+        if follower is None or follower.error is not None or follower.base != 0 or follower.table is None:
+            return None
+        return follower.table, list(follower.events)
+
     @contextlib.asynccontextmanager
-    async def follow(self, game_id: str, version: int, shard: int = 0) -> AsyncIterator[Watching]:
+    async def follow(self, game_id: str, version: int, shard: int = 0, history: list[Event] | None = None,
+                     table: Any = None) -> AsyncIterator[Watching]:
         """Follow a game (of job shard `shard`) for as long as the caller watches, sharing its follower with the
-        game's other watchers and the shard's reader with every watched game of the shard."""
+        game's other watchers and the shard's reader with every watched game of the shard. A caller that read the
+        game's whole log (`history`, ending at `version`) and its `table` lets the next spectators start from
+        them (`spectate`)."""
         follower = self._followers.get(game_id)
         if follower is None or follower.error is not None:
-            follower = self._followers[game_id] = Follower(game_id, shard, version)
+            whole = history is not None and (history[-1].version if history else 0) == version \
+                and (not history or history[0].version == 1)
+            follower = self._followers[game_id] = (
+                Follower(game_id, shard, 0, history, table) if whole else Follower(game_id, shard, version)
+            )
         follower.watchers += 1
         reader = self._readers.get(shard)
         if reader is None or reader.done():

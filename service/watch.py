@@ -11,6 +11,7 @@ from typing import TypeVar
 from service import errors
 from service.auth import Credentials
 from service.feed import GameFeed
+from service.logs import bind
 from service.seats import Seats
 from service.store import Event, event_key
 from service.tables import Replay, Seen, Tables
@@ -152,13 +153,21 @@ class Watch:
         """Each event after `from_version` with the game as the watcher sees it right after; then follow live."""
         if from_version < 0:
             raise errors.invalid("INVALID_VERSION", "from_version must be 0 or more")
-        table = await self.reads.run(("load", game_id), lambda: self.tables.load(game_id))
-        caller = self.tables.identify(table.record, creds)
-        table = await self.seats.returning(table, caller)
-        viewer = caller.seat
+        # A spectator (no token) of a game this replica already follows from its start reads nothing from Redis:
+        # the game's fixed facts and every event so far are in memory. Anyone else is identified on the stored game.
+        known = self.feed.spectate(game_id) if creds.token is None else None
+        if known is not None:
+            bind(game_id=game_id, seat=None, role="spectator")
+            table, events = known
+            viewer = None
+        else:
+            table = await self.reads.run(("load", game_id), lambda: self.tables.load(game_id))
+            caller = self.tables.identify(table.record, creds)
+            table = await self.seats.returning(table, caller)
+            viewer = caller.seat
+            events = await self.reads.run(("events", game_id), lambda: self.store.events(game_id))
         record = table.record
         rebuilt = Replay(table.game)
-        events = await self.reads.run(("events", game_id), lambda: self.store.events(game_id))
         last = 0
         follower = None
         async with contextlib.AsyncExitStack() as stack:
@@ -171,7 +180,8 @@ class Watch:
                 if rebuilt.status == "finished":
                     return
                 if follower is None:
-                    follower = await stack.enter_async_context(self.feed.follow(game_id, last, record.shard))
+                    follower = await stack.enter_async_context(
+                        self.feed.follow(game_id, last, record.shard, events if known is None else None, table))
                 # A watcher sleeps until its game has news (the feed wakes it), or for the idle check: a thousand
                 # quiet watchers cost nothing between events.
                 events = await follower.after(last, WATCH_IDLE_CHECK_MS / 1000)

@@ -50,3 +50,37 @@ def test_watchers_get_every_event_after_their_version(redis_db_url):
             await store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_followed_game_started_from_its_whole_log_can_start_spectators(redis_db_url):
+    """`spectate` gives a new spectator the game's table and every event so far, from memory, only while the
+    follower holds the whole log: not for a follower started mid-game, nor once it failed, nor when unfollowed."""
+    from service.feed import KEEP_EVENTS
+    from service.store import Event
+
+    async def scenario():
+        store = GameStore.from_url(redis_db_url, retention_seconds=60, abandoned_seconds=60, job_shards=1)
+        for version in range(3):
+            await store.commit("whole", "toy", version, {"status": "waiting"}, {"kind": "created"})
+        history = await store.events("whole")
+        assert [e.version for e in history] == [1, 2, 3]
+        feed = GameFeed(store, block_ms=200)
+        try:
+            assert feed.spectate("whole") is None  # nobody follows it here
+            async with feed.follow("whole", 3, history=history[1:], table="t"):
+                assert feed.spectate("whole") is None, "a log that does not start at the first event"
+            async with feed.follow("whole", 3, history=history, table="t") as watching:
+                assert feed.spectate("whole") == ("t", history)
+                await store.commit("whole", "toy", 3, {"status": "waiting"}, {"kind": "created"})
+                assert [e.version for e in await watching.after(3, timeout=5)] == [4]
+                table, events = feed.spectate("whole")
+                assert [e.version for e in events] == [1, 2, 3, 4], "live events join the log"
+                # Past KEEP_EVENTS the follower drops its oldest events: spectators read Redis again.
+                watching.follower.add([Event(v, {"kind": "x"}) for v in range(5, KEEP_EVENTS + 10)])
+                assert feed.spectate("whole") is None
+            assert feed.spectate("whole") is None, "unfollowed: its memory is gone"
+        finally:
+            feed.close()
+            await store.close()
+
+    asyncio.run(scenario())

@@ -86,6 +86,74 @@ def test_many_watchers_share_one_reader_per_shard_and_get_every_event(redis_db_u
         server.stop()
 
 
+def _redis_reads(op: str) -> float:
+    from prometheus_client import REGISTRY
+
+    return REGISTRY.get_sample_value("tabletop_redis_duration_seconds_count", {"op": op}) or 0.0
+
+
+def test_spectators_of_a_followed_game_start_from_memory(redis_db_url):
+    """A game's spectators arrive together (the game starts, or its link is shared): the first one reads the game
+    from Redis, and every spectator after it starts from what the replica already follows, with no Redis read, and
+    gets the very same updates. A watcher with a seat token is still identified on the stored game, and sees its
+    own hand."""
+    server = ServerThread(service_config(redis_db_url)).start()
+    try:
+        channel = grpc.insecure_channel(server.target)
+        stub = game_service_pb2_grpc.GameServiceStub(channel)
+        created = stub.CreateGame(pb.CreateGameRequest(game_type="naishi", seats=[pb.SeatSpec(kind=HUMAN)] * 2,
+                                                       start=True), timeout=10)
+        game_id = created.game_id
+        _play(stub, created, 4, random.Random(3))
+        version = stub.GetState(pb.GetStateRequest(game_id=game_id), timeout=10).state.version
+        token = created.seat_tokens[0].token
+
+        async def watch() -> tuple[list[bytes], list[bytes], list[bytes], dict[str, float], bytes]:
+            async with grpc.aio.insecure_channel(server.target) as aio_channel:
+                aio_stub = game_service_pb2_grpc.GameServiceStub(aio_channel)
+
+                async def updates(from_version: int, until: int, metadata=()) -> list[bytes]:
+                    got = []
+                    call = aio_stub.WatchGame(pb.WatchGameRequest(game_id=game_id, from_version=from_version),
+                                              metadata=metadata, timeout=30)
+                    async for update in call:
+                        got.append(update.SerializeToString())
+                        if update.event.version >= until:
+                            call.cancel()
+                            break
+                    return got
+
+                first = asyncio.create_task(updates(0, version + 1))
+                feed = server.running.servicer.watch.feed
+                while game_id not in feed._followers:  # the first spectator follows the game live
+                    await asyncio.sleep(0.01)
+                before = {op: _redis_reads(op) for op in ("load", "events")}
+                later = [asyncio.create_task(updates(0, version + 1)) for _ in range(20)]
+                late = [asyncio.create_task(updates(version - 2, version + 1)) for _ in range(20)]
+                await asyncio.sleep(1)  # every later stream open
+                reads = {op: _redis_reads(op) - before[op] for op in before}
+                seat = await updates(version - 1, version, _auth(token))
+                await asyncio.get_running_loop().run_in_executor(None, lambda: _play(stub, created, 1,
+                                                                                     random.Random(4)))
+                return await first, [u for t in later for u in await t], [u for t in late for u in await t], \
+                    reads, seat[0] if seat else b""
+
+        first, later, late, reads, seat = asyncio.run(watch())
+        assert len(first) == version + 1, "the whole game, then the next move live"
+        assert reads == {"load": 0, "events": 0}, f"the later spectators read Redis: {reads}"
+        assert later == first * 20, "from memory, the same updates as the first spectator got from Redis"
+        assert late == first[version - 2:] * 20
+        # The seat token's watcher was identified on the stored game: it sees the game as seat 0 (its own Hand).
+        mine = pb.WatchGameResponse.FromString(seat)
+        spectator = pb.WatchGameResponse.FromString(first[version - 1])
+        assert mine.event.version == spectator.event.version == version
+        assert mine.state.HasField("your_seat") and mine.state.your_seat == 0
+        assert not spectator.state.HasField("your_seat") and mine.state.view != spectator.state.view
+        channel.close()
+    finally:
+        server.stop()
+
+
 def test_a_watcher_that_reads_nothing_is_dropped(redis_db_url):
     server = ServerThread(service_config(redis_db_url, watch_write_seconds=1.0)).start()
     try:
