@@ -104,14 +104,7 @@ redis.call('PEXPIRE', KEYS[1], lease)
 return {1, 0}
 """
 
-# KEYS[1] a lease zset. ARGV: lease id, lease ms. Pushes the lease's expiry on (only if it is still there).
-REFRESH_LEASE = """#!lua
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local lease = tonumber(ARGV[2])
-if redis.call('ZADD', KEYS[1], 'XX', 'CH', now + lease, ARGV[1]) == 1 then redis.call('PEXPIRE', KEYS[1], lease) end
-return 0
-"""
+REFRESH_BATCH = 1000  # leases refreshed in one pipeline (Quotas._keep)
 
 
 @dataclass(frozen=True)
@@ -220,7 +213,9 @@ class Quotas:
         self._take_create = redis.register_script(TAKE_CREATE)
         self._settle_create = redis.register_script(SETTLE_CREATE)
         self._take_lease = redis.register_script(TAKE_LEASE)
-        self._refresh_lease = redis.register_script(REFRESH_LEASE)
+        # The leases this replica holds, (key, lease id), all kept alive by one task (`_keep`), not one task each.
+        self._held: dict[tuple[str, str], None] = {}
+        self._keeper: asyncio.Task | None = None
 
     def _mtime(self) -> float | None:
         if not self.config.api_keys_file:
@@ -350,24 +345,42 @@ class Quotas:
                 raise exhausted("QUOTA_WATCH_STREAMS", f"at most {limit} WatchGame streams may be open at once",
                                 int(retry_ms))
             raise exhausted("QUOTA_SUGGESTIONS", f"at most {limit} SuggestMove calls may run at once", int(retry_ms))
-        refresher = asyncio.create_task(self._keep(key, lease_id, lease_ms))
+        held = (key, lease_id)
+        self._held[held] = None
+        if self._keeper is None:
+            self._keeper = asyncio.create_task(self._keep(lease_ms))
         try:
             yield
         finally:
-            refresher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await refresher
+            del self._held[held]
+            if not self._held and self._keeper is not None:
+                self._keeper.cancel()
+                self._keeper = None
             with contextlib.suppress(errors.ServiceError, Exception):  # an unremoved lease runs out by itself
                 await self.store._timed("quota_release", lambda: self.store.redis.zrem(key, lease_id))
 
-    async def _keep(self, key: str, lease_id: str, lease_ms: int) -> None:
+    async def _keep(self, lease_ms: int) -> None:
+        """Keep every lease this replica holds alive: each third of a lease, all of them in pipelines of
+        REFRESH_BATCH, at Redis's clock (as they were taken). One task and a round trip per batch: with a task
+        each, 5,000 streams held 5,000 timers and made 500 Redis calls a second at the default 30 s lease."""
         while True:
             await asyncio.sleep(lease_ms / 3000)
+            held = list(self._held)
             try:
-                await self.store._timed("quota_refresh", lambda: self._refresh_lease(
-                    keys=[key], args=[lease_id, lease_ms]))
+                await self.store._timed("quota_refresh", lambda held=held: self._refresh(held, lease_ms))
             except Exception as exc:  # noqa: BLE001 - Redis away for a while: the next refresh may do
-                log.warning("quota lease not refreshed", error=type(exc).__name__)
+                log.warning("quota leases not refreshed", leases=len(held), error=type(exc).__name__)
+
+    async def _refresh(self, held: list[tuple[str, str]], lease_ms: int) -> None:
+        redis = self.store.redis
+        seconds, micros = await redis.time()
+        until = int(seconds) * 1000 + int(micros) // 1000 + lease_ms
+        for start in range(0, len(held), REFRESH_BATCH):
+            pipe = redis.pipeline(transaction=False)  # on Cluster: split by node
+            for key, lease_id in held[start:start + REFRESH_BATCH]:
+                pipe.zadd(key, {lease_id: until}, xx=True)  # only a lease still there: a released one stays gone
+                pipe.pexpire(key, lease_ms)
+            await pipe.execute()
 
 
 class Creation:

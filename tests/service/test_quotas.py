@@ -249,3 +249,46 @@ def test_peer_addresses():
     assert peer_address("ipv4:10.1.2.3:5555") == "10.1.2.3"
     assert peer_address("ipv6:[::1]:5555") == "::1"
     assert peer_address("unix:/tmp/s") == "unix:/tmp/s"
+
+
+def test_one_task_keeps_every_lease_of_a_replica_alive(redis_db_url, toy_game):
+    """Streams outlive their lease: the replica refreshes every lease it holds (in one task, however many streams),
+    so the limit still holds long after the lease time, and a closed stream's lease is not brought back."""
+    thread = ServerThread(service_config(redis_db_url, quota_watch_streams=3, quota_lease_seconds=1)).start()
+    channel = grpc.insecure_channel(thread.target)
+    try:
+        _leases_kept_alive(Api(game_service_pb2_grpc.GameServiceStub(channel), channel),
+                           thread.running.servicer.quotas, redis_db_url)
+    finally:
+        channel.close()
+        thread.stop()
+
+
+def _leases_kept_alive(api: Api, quotas, redis_db_url: str) -> None:
+    game_id = create(api, start=True).game_id
+    streams = [api.stub.WatchGame(pb.WatchGameRequest(game_id=game_id)) for _ in range(3)]
+    for stream in streams:
+        next(stream)
+    assert quotas._keeper is not None and len(quotas._held) == 3
+    time.sleep(2.5)  # past two lease times: only the refreshes keep the three leases
+    refused(lambda: next(api.stub.WatchGame(pb.WatchGameRequest(game_id=game_id))), "QUOTA_WATCH_STREAMS")
+    client = redis.Redis.from_url(redis_db_url)
+    try:
+        key = quota_key("ip:127.0.0.1", "watch")
+        assert client.zcard(key) == 3
+        streams[0].cancel()
+        deadline = time.monotonic() + 5
+        while client.zcard(key) != 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1.5)  # refreshes ran since: the released lease stays gone
+        assert client.zcard(key) == 2
+        request = pb.WatchGameRequest(game_id=game_id)
+        fourth = eventually(lambda: (lambda s: (next(s), s)[1])(api.stub.WatchGame(request)))
+        for stream in (*streams[1:], fourth):
+            stream.cancel()
+        deadline = time.monotonic() + 5
+        while quotas._held and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not quotas._held and quotas._keeper is None, "no lease held: no task left"
+    finally:
+        client.close()
