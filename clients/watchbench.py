@@ -126,8 +126,9 @@ class RedisClients:
 
 
 async def run(target: str, redis_url: str | None, clients: int, watchers: int, seconds: float, think: float,
-              seed: int, link: Connection | None = None, jitter: float = 0.5) -> int:
+              seed: int, link: Connection | None = None, jitter: float = 0.5, watch_target: str | None = None) -> int:
     link = link or Connection()
+    watch_target = watch_target or target
     swarm = None
 
     def on_new_game(slot: int, game_id: str, version: int) -> None:
@@ -141,12 +142,13 @@ async def run(target: str, redis_url: str | None, clients: int, watchers: int, s
         await players_phase(players, min(3.0, seconds))  # warm up
         print(f"target {target}: {clients} players, each playing all four seats of a Hinode game (a move = GetState "
               f"+ MakeMove, then {think:g} s of thought, +-{jitter:.0%}); {seconds:g} s without watchers, then "
-              f"{seconds:g} s with {watchers} WatchGame streams on their games", flush=True)
+              f"{seconds:g} s with {watchers} WatchGame streams on their games"
+              + (f" (opened on {watch_target})" if watch_target != target else ""), flush=True)
         alone = await players_phase(players, seconds)
 
         per_slot = max(1, -(-watchers // clients))  # at least `watchers` in all
         swarm = subprocess.Popen(
-            ["nice", "-n", "10", sys.executable, "-m", "clients.watchbench", "--swarm", target, str(per_slot),
+            ["nice", "-n", "10", sys.executable, "-m", "clients.watchbench", "--swarm", watch_target, str(per_slot),
              json.dumps(dataclasses.asdict(link))],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         for player in players:  # spectators who join now: from the game's current version on
@@ -291,6 +293,8 @@ def main(argv: list[str], local: Starter | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tabletop bench watch", description=__doc__.split("\n\n")[0])
     parser.add_argument("--target", help="a running game service (default: start one with its own Redis)")
     parser.add_argument("--redis-url", help="the target's Redis, for the connection count")
+    parser.add_argument("--watch-target", help="open the WatchGame streams on this replica of the same service "
+                                               "instead of the players' (default: the target)")
     parser.add_argument("--clients", type=int, default=16, help="players (default 16)")
     parser.add_argument("--watchers", type=int, default=5000, help="WatchGame streams (default 5000)")
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds of each phase (default 20)")
@@ -305,6 +309,8 @@ def main(argv: list[str], local: Starter | None = None) -> int:
     if args.clients < 1 or args.watchers < 0 or args.seconds <= 0 or args.think < 0 or not 0 <= args.jitter <= 1:
         parser.error("--clients must be at least 1, --watchers and --think not negative, --seconds positive, "
                      "--jitter from 0 to 1")
+    if args.watch_target and not args.target:
+        parser.error("--watch-target needs --target (the players' replica)")
     if args.target:
         try:
             link = Connection.from_args(args)
@@ -313,7 +319,7 @@ def main(argv: list[str], local: Starter | None = None) -> int:
             print(f"tabletop bench watch: {error}", file=sys.stderr)
             return 2
         return asyncio.run(run(args.target, args.redis_url, args.clients, args.watchers, args.seconds, args.think,
-                               args.seed, link, args.jitter))
+                               args.seed, link, args.jitter, args.watch_target))
     if local is None:
         print("tabletop bench watch: give --target HOST:PORT", file=sys.stderr)
         return 2
