@@ -212,3 +212,29 @@ def test_five_thousand_watchers_cost_no_redis_connection_each():
     # Events reach the watchers; how far behind the players they are depends on the machine's load (players' calls
     # go first), so the count is printed, not bounded here.
     assert delivered > 0 and connections < 50, run.stdout
+
+
+def test_the_watch_bench_can_open_its_streams_on_another_replica(redis_db_url):
+    """`tabletop bench watch --target A --watch-target B`: the players play on A, the streams open on B (two replicas
+    of one service, one Redis), and B delivers the players' moves to them."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    players = ServerThread(service_config(redis_db_url)).start()
+    spectators = ServerThread(service_config(redis_db_url)).start()
+    try:
+        run = subprocess.run([sys.executable, "-m", "commands.cli", "bench", "watch", "--target", players.target,
+                              "--watch-target", spectators.target, "--clients", "2", "--watchers", "40",
+                              "--seconds", "1", "--think", "0.2"],
+                             cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert f"(opened on {spectators.target})" in run.stdout, run.stdout
+        assert int(re.search(r"watchers: (\d+) streams opened", run.stdout).group(1)) >= 40, run.stdout
+        assert int(re.search(r"watchers (\d+) events delivered", run.stdout).group(1)) > 0, run.stdout
+        assert spectators.running.servicer.watch.feed._readers, "the streams were served by the second replica"
+        assert not players.running.servicer.watch.feed._readers, "and none by the players' replica"
+    finally:
+        players.stop()
+        spectators.stop()
