@@ -1,7 +1,9 @@
 """`tabletop arena`: play many games between players on the engines directly and print win rates.
 
-Players are specs: "ismcts:<strength>" (easy, normal, hard, an iteration count or seconds like 2s), "cheat:<strength>"
-(the same search on the true state, ai.cheating: the cost of not peeking, arena only), and whatever
+Players are specs: "ismcts:<strength>" (easy, normal, hard, an iteration count or seconds like 2s),
+"ismcts-ucb:<strength>" (the same search with the other seats' moves in the tree picked by UCB1 even where the game's
+kernel asks for the playout policy: what `policy_opponents` changes), "cheat:<strength>" (the same search on the
+true state, ai.cheating: the cost of not peeking, arena only), and whatever
 `ai.players.make_player` knows ("random", "greedy"). Ties are split among the tied winners. Every game is seeded
 from --seed and its index, so a run with iteration-bounded players is reproducible whatever --jobs is.
 """
@@ -37,6 +39,11 @@ def make_player(spec: str, game_name: str) -> Any:
         from ai import ismcts
 
         return ismcts.IsmctsPlayer(ismcts.parse_budget(arg or "normal"), name=spec)
+    if kind == "ismcts-ucb":
+        from ai import ismcts
+
+        return ismcts.IsmctsPlayer(ismcts.parse_budget(arg or "normal"), ismcts.SearchConfig(opponent_policy=False),
+                                   name=spec)
     if kind == "cheat":  # the same search on the true state: arena only (ai.cheating)
         from ai import cheating
 

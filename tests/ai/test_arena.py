@@ -137,3 +137,15 @@ def test_when_both_seats_may_act_neither_always_moves_first():
         del game.apply
     switches = sum(a != b for a, b in zip(seen, seen[1:], strict=False))
     assert switches >= 4, seen
+
+
+def test_the_ucb_variant_spec_turns_the_kernels_policy_opponents_off():
+    """"ismcts-ucb:<strength>" is the same search with UCB1 picks for the other seats (docs/ai.md compares it with
+    the policy-picked opponents Naishi's kernel asks for); "ismcts:<strength>" leaves the kernel to decide."""
+    from ai import ismcts
+
+    ucb = arena.make_player("ismcts-ucb:300", "naishi")
+    plain = arena.make_player("ismcts:300", "naishi")
+    assert isinstance(ucb, ismcts.IsmctsPlayer) and ucb.config.opponent_policy is False
+    assert ucb.budget == ismcts.Budget(iterations=300) and ucb.name == "ismcts-ucb:300"
+    assert plain.config.opponent_policy is None
