@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 import grpc
@@ -33,14 +33,11 @@ class Follower:
     log (`history`, from its first event), it holds every event of the game (`base` 0) until KEEP_EVENTS, and a
     spectator can then start watching from it without reading Redis (`GameFeed.spectate`)."""
 
-    def __init__(self, game_id: str, shard: int, base: int, history: list[Event] | None = None,
-                 table: Any = None):
+    def __init__(self, game_id: str, shard: int, base: int, events: Iterable[Event] = (), table: Any = None):
         self.game_id = game_id
         self.shard = shard
         self.base = base  # the buffer holds every event after this version
-        self.events: list[Event] = []
-        if history is not None and base == 0:
-            self.events = list(history)
+        self.events: list[Event] = list(events)
         self.table = table  # the game as its first watcher loaded it (its type and fixed facts), for spectators
         self.error: errors.ServiceError | None = None
         self.watchers = 0
@@ -147,12 +144,11 @@ class GameFeed:
                      table: Any = None) -> AsyncIterator[Watching]:
         """Follow a game (of job shard `shard`) for as long as the caller watches, sharing its follower with the
         game's other watchers and the shard's reader with every watched game of the shard. A caller that read the
-        game's whole log (`history`, ending at `version`) and its `table` lets the next spectators start from
-        them (`spectate`)."""
+        game's whole log (`history`, from its first event up to `version`) and its `table` lets the next
+        spectators start from them (`spectate`)."""
         follower = self._followers.get(game_id)
         if follower is None or follower.error is not None:
-            whole = history is not None and (history[-1].version if history else 0) == version \
-                and (not history or history[0].version == 1)
+            whole = history is not None and (not history or history[0].version == 1)
             follower = self._followers[game_id] = (
                 Follower(game_id, shard, 0, history, table) if whole else Follower(game_id, shard, version)
             )

@@ -361,8 +361,8 @@ class Quotas:
 
     async def _keep(self, lease_ms: int) -> None:
         """Keep every lease this replica holds alive: each third of a lease, all of them in pipelines of
-        REFRESH_BATCH, at Redis's clock (as they were taken). One task and a round trip per batch: with a task
-        each, 5,000 streams held 5,000 timers and made 500 Redis calls a second at the default 30 s lease."""
+        REFRESH_BATCH, at Redis's clock (as they were taken). One task and a round trip per batch, where a task
+        each would give 5,000 streams 5,000 timers and 500 Redis calls a second (at the default 30 s lease)."""
         while True:
             await asyncio.sleep(lease_ms / 3000)
             held = list(self._held)

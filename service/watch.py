@@ -180,8 +180,10 @@ class Watch:
                 if rebuilt.status == "finished":
                     return
                 if follower is None:
+                    # `events` is still the whole log here (read from Redis or from the follower): if the game has
+                    # no follower any more, the new one holds it all too.
                     follower = await stack.enter_async_context(
-                        self.feed.follow(game_id, last, record.shard, events if known is None else None, table))
+                        self.feed.follow(game_id, last, record.shard, events, table))
                 # A watcher sleeps until its game has news (the feed wakes it), or for the idle check: a thousand
                 # quiet watchers cost nothing between events.
                 events = await follower.after(last, WATCH_IDLE_CHECK_MS / 1000)
