@@ -10,6 +10,12 @@ MakeMove and GetState latencies in both phases and their ratio, the errors they 
 all), the events delivered to the watchers and the watchers dropped, how long after the mover's answer a move
 reached the last of its game's watchers, and the most Redis connections seen while the watchers were open (INFO
 clients, less the benchmark's own).
+
+Where the streams open: on the players' replica by default; on a replica of the watch tier with `--watch-tier`
+(the benchmark starts it: a second `tabletop serve` on the same Redis, as deploy/k8s/base/game-watch.yaml runs
+it) or `--watch-target` (a running one). `--pin` puts the two sides on separate CPUs, standing in for separate
+machines: Redis, the players' replica and the players on the first half of this process's CPUs, the watch tier's
+replica and the spectators' clients on the rest.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from collections import Counter
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import grpc
 
@@ -79,36 +86,50 @@ class Player:
         self.tokens = {t.seat: t.token for t in created.seat_tokens}
         self.on_new_game(self.index, self.game_id, 0)
 
-    async def play(self, phase: Phase, until: float) -> None:
-        while time.perf_counter() < until:
+    async def play(self, clock: Clock) -> None:
+        """Play until `clock` stops, recording each move in the phase it started in (none between phases): the
+        players never pause between phases, so no phase starts with all of them moving at once."""
+        while not clock.stopped:
             if not self.to_act:
                 await self.new_game()
             metadata = (("authorization", f"Bearer {self.tokens[self.rng.choice(self.to_act)]}"),)
+            phase = clock.phase
             try:
                 started = time.perf_counter()
                 state = (await self.stub.GetState(pb.GetStateRequest(game_id=self.game_id), metadata=metadata,
                                                   timeout=RPC_TIMEOUT)).state
                 read = time.perf_counter()
-                phase.add("GetState", read - started)
                 answer = await self.stub.MakeMove(pb.MakeMoveRequest(
                     game_id=self.game_id, move_id=self.rng.choice(state.legal_moves).id,
                     expected_version=state.version, request_id=f"{self.game_id}-{state.version}"),
                     metadata=metadata, timeout=RPC_TIMEOUT)
-                phase.add("MakeMove", time.perf_counter() - read)
-                phase.answered[f"{self.game_id} {answer.version}"] = time.time()  # the watchers' clock: the same host
+                if phase is not None:
+                    phase.add("GetState", read - started)
+                    phase.add("MakeMove", time.perf_counter() - read)
+                    phase.answered[f"{self.game_id} {answer.version}"] = time.time()  # the watchers' clock: this host
                 self.to_act, self.version = list(answer.state.to_act), answer.version
             except grpc.aio.AioRpcError as error:
-                phase.errors[f"{error.code().name} {error_from_rpc(error).reason}".strip()] += 1
+                (phase or clock.between).errors[f"{error.code().name} {error_from_rpc(error).reason}".strip()] += 1
                 self.to_act = []  # start afresh in a new game
             await asyncio.sleep(self.think * (1 + self.jitter * (2 * self.rng.random() - 1)))
 
 
-async def players_phase(players: list[Player], seconds: float) -> Phase:
-    phase = Phase()
-    started = time.perf_counter()
-    await asyncio.gather(*(p.play(phase, started + seconds) for p in players))
-    phase.seconds = time.perf_counter() - started
-    return phase
+class Clock:
+    """The phase being recorded (None between phases), and whether the players are to stop."""
+
+    def __init__(self):
+        self.phase: Phase | None = None
+        self.between = Phase()  # errors met between phases: reported, never lost
+        self.stopped = False
+
+    async def measure(self, seconds: float) -> Phase:
+        """Record the players' moves for `seconds` while they play on."""
+        phase = self.phase = Phase()
+        started = time.perf_counter()
+        await asyncio.sleep(seconds)
+        self.phase = None
+        phase.seconds = time.perf_counter() - started
+        return phase
 
 
 class RedisClients:
@@ -125,11 +146,52 @@ class RedisClients:
             self.most = max(self.most, int(self.client.info("clients")["connected_clients"]) - 1)  # less our own
 
 
+@dataclass(frozen=True)
+class Pins:
+    """`--pin`: the CPUs of the players' side and of the spectators' side, and the local processes of each (pids)."""
+
+    players_cpus: frozenset[int]
+    spectators_cpus: frozenset[int]
+    players: tuple[int, ...] = ()
+    spectators: tuple[int, ...] = ()
+
+    @classmethod
+    def split(cls) -> Pins:
+        """Halve the CPUs this process may run on between the sides (ValueError with fewer than two)."""
+        cpus = sorted(os.sched_getaffinity(0))
+        if len(cpus) < 2:
+            raise ValueError(f"--pin needs at least two CPUs, this process may use {len(cpus)}")
+        half = len(cpus) // 2
+        return cls(frozenset(cpus[:half]), frozenset(cpus[half:]))
+
+    def apply(self) -> str:
+        """Pin the sides' processes (this one is the players') and say where each side runs."""
+        for pid in (os.getpid(), *self.players):
+            pin(pid, self.players_cpus)
+        for pid in self.spectators:
+            pin(pid, self.spectators_cpus)
+        return (f"pinned: players' side (pids {', '.join(map(str, (*self.players, os.getpid())))}) on CPUs "
+                f"{sorted(self.players_cpus)}, spectators' side (pids {', '.join(map(str, self.spectators))} and the "
+                f"spectators' clients) on CPUs {sorted(self.spectators_cpus)}")
+
+
+def pin(pid: int, cpus: frozenset[int]) -> None:
+    """Every thread of process `pid` onto `cpus` (the threads they start later inherit it)."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            os.sched_setaffinity(int(task.name), cpus)
+        except ProcessLookupError:  # a thread that ended meanwhile
+            pass
+
+
 async def run(target: str, redis_url: str | None, clients: int, watchers: int, seconds: float, think: float,
-              seed: int, link: Connection | None = None, jitter: float = 0.5, watch_target: str | None = None) -> int:
+              seed: int, link: Connection | None = None, jitter: float = 0.5, watch_target: str | None = None,
+              pins: Pins | None = None) -> int:
     link = link or Connection()
     watch_target = watch_target or target
     swarm = None
+    if pins is not None:
+        print(pins.apply(), flush=True)
 
     def on_new_game(slot: int, game_id: str, version: int) -> None:
         if swarm is not None and swarm.stdin:
@@ -139,24 +201,28 @@ async def run(target: str, redis_url: str | None, clients: int, watchers: int, s
     async with link.aio_channel(target, []) as channel:
         stub = game_service_pb2_grpc.GameServiceStub(channel)
         players = [Player(stub, i, on_new_game, think, seed, jitter) for i in range(clients)]
-        await players_phase(players, min(3.0, seconds))  # warm up
+        clock = Clock()
+        playing = asyncio.gather(*(p.play(clock) for p in players))
+        await asyncio.sleep(min(3.0, seconds))  # warm up
         print(f"target {target}: {clients} players, each playing all four seats of a Hinode game (a move = GetState "
               f"+ MakeMove, then {think:g} s of thought, +-{jitter:.0%}); {seconds:g} s without watchers, then "
               f"{seconds:g} s with {watchers} WatchGame streams on their games"
               + (f" (opened on {watch_target})" if watch_target != target else ""), flush=True)
-        alone = await players_phase(players, seconds)
+        alone = await clock.measure(seconds)
 
         per_slot = max(1, -(-watchers // clients))  # at least `watchers` in all
         swarm = subprocess.Popen(
             ["nice", "-n", "10", sys.executable, "-m", "clients.watchbench", "--swarm", watch_target, str(per_slot),
              json.dumps(dataclasses.asdict(link))],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        if pins is not None:  # before it starts any thread of its own (they inherit it); gRPC forbids a preexec_fn
+            pin(swarm.pid, pins.spectators_cpus)
         for player in players:  # spectators who join now: from the game's current version on
             on_new_game(player.index, player.game_id, player.version)
         connections = RedisClients(redis_url)
         progress = SwarmProgress(swarm)
         opened = await progress.wait_open(per_slot * clients)
-        await players_phase(players, SETTLE_SECONDS)  # the streams are set up while the players play on
+        await asyncio.sleep(SETTLE_SECONDS)  # the streams are set up while the players play on
         print(f"watchers: {opened} streams opened, then {SETTLE_SECONDS:g} s of play before measuring", flush=True)
 
         async def sample_connections(until: float) -> None:
@@ -165,7 +231,9 @@ async def run(target: str, redis_url: str | None, clients: int, watchers: int, s
                 await asyncio.sleep(0.5)
 
         until = time.perf_counter() + seconds
-        watched, _ = await asyncio.gather(players_phase(players, seconds), sample_connections(until))
+        watched, _ = await asyncio.gather(clock.measure(seconds), sample_connections(until))
+        clock.stopped = True
+        await playing
         swarm.stdin.write(b"stop\n")
         swarm.stdin.flush()
         swarm.wait(timeout=60)
@@ -176,6 +244,8 @@ async def run(target: str, redis_url: str | None, clients: int, watchers: int, s
         print(f"{label:8} moves {phase.rate('MakeMove'):6.1f}/s  MakeMove p50 {phase.p('MakeMove', .5):6.2f} ms "
               f"p99 {phase.p('MakeMove', .99):6.2f} ms  GetState p50 {phase.p('GetState', .5):6.2f} ms "
               f"p99 {phase.p('GetState', .99):6.2f} ms{errors}")
+    if clock.between.errors:
+        print(f"between phases errors {dict(clock.between.errors)}")
     unavailable = sum(n for k, n in watched.errors.items() if "REDIS_UNAVAILABLE" in k)
     reached = report.get("reached", {})  # "game_id version" -> when the last of the game's watchers got it
     lags = sorted(reached[k] - t for k, t in watched.answered.items() if k in reached)
@@ -285,8 +355,21 @@ async def swarm_main(target: str, per_slot: int, link: Connection) -> None:
         await channel.close()
 
 
-# Starts Redis and a game service, yielding (target, Redis URL); given by the composition root.
-Starter = Callable[[], AbstractContextManager[tuple[str, str]]]
+@dataclass(frozen=True)
+class LocalServers:
+    """What a Starter started: the players' replica, its Redis, and where the streams open (the same replica, or
+    the watch tier's); the pids of each side's servers, for --pin."""
+
+    target: str
+    redis_url: str
+    watch_target: str
+    players_pids: tuple[int, ...]
+    spectators_pids: tuple[int, ...]
+
+
+# Starts Redis and a game service (and, when told, a replica of the watch tier beside it); given by the composition
+# root.
+Starter = Callable[[bool], AbstractContextManager[LocalServers]]
 
 
 def main(argv: list[str], local: Starter | None = None) -> int:
@@ -295,6 +378,13 @@ def main(argv: list[str], local: Starter | None = None) -> int:
     parser.add_argument("--redis-url", help="the target's Redis, for the connection count")
     parser.add_argument("--watch-target", help="open the WatchGame streams on this replica of the same service "
                                                "instead of the players' (default: the target)")
+    parser.add_argument("--watch-tier", action="store_true",
+                        help="start a second replica on the same Redis and open the streams there, as the watch tier "
+                             "of deploy/k8s does (without --target)")
+    parser.add_argument("--pin", action="store_true",
+                        help="players' side (Redis, the players' replica, the players) and spectators' side (the "
+                             "watch tier's replica, the spectators' clients) on separate CPUs, standing in for "
+                             "separate machines (without --target; needs two CPUs)")
     parser.add_argument("--clients", type=int, default=16, help="players (default 16)")
     parser.add_argument("--watchers", type=int, default=5000, help="WatchGame streams (default 5000)")
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds of each phase (default 20)")
@@ -311,6 +401,8 @@ def main(argv: list[str], local: Starter | None = None) -> int:
                      "--jitter from 0 to 1")
     if args.watch_target and not args.target:
         parser.error("--watch-target needs --target (the players' replica)")
+    if args.target and (args.watch_tier or args.pin):
+        parser.error("--watch-tier and --pin start and place the servers themselves: not with --target")
     if args.target:
         try:
             link = Connection.from_args(args)
@@ -323,9 +415,17 @@ def main(argv: list[str], local: Starter | None = None) -> int:
     if local is None:
         print("tabletop bench watch: give --target HOST:PORT", file=sys.stderr)
         return 2
-    with local() as (target, redis_url):
-        return asyncio.run(run(target, redis_url, args.clients, args.watchers, args.seconds, args.think, args.seed,
-                               jitter=args.jitter))
+    try:
+        pins = Pins.split() if args.pin else None
+    except ValueError as error:
+        print(f"tabletop bench watch: {error}", file=sys.stderr)
+        return 2
+    with local(args.watch_tier) as servers:
+        if pins is not None:
+            pins = dataclasses.replace(pins, players=servers.players_pids, spectators=servers.spectators_pids)
+        return asyncio.run(run(servers.target, servers.redis_url, args.clients, args.watchers, args.seconds,
+                               args.think, args.seed, jitter=args.jitter, watch_target=servers.watch_target,
+                               pins=pins))
 
 
 if __name__ == "__main__":

@@ -64,16 +64,25 @@ def bench_stack(fsync: str) -> Iterator:
 
 
 @contextlib.contextmanager
-def service_stack() -> Iterator[tuple[str, str]]:
-    """Redis (AOF, fsync everysec as deploy/ runs it) and one game service; yields (target, Redis URL)."""
+def service_stack(watch_tier: bool = False) -> Iterator:
+    """Redis (AOF, fsync everysec as deploy/ runs it) and one game service, and with `watch_tier` a second one on
+    the same Redis for the WatchGame streams (the watch tier of deploy/k8s); yields a
+    clients.watchbench.LocalServers."""
+    from clients.watchbench import LocalServers
     from commands.embedded_redis import EmbeddedRedis
     from commands.launcher import LocalStack
 
     os.environ.setdefault("TABLETOP_METRICS_PORT", "0")
-    with EmbeddedRedis(appendonly=True, appendfsync="everysec") as redis_server, \
-            LocalStack(redis_url=redis_server.url, with_worker=False) as stack:
-        print(f"started redis-server ({redis_server.url}) and tabletop serve ({stack.target})")
-        yield stack.target, redis_server.url
+    with contextlib.ExitStack() as started:
+        redis_server = started.enter_context(EmbeddedRedis(appendonly=True, appendfsync="everysec"))
+        players = started.enter_context(LocalStack(redis_url=redis_server.url, with_worker=False))
+        watch = started.enter_context(LocalStack(redis_url=redis_server.url, with_worker=False)) if watch_tier \
+            else players
+        print(f"started redis-server ({redis_server.url}) and tabletop serve ({players.target})"
+              + (f", and a replica of the watch tier ({watch.target})" if watch is not players else ""))
+        yield LocalServers(players.target, redis_server.url, watch.target,
+                           (redis_server.proc.pid, players.procs[0][1].pid),
+                           (watch.procs[0][1].pid,) if watch is not players else ())
 
 
 @contextlib.contextmanager

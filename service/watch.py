@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from service import errors
 from service.auth import Credentials
@@ -50,7 +50,13 @@ class SingleFlight:
     """Concurrent identical reads share one call: a thousand spectators opening a stream on the same game at once
     read it from Redis once, not a thousand times (which would queue them on the replica's connection pool). The
     answer may be a round trip older than a caller's own would be: a watcher follows the live feed from the
-    version it got, so it misses nothing that came after."""
+    version it got, so it misses nothing that came after.
+
+    A call's answer is shared until the first of its callers has it (so that the ones arriving meanwhile share it
+    too, and that caller can act on it, e.g. follow the game, before any other call of the key starts), or, should
+    every caller have gone, FORGET_SECONDS after it came."""
+
+    FORGET_SECONDS = 1.0
 
     def __init__(self):
         self._calls: dict[tuple, asyncio.Future] = {}
@@ -59,8 +65,17 @@ class SingleFlight:
         future = self._calls.get(key)
         if future is None:
             future = self._calls[key] = asyncio.ensure_future(call())
-            future.add_done_callback(lambda _: self._calls.pop(key, None))
-        return await asyncio.shield(future)
+            future.add_done_callback(
+                lambda done: asyncio.get_running_loop().call_later(self.FORGET_SECONDS, self._forget, key, done))
+        try:
+            return await asyncio.shield(future)
+        finally:
+            if future.done():
+                self._forget(key, future)
+
+    def _forget(self, key: tuple, future: asyncio.Future) -> None:
+        if self._calls.get(key) is future:
+            del self._calls[key]
 
 
 class _Write:
@@ -154,11 +169,13 @@ class Watch:
         if from_version < 0:
             raise errors.invalid("INVALID_VERSION", "from_version must be 0 or more")
         # A spectator (no token) of a game this replica already follows from its start reads nothing from Redis:
-        # the game's fixed facts and every event so far are in memory. Anyone else is identified on the stored game.
-        known = self.feed.spectate(game_id) if creds.token is None else None
-        if known is not None:
+        # the game's fixed facts and every event so far are in memory. The first spectators of a game read it once
+        # between them (the game and its log in one shared read, `_first_look`), and the follower they make right
+        # after serves the next ones. Anyone else is identified on the stored game.
+        if creds.token is None:
+            table, events = self.feed.spectate(game_id) or await self.reads.run(
+                ("look", game_id), lambda: self._first_look(game_id))
             bind(game_id=game_id, seat=None, role="spectator")
-            table, events = known
             viewer = None
         else:
             table = await self.reads.run(("load", game_id), lambda: self.tables.load(game_id))
@@ -172,18 +189,23 @@ class Watch:
         follower = None
         async with contextlib.AsyncExitStack() as stack:
             while True:
+                updates = []
                 for event in events:
                     self.snapshots.step(rebuilt, event_key(game_id, event), event)
                     last = event.version
                     if event.version > from_version:
-                        yield event, rebuilt.seen(record, viewer, event.version)
-                if rebuilt.status == "finished":
-                    return
-                if follower is None:
-                    # `events` is still the whole log here (read from Redis or from the follower): if the game has
-                    # no follower any more, the new one holds it all too.
+                        updates.append((event, rebuilt.seen(record, viewer, event.version)))
+                if follower is None and rebuilt.status != "finished":
+                    # Follow before the first updates are written (a write waits for its turn): spectators arriving
+                    # meanwhile start from the follower, not from Redis. `events` is still the whole log here (read
+                    # from Redis or from the follower): if the game has no follower any more, the new one holds it
+                    # all too.
                     follower = await stack.enter_async_context(
                         self.feed.follow(game_id, last, record.shard, events, table))
+                for update in updates:
+                    yield update
+                if rebuilt.status == "finished":
+                    return
                 # A watcher sleeps until its game has news (the feed wakes it), or for the idle check: a thousand
                 # quiet watchers cost nothing between events.
                 events = await follower.after(last, WATCH_IDLE_CHECK_MS / 1000)
@@ -193,3 +215,8 @@ class Watch:
                     # A finished game's stream expires soon after its last event (its log keeps every event): a
                     # follower that missed it meanwhile (Redis unreachable) finds it here.
                     events = await self.store.events(game_id, last)
+
+    async def _first_look(self, game_id: str) -> tuple[Any, list[Event]]:
+        """What a spectator starts from: the stored game and its whole log."""
+        table = await self.tables.load(game_id)
+        return table, await self.store.events(game_id)

@@ -154,6 +154,46 @@ def test_spectators_of_a_followed_game_start_from_memory(redis_db_url):
         server.stop()
 
 
+def test_the_first_spectators_of_a_game_share_one_read(redis_db_url):
+    """When a game starts, its spectators arrive together, before the replica follows it: the game and its log are
+    read from Redis once between all of them (one shared read, and the follower its first caller makes serves
+    the ones arriving after), and they all get the same updates."""
+    server = ServerThread(service_config(redis_db_url)).start()
+    try:
+        channel = grpc.insecure_channel(server.target)
+        stub = game_service_pb2_grpc.GameServiceStub(channel)
+        created = stub.CreateGame(pb.CreateGameRequest(game_type="naishi", seats=[pb.SeatSpec(kind=HUMAN)] * 2,
+                                                       start=True), timeout=10)
+        game_id = created.game_id
+        _play(stub, created, 3, random.Random(5))
+        version = stub.GetState(pb.GetStateRequest(game_id=game_id), timeout=10).state.version
+
+        async def watch() -> tuple[list[list[bytes]], dict[str, float]]:
+            async with grpc.aio.insecure_channel(server.target) as aio_channel:
+                aio_stub = game_service_pb2_grpc.GameServiceStub(aio_channel)
+
+                async def updates() -> list[bytes]:
+                    got = []
+                    call = aio_stub.WatchGame(pb.WatchGameRequest(game_id=game_id), timeout=30)
+                    async for update in call:
+                        got.append(update.SerializeToString())
+                        if update.event.version >= version:
+                            call.cancel()
+                            break
+                    return got
+
+                before = {op: _redis_reads(op) for op in ("load", "events")}
+                got = await asyncio.gather(*(updates() for _ in range(60)))
+                return got, {op: _redis_reads(op) - before[op] for op in before}
+
+        got, reads = asyncio.run(watch())
+        assert reads == {"load": 1, "events": 1}, f"60 spectators arriving together read Redis {reads} times"
+        assert len(got[0]) == version and got == [got[0]] * 60
+        channel.close()
+    finally:
+        server.stop()
+
+
 def test_a_watcher_that_reads_nothing_is_dropped(redis_db_url):
     server = ServerThread(service_config(redis_db_url, watch_write_seconds=1.0)).start()
     try:
@@ -203,6 +243,7 @@ def test_five_thousand_watchers_cost_no_redis_connection_each():
     opened = int(re.search(r"watchers: (\d+) streams opened", run.stdout).group(1))
     assert opened >= 5000, run.stdout
     assert "REDIS_UNAVAILABLE 0" in run.stdout and run.stdout.count("no errors") == 2, run.stdout
+    assert "between phases" not in run.stdout, run.stdout
     # No watcher was cancelled, refused, dropped or ended early (a stream ends by itself after its game's last event:
     # a player whose game ends starts another, and the swarm watches that one).
     ends = re.search(r"stream ends (\{.*?\}) (\{.*?\});", run.stdout)
@@ -238,3 +279,30 @@ def test_the_watch_bench_can_open_its_streams_on_another_replica(redis_db_url):
     finally:
         players.stop()
         spectators.stop()
+
+
+def test_the_watch_bench_starts_a_watch_tier_and_pins_the_sides():
+    """`tabletop bench watch --watch-tier --pin`: the benchmark starts a second replica on the same Redis and opens
+    the streams there, as the watch tier of deploy/k8s does, and with two CPUs or more puts the players' side and
+    the spectators' side on CPUs of their own (with fewer it says why it cannot)."""
+    import os
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    run = subprocess.run([sys.executable, "-m", "commands.cli", "bench", "watch", "--watch-tier", "--pin",
+                          "--clients", "2", "--watchers", "40", "--seconds", "1", "--think", "0.2"],
+                         cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=120)
+    if len(os.sched_getaffinity(0)) < 2:
+        assert run.returncode == 2 and "--pin needs at least two CPUs" in run.stderr, run.stdout + run.stderr
+        return
+    assert run.returncode == 0, run.stdout + run.stderr
+    players = re.search(r"tabletop serve \((127\.0\.0\.1:\d+)\), and a replica of the watch tier "
+                        r"\((127\.0\.0\.1:\d+)\)", run.stdout)
+    assert players and players.group(1) != players.group(2), run.stdout
+    assert f"(opened on {players.group(2)})" in run.stdout, run.stdout
+    assert re.search(r"pinned: players' side \(pids [\d, ]+\) on CPUs \[.+\], spectators' side", run.stdout)
+    assert int(re.search(r"watchers: (\d+) streams opened", run.stdout).group(1)) >= 40, run.stdout
+    assert int(re.search(r"watchers (\d+) events delivered", run.stdout).group(1)) > 0, run.stdout
+    assert run.stdout.count("no errors") == 2 and "between phases" not in run.stdout, run.stdout

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from service.feed import WAKE_CHUNK, Follower
-from service.watch import WriteTurns
+from service.watch import SingleFlight, WriteTurns
 
 
 class _Stream:
@@ -158,3 +158,32 @@ def test_each_waiting_watcher_comes_back_empty_at_its_own_timeout_with_one_timer
         assert follower._timer is None and follower._waiting == []
 
     asyncio.run(scenario())
+
+
+def test_a_shared_read_is_forgotten_once_its_first_caller_has_it():
+    """SingleFlight: callers arriving while a read is in flight, or before its first caller has resumed, share its
+    answer; after that a call reads afresh, and a read whose every caller went away is forgotten soon after."""
+    async def scenario() -> tuple[list[int], list[int], int, int]:
+        flights = SingleFlight()
+        flights.FORGET_SECONDS = 0.05
+        calls = []
+
+        async def read() -> int:
+            calls.append(1)
+            await asyncio.sleep(0.02)
+            return len(calls)
+
+        together = await asyncio.gather(*(flights.run(("k",), read) for _ in range(5)))
+        afterwards = [await flights.run(("k",), read)]
+        abandoned = asyncio.ensure_future(flights.run(("gone",), read))
+        await asyncio.sleep(0)
+        abandoned.cancel()
+        await asyncio.sleep(0.03)  # its read is done, and nobody took the answer
+        kept = await flights.run(("gone",), read)  # within FORGET_SECONDS: still shared
+        await asyncio.sleep(0.1)
+        forgotten = await flights.run(("gone",), read)
+        return together, afterwards, kept, forgotten
+
+    together, afterwards, kept, forgotten = asyncio.run(scenario())
+    assert together == [1] * 5 and afterwards == [2]
+    assert kept == 3 and forgotten == 4
