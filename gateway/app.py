@@ -38,6 +38,8 @@ ALLOWED_HEADERS = "authorization, content-type, grpc-timeout, x-api-key, x-grpc-
 EXPOSED_HEADERS = "grpc-status, grpc-message, grpc-status-details-bin"
 PREFLIGHT_MAX_AGE = "7200"
 FORWARDED_FOR = "x-forwarded-for"
+# The calls sent to the watch tier when one is configured (TABLETOP_GATEWAY_WATCH_UPSTREAM).
+WATCH_PATHS = frozenset({"/tabletop.v1.GameService/WatchGame"})
 FORWARD_SECRET = "x-tabletop-forward-secret"
 NOT_BUILT = """<!doctype html><meta charset="utf-8"><title>Tabletop</title>
 <h1>Tabletop</h1><p>The web table is not built. Install Node.js 20 or later and npm, then run
@@ -46,20 +48,28 @@ NOT_BUILT = """<!doctype html><meta charset="utf-8"><title>Tabletop</title>
 
 
 class Gateway:
-    """One upstream channel and the handlers that translate gRPC-Web calls onto it."""
+    """The upstream channels (the game service, and the watch tier when one is configured) and the handlers that
+    translate gRPC-Web calls onto them."""
 
     def __init__(self, config: Config):
         self.config = config
-        limit = config.max_message_bytes + 64
+        self.channel = self._channel(config.upstream)
+        # WatchGame streams go to the watch tier: there the fan-out of spectators' updates shares no event loop
+        # with the players' calls (docs/resilience.md).
+        self.watch_channel = self._channel(config.watch_upstream) if config.watch_upstream else self.channel
+
+    def _channel(self, target: str) -> grpc.aio.Channel:
+        limit = self.config.max_message_bytes + 64
         options = [("grpc.max_receive_message_length", limit), ("grpc.max_send_message_length", limit)]
-        if config.service_tls:
-            self.channel = grpc.aio.secure_channel(config.upstream, transport.channel_credentials(config.tls_ca_file),
-                                                   options=options)
-        else:
-            self.channel = grpc.aio.insecure_channel(config.upstream, options=options)
+        if self.config.service_tls:
+            return grpc.aio.secure_channel(target, transport.channel_credentials(self.config.tls_ca_file),
+                                           options=options)
+        return grpc.aio.insecure_channel(target, options=options)
 
     async def close(self) -> None:
         await self.channel.close()
+        if self.watch_channel is not self.channel:
+            await self.watch_channel.close()
 
     # --- CORS ---
 
@@ -148,7 +158,8 @@ class Gateway:
 
     async def _forward(self, request, origin, path, message, metadata, timeout, text) -> web.StreamResponse:
         started = time.perf_counter()
-        call = self.channel.unary_stream(path)(message, metadata=metadata, timeout=timeout)
+        channel = self.watch_channel if path in WATCH_PATHS else self.channel
+        call = channel.unary_stream(path)(message, metadata=metadata, timeout=timeout)
         response = web.StreamResponse(status=200, headers={**self._cors_headers(origin),
                                                           "Content-Type": request.content_type,
                                                           "Cache-Control": "no-cache, no-store",

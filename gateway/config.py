@@ -34,6 +34,7 @@ class Config:
     host: str = "127.0.0.1"
     port: int = 8080
     upstream: str = "127.0.0.1:50051"  # the game service (native gRPC)
+    watch_upstream: str = ""  # the watch tier: where WatchGame streams go (empty: to `upstream` like every call)
     services: tuple[str, ...] = ("tabletop.v1.GameService",)  # the gRPC services browsers may call
     allowed_origins: frozenset[str] = frozenset()  # empty: same-origin pages only
     static_dir: str = ""  # a built web table to serve at / (clients/web/dist); empty: none
@@ -59,6 +60,7 @@ class Config:
             host=get("GATEWAY_HOST", d.host),
             port=get("GATEWAY_PORT", d.port),
             upstream=get("GATEWAY_UPSTREAM", get("SERVICE_TARGET", d.upstream)),
+            watch_upstream=get("GATEWAY_WATCH_UPSTREAM", d.watch_upstream),
             services=services,
             allowed_origins=parse_origins(get("GATEWAY_ALLOWED_ORIGINS", "")),
             static_dir=get("GATEWAY_STATIC_DIR", d.static_dir),

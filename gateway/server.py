@@ -25,7 +25,8 @@ PLAINTEXT_REMEDIES = (
 def check_upstream_transport(config: Config) -> None:
     """Raise PlaintextRefused if browsers' tokens would go in plaintext to another machine unasked."""
     if not (config.service_tls or config.allow_insecure):
-        transport.refuse_plaintext(config.upstream, "browsers' seat tokens and API keys", PLAINTEXT_REMEDIES)
+        for target in filter(None, (config.upstream, config.watch_upstream)):
+            transport.refuse_plaintext(target, "browsers' seat tokens and API keys", PLAINTEXT_REMEDIES)
 
 log = structlog.get_logger("gateway")
 
@@ -47,6 +48,7 @@ async def serve(config: Config) -> None:
         start_http_server(config.metrics_port, addr=config.host)
     runner, port = await start(config)
     log.info("gateway serving", host=config.host, port=port, upstream=config.upstream,
+             watch_upstream=config.watch_upstream or config.upstream,
              origins=sorted(config.allowed_origins), static_dir=config.static_dir or None)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

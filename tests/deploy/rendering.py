@@ -20,10 +20,11 @@ WORKLOAD_KINDS = {"Deployment", "StatefulSet", "DaemonSet", "Job", "CronJob"}
 # The two processes of the Tabletop image, by Deployment: the `tabletop` subcommand it runs, the gRPC health
 # service name its readiness probe asks for (docs/config.md, "Health checking") and the variables of its ports
 # (health_var: the plaintext health-only port that the probes ask instead when the gRPC port serves TLS).
+GAME_SERVICE = {"args": ["serve"], "health_service": "tabletop.v1.GameService", "port_var": "TABLETOP_GRPC_PORT",
+                "metrics_var": "TABLETOP_METRICS_PORT", "health_var": "TABLETOP_HEALTH_PORT"}
 TABLETOP_PROCESSES = {
-    "tabletop-game-service": {"args": ["serve"], "health_service": "tabletop.v1.GameService",
-                              "port_var": "TABLETOP_GRPC_PORT", "metrics_var": "TABLETOP_METRICS_PORT",
-                              "health_var": "TABLETOP_HEALTH_PORT"},
+    "tabletop-game-service": GAME_SERVICE,
+    "tabletop-game-service-watch": GAME_SERVICE,  # the watch tier: the same process, WatchGame streams routed to it
     "tabletop-ai-worker": {"args": ["ai-worker"], "health_service": "tabletop.v1.AIService",
                            "port_var": "TABLETOP_AI_GRPC_PORT", "metrics_var": "TABLETOP_AI_METRICS_PORT",
                            "health_var": "TABLETOP_AI_HEALTH_PORT"},

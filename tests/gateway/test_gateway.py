@@ -138,6 +138,45 @@ def test_watch_game_streams_events_as_they_happen(gateway, api):
     assert received[-1].state.version == received[-1].event.version
 
 
+def test_watch_streams_go_to_the_watch_tier(redis_url):
+    """With TABLETOP_GATEWAY_WATCH_UPSTREAM, WatchGame goes to the watch tier (a replica of the same service on the
+    same Redis) and every other call to the game service: the players' replica never follows the game."""
+    from tests.gateway.conftest import GatewayThread, gateway_config
+    from tests.service.conftest import ServerThread, service_config
+
+    players = ServerThread(service_config(redis_url)).start()
+    spectators = ServerThread(service_config(redis_url)).start()
+    gateway = GatewayThread(gateway_config(players.target, watch_upstream=spectators.target)).start()
+    followed = {}
+
+    async def scenario(stub, session):
+        created = await stub.CreateGame(pb.CreateGameRequest(game_type="naishi", seats=[HUMAN, HUMAN], start=True))
+        tokens = {t.seat: t.token for t in created.seat_tokens}
+        kinds = []
+        async for update in stub.WatchGame(pb.WatchGameRequest(game_id=created.game_id)):
+            kinds.append(update.event.kind)
+            if update.event.version == created.state.version:  # caught up: a seat moves, through the gateway
+                followed.update({name: created.game_id in server.running.servicer.watch.feed._followers
+                                 for name, server in (("spectators", spectators), ("players", players))})
+                seat = created.state.to_act[0]
+                state = (await stub.GetState(pb.GetStateRequest(game_id=created.game_id),
+                                             metadata=auth(tokens[seat]))).state
+                await stub.MakeMove(pb.MakeMoveRequest(game_id=created.game_id, move_id=state.legal_moves[0].id),
+                                    metadata=auth(tokens[seat]))
+            if update.event.kind == pb.GameEvent.KIND_MOVE:
+                break
+        return kinds
+
+    try:
+        kinds = run(scenario, gateway.url)
+    finally:
+        gateway.stop()
+        players.stop()
+        spectators.stop()
+    assert kinds[0] == pb.GameEvent.KIND_CREATED and kinds[-1] == pb.GameEvent.KIND_MOVE
+    assert followed == {"spectators": True, "players": False}
+
+
 async def _post(session, url, origin=None, content_type="application/grpc-web+proto", body=None, method="POST",
                 headers=None):
     body = grpcweb.frame(0, pb.ListGameTypesRequest().SerializeToString()) if body is None else body
