@@ -12,8 +12,8 @@ reached the last of its game's watchers, and the most Redis connections seen whi
 clients, less the benchmark's own).
 
 Where the streams open: on the players' replica by default; on a replica of the watch tier with `--watch-tier`
-(the benchmark starts it: a second `tabletop serve` on the same Redis, as deploy/k8s/base/game-watch.yaml runs
-it) or `--watch-target` (a running one). `--pin` puts the two sides on separate CPUs, standing in for separate
+(the benchmark starts it: a second `tabletop serve` on the same Redis, as deploy/k8s/base/watch-tier runs it)
+or `--watch-target` (a running one). `--pin` puts the two sides on separate CPUs, standing in for separate
 machines: Redis, the players' replica and the players on the first half of this process's CPUs, the watch tier's
 replica and the spectators' clients on the rest.
 """
@@ -170,9 +170,10 @@ class Pins:
             pin(pid, self.players_cpus)
         for pid in self.spectators:
             pin(pid, self.spectators_cpus)
+        spectators = ", ".join(map(str, self.spectators))
         return (f"pinned: players' side (pids {', '.join(map(str, (*self.players, os.getpid())))}) on CPUs "
-                f"{sorted(self.players_cpus)}, spectators' side (pids {', '.join(map(str, self.spectators))} and the "
-                f"spectators' clients) on CPUs {sorted(self.spectators_cpus)}")
+                f"{sorted(self.players_cpus)}, spectators' side ({f'pids {spectators} and ' if spectators else ''}"
+                f"the spectators' clients) on CPUs {sorted(self.spectators_cpus)}")
 
 
 def pin(pid: int, cpus: frozenset[int]) -> None:
@@ -215,7 +216,8 @@ async def run(target: str, redis_url: str | None, clients: int, watchers: int, s
             ["nice", "-n", "10", sys.executable, "-m", "clients.watchbench", "--swarm", watch_target, str(per_slot),
              json.dumps(dataclasses.asdict(link))],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        if pins is not None:  # before it starts any thread of its own (they inherit it); gRPC forbids a preexec_fn
+        if pins is not None:  # before it starts threads of its own (they inherit it); not by a preexec_fn: a
+            # fork of this process, which runs gRPC's threads, breaks the child's gRPC
             pin(swarm.pid, pins.spectators_cpus)
         for player in players:  # spectators who join now: from the game's current version on
             on_new_game(player.index, player.game_id, player.version)
