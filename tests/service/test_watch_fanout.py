@@ -38,6 +38,14 @@ def _play(stub, created: pb.CreateGameResponse, moves: int, rng: random.Random) 
     return made
 
 
+def _naishi_played(stub, moves: int, seed: int) -> tuple[pb.CreateGameResponse, int]:
+    """A started two-seat Naishi game after `moves` moves, and its version."""
+    created = stub.CreateGame(pb.CreateGameRequest(game_type="naishi", seats=[pb.SeatSpec(kind=HUMAN)] * 2,
+                                                   start=True), timeout=10)
+    _play(stub, created, moves, random.Random(seed))
+    return created, stub.GetState(pb.GetStateRequest(game_id=created.game_id), timeout=10).state.version
+
+
 def test_many_watchers_share_one_reader_per_shard_and_get_every_event(redis_db_url):
     """600 WatchGame streams on 30 games (the issue's probe exhausted the pool with about 600): the replica reads
     with at most one blocking XREAD per job shard, its Redis connections stay few, and every watcher gets every
@@ -101,11 +109,8 @@ def test_spectators_of_a_followed_game_start_from_memory(redis_db_url):
     try:
         channel = grpc.insecure_channel(server.target)
         stub = game_service_pb2_grpc.GameServiceStub(channel)
-        created = stub.CreateGame(pb.CreateGameRequest(game_type="naishi", seats=[pb.SeatSpec(kind=HUMAN)] * 2,
-                                                       start=True), timeout=10)
+        created, version = _naishi_played(stub, 4, 3)
         game_id = created.game_id
-        _play(stub, created, 4, random.Random(3))
-        version = stub.GetState(pb.GetStateRequest(game_id=game_id), timeout=10).state.version
         token = created.seat_tokens[0].token
 
         async def watch() -> tuple[list[bytes], list[bytes], list[bytes], dict[str, float], bytes]:
@@ -162,11 +167,8 @@ def test_the_first_spectators_of_a_game_share_one_read(redis_db_url):
     try:
         channel = grpc.insecure_channel(server.target)
         stub = game_service_pb2_grpc.GameServiceStub(channel)
-        created = stub.CreateGame(pb.CreateGameRequest(game_type="naishi", seats=[pb.SeatSpec(kind=HUMAN)] * 2,
-                                                       start=True), timeout=10)
+        created, version = _naishi_played(stub, 3, 5)
         game_id = created.game_id
-        _play(stub, created, 3, random.Random(5))
-        version = stub.GetState(pb.GetStateRequest(game_id=game_id), timeout=10).state.version
 
         async def watch() -> tuple[list[list[bytes]], dict[str, float]]:
             async with grpc.aio.insecure_channel(server.target) as aio_channel:
