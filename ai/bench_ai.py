@@ -11,7 +11,6 @@ import time
 
 from ai import ismcts
 from ai.arena import load_game
-from games.kernel import EngineKernel, outcome_rewards
 
 
 def _positions(game, seats: int, seed: int):
@@ -35,22 +34,22 @@ def _positions(game, seats: int, seed: int):
     return [("opening", opening), ("mid-game", middle)], len(trail) - 1
 
 
-def _bare_playouts(game, kernel, state, seed: int, seconds: float) -> tuple[float, float]:
-    """Random playouts per second from `state`'s determinizations, on the path the search uses (`kernel`): what
-    one iteration cannot beat."""
+def _bare_playouts(game, rules, state, seed: int, seconds: float) -> tuple[float, float]:
+    """Random playouts per second from `state`'s determinizations, on the game's working state as the search plays
+    them: what one iteration cannot beat."""
     rng = random.Random(seed)
     seat = min(game.to_act(state))
     view = game.view(state, seat)
     count = moves = 0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
-        ps = kernel.load(game.sample(view, rng))
-        while acting := kernel.to_act(ps):
+        work = rules.thaw(game.sample(view, rng))
+        while acting := rules.to_act(work):
             seat = acting[0]
-            legal = kernel.legal_moves(ps, seat)
-            ps = kernel.play(ps, seat, legal[int(rng.random() * len(legal))])
+            legal = rules.legal_moves(work, seat)
+            rules.play(work, seat, legal[int(rng.random() * len(legal))])
             moves += 1
-        outcome_rewards(*kernel.outcome(ps))
+        ismcts.outcome_rewards(*rules.outcome(work))
         count += 1
     return count / (time.perf_counter() - started), moves / max(count, 1)
 
@@ -68,10 +67,8 @@ def main(argv: list[str]) -> int:
                              "worker makes them, once per --processes count, and print jobs/s")
     parser.add_argument("--processes", default="1,2", help="process counts for --throughput, e.g. 1,2,4")
     parser.add_argument("--strength", default="normal", help="the budget of each --throughput search")
-    parser.add_argument("--engine-path", action="store_true",
-                        help="search on the pure engine, not the game's playout kernel (to compare the two)")
     parser.add_argument("--random-playouts", action="store_true",
-                        help="uniformly random playouts, not the kernel's playout policy (to compare the two)")
+                        help="uniformly random playouts, not the game's playout policy (to compare the two)")
     args = parser.parse_args(argv)
     try:
         game = load_game(args.game)
@@ -83,14 +80,11 @@ def main(argv: list[str]) -> int:
         return _throughput(game, seats, args)
     positions, length = _positions(game, seats, args.seed)
     print(f"{game.info.title}, {seats} seats; a random game from seed {args.seed} lasts {length} moves")
-    config = ismcts.SearchConfig(
-        playout_depth=args.playout_depth, fast_path=not args.engine_path, kernel_policy=not args.random_playouts
-    )
-    kernel = EngineKernel(game) if args.engine_path else ismcts.kernel_for(game)
-    path = "the engine" if isinstance(kernel, EngineKernel) else "the fast path"
-    rate, length_ = _bare_playouts(game, kernel, positions[0][1], args.seed, min(args.seconds, 2.0))
-    playouts = "random" if args.random_playouts or not hasattr(kernel, "playout_policy") else "the kernel's policy"
-    print(f"search on {path}, playouts: {playouts}; ceiling: {rate:,.0f} bare random playouts/s from the opening "
+    config = ismcts.SearchConfig(playout_depth=args.playout_depth, game_policy=not args.random_playouts)
+    rules, policy = ismcts.rules_and_policy(game)
+    rate, length_ = _bare_playouts(game, rules, positions[0][1], args.seed, min(args.seconds, 2.0))
+    playouts = "random" if args.random_playouts or policy is None else "the game's policy"
+    print(f"playouts: {playouts}; ceiling: {rate:,.0f} bare random playouts/s from the opening "
           f"(sample, play out, reward; no tree); {length_:.0f} moves each")
     for name, state in positions:
         seat = min(game.to_act(state))

@@ -1,6 +1,6 @@
 """`tabletop bench engine`: random playouts and moves per second of one registered engine on one core: through the
-public engine (`legal_moves`, then the unchecked `transition`) and through the search's fast path (the game's
-playout kernel, games.kernel, when it has one)."""
+public engine on frozen states (`legal_moves`, then the unchecked `transition`) and through the search's fast path
+(the same rules on one working state, played on in place: games.base.Rules)."""
 
 from __future__ import annotations
 
@@ -9,24 +9,23 @@ import json
 import random
 import time
 
-from ai.ismcts import kernel_for
+from ai.ismcts import outcome_rewards, rules_and_policy
 from games import registry
-from games.kernel import EngineKernel, outcome_rewards
 
 
-def kernel_playout(kernel, game, num_seats: int, options: dict, seed: int, rng: random.Random) -> int:
-    """One random game through the playout kernel, as the search plays out (a uniform pick by `random()`), ending
-    with the rewards from its terminal outcome; return how many moves it took."""
-    ps = kernel.load(game.new_game(num_seats, options, seed))
-    to_act, legal_moves, play = kernel.to_act, kernel.legal_moves, kernel.play
+def working_playout(rules, game, num_seats: int, options: dict, seed: int, rng: random.Random) -> int:
+    """One random game on the working state, as the search plays out (a uniform pick by `random()`), ending with
+    the rewards from its outcome; return how many moves it took."""
+    work = rules.thaw(game.new_game(num_seats, options, seed))
+    to_act, legal_moves, play = rules.to_act, rules.legal_moves, rules.play
     random_ = rng.random
     moves = 0
-    while acting := to_act(ps):
+    while acting := to_act(work):
         seat = acting[0]
-        legal = legal_moves(ps, seat)
-        ps = play(ps, seat, legal[int(random_() * len(legal))])
+        legal = legal_moves(work, seat)
+        play(work, seat, legal[int(random_() * len(legal))])
         moves += 1
-    outcome_rewards(*kernel.outcome(ps))
+    outcome_rewards(*rules.outcome(work))
     return moves
 
 
@@ -62,10 +61,9 @@ def main(argv: list[str]) -> int:
         options[name] = json.loads(value)
     rng = random.Random(args.seed)
     print(f"game={args.game} seats={seats} options={json.dumps(options)}")
-    kernel = kernel_for(game)
-    paths = [("engine", lambda seed: playout(game, seats, options, seed, rng))]
-    if not isinstance(kernel, EngineKernel):
-        paths.append(("fast path", lambda seed: kernel_playout(kernel, game, seats, options, seed, rng)))
+    rules, _ = rules_and_policy(game)
+    paths = [("engine", lambda seed: playout(game, seats, options, seed, rng)),
+             ("fast path", lambda seed: working_playout(rules, game, seats, options, seed, rng))]
     for name, run in paths:
         games = moves = 0
         began, began_cpu = time.perf_counter(), time.process_time()

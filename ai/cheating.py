@@ -16,38 +16,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ai import ismcts
+from games import registry
 from games.base import Game, Move
-
-
-def _naishi_truth(state: Any, rng: random.Random) -> Any:
-    from games.base import evolve
-
-    piles = state.piles
-    hidden = [card for pile in piles for card in pile[1:]]
-    rng.shuffle(hidden)
-    dealt = []
-    for pile in piles:
-        below = len(pile) - 1 if pile else 0
-        dealt.append(pile[:1] + tuple(hidden[:below]))
-        hidden = hidden[below:]
-    return evolve(state, piles=tuple(dealt), seed=rng.getrandbits(32))
-
-
-def _hinode_truth(state: Any, rng: random.Random) -> Any:
-    from games.base import evolve
-
-    n = state.num_players
-    hidden = [card for pile in state.hands[n:] for card in pile] + list(state.removed)
-    rng.shuffle(hidden)
-    hands = list(state.hands)
-    for proxy in range(n, len(hands)):
-        size = len(hands[proxy])
-        hands[proxy], hidden = tuple(hidden[:size]), hidden[size:]
-    return evolve(state, hands=tuple(hands), removed=tuple(sorted(hidden)), seed=rng.getrandbits(32))
-
-
-# What no seat knows, reshuffled: per game, (true state, rng) -> a state that differs from it only there.
-TRUTHS: dict[str, Callable[[Any, random.Random], Any]] = {"naishi": _naishi_truth, "hinode": _hinode_truth}
 
 
 class _Clairvoyant:
@@ -56,7 +26,7 @@ class _Clairvoyant:
     def __init__(self, game: Game, state: Any):
         self._game = game
         self._state = state
-        self._truth = TRUTHS[game.info.name]
+        self._truth = clairvoyance(game.info.name)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._game, name)
@@ -86,7 +56,14 @@ class CheatingPlayer:
         return next(m for m in moves if m.id == result.move.id)
 
 
+def clairvoyance(game_name: str) -> Callable[[Any, random.Random], Any] | None:
+    """The game's (true state, rng) -> the state with only what no seat knows drawn anew, if it declares one."""
+    reference = registry.descriptor(game_name).clairvoyance
+    return registry.resolve(reference) if reference else None
+
+
 def make_cheater(game_name: str, strength: str, spec: str) -> CheatingPlayer:
-    if game_name not in TRUTHS:
-        raise ValueError(f"no cheating baseline for {game_name} (it has one for: {', '.join(sorted(TRUTHS))})")
+    if clairvoyance(game_name) is None:
+        able = [name for name in registry.names() if clairvoyance(name)]
+        raise ValueError(f"no cheating baseline for {game_name} (it has one for: {', '.join(able)})")
     return CheatingPlayer(ismcts.parse_budget(strength or "normal"), name=spec)

@@ -24,12 +24,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import registry
-from games.base import Game, Move
-from games.kernel import EngineKernel, PlayoutKernel, engine_rewards, outcome_rewards
+from ai.legacy_rules import rules_and_policy
+from games.base import Game, Move, PlayoutPolicy, Rules
 
 EXPLORATION = 0.7  # UCB constant; rewards lie in [0, 1]
+MARGIN_WEIGHT = 0.1  # share of the reward that is the normalised score margin; the rest is winning
 
-Pick = Callable[[Any, int, Sequence[Move], random.Random], Move]  # a playout's choice: (state, seat, moves, rng)
+Pick = Callable[[Any, int, Sequence[Move], random.Random], Move]  # a playout's choice: (work, seat, moves, rng)
 
 
 @dataclass(frozen=True)
@@ -93,18 +94,17 @@ class SearchConfig:
     exploration: float = EXPLORATION
     # Playouts longer than this stop and are judged by the live score (None: play to the end).
     playout_depth: int | None = None
-    # A playout policy picks a move for a seat: (kernel, playout state, seat, moves, rng) -> move. Default: the
-    # kernel's own `playout_policy(ps, seat, moves, rng)` if it has one and `kernel_policy` is on, else uniform.
+    # A playout policy picks a move for a seat: (rules, working state, seat, moves, rng) -> move. Default: the
+    # game's own (its descriptor's `playout`) if it has one and `game_policy` is on, else uniform.
     playout_policy: Callable[[Any, Any, int, Sequence[Move], random.Random], Move] | None = None
-    kernel_policy: bool = True
+    game_policy: bool = True
     processes: int = 1  # root parallelism: independent trees in forked processes, root statistics merged
     # Above 0: the search runs in forked processes (one or `processes`) this many steps below the caller's CPU
     # priority, so that the kernel gives a busy core to the caller's other work first (the worker's lanes).
     nice: int = 0
-    fast_path: bool = True  # search on the game's playout kernel, if it has one (False: on the engine itself)
     # Other seats' moves in the tree (not the observer's, not simultaneous steps) drawn by the playout policy on
-    # the determinization instead of by UCB1 at the observer's nodes: see `_iterate`. None: the kernel says
-    # (its `policy_opponents`, default False).
+    # the determinization instead of by UCB1 at the observer's nodes: see `_iterate`. None: the game's policy
+    # says (its `tree_opponents`).
     opponent_policy: bool | None = None
 
 
@@ -129,19 +129,45 @@ class _Tree:
     iterations: int = 0
 
 
+def outcome_rewards(totals: Sequence[int], winners: Sequence[int]) -> list[float]:
+    """Every seat's reward in [0, 1]: winning (split among tied winners) is worth 0.9, the score margin 0.1.
+
+    The margin term is `MARGIN_WEIGHT x (1 + (own total - best other total) / spread) / 2`, with the spread the
+    highest total minus the lowest: 0 for the worst possible margin, 0.1 for the best. So 1 is a sure win by the
+    widest margin and 0 a sure loss by it; a mean reward is mostly the chance of winning."""
+    n = len(totals)
+    spread = (max(totals) - min(totals)) or 1
+    win = 1.0 - MARGIN_WEIGHT
+    half = MARGIN_WEIGHT / 2
+    result = [0.0] * n
+    if n > 1:
+        # the best other total is the best total, unless this seat holds it alone: then the second best
+        ordered = sorted(totals, reverse=True)
+        top, second = ordered[0], ordered[1]
+        for seat in range(n):
+            own = totals[seat]
+            best_other = second if own == top else top
+            result[seat] = half * (1 + (own - best_other) / spread)
+    share = win / len(winners) if winners else 0.0
+    for seat in winners:
+        result[seat] += share
+    return result
+
+
 def rewards(game: Game, state: Any) -> list[float]:
-    """Each seat's reward in [0, 1] from the engine's score: 0.9 for a win (split among tied winners) plus up to
-    0.1 for its score margin (games.kernel.outcome_rewards)."""
-    return engine_rewards(game, state)
+    """Each seat's reward in [0, 1] in a frozen state: 0.9 for a win (split among tied winners) plus up to 0.1
+    for its score margin (`outcome_rewards`)."""
+    rules, _ = rules_and_policy(game)
+    return outcome_rewards(*rules.outcome(rules.thaw(state)))
 
 
-def kernel_for(game: Game) -> PlayoutKernel:
-    """The game's playout kernel (its registered fast path), or the engine itself behind the same interface."""
+def playout_policy(game: Game) -> PlayoutPolicy | None:
+    """The game's own playout policy (its descriptor's `playout`), if it has one."""
     try:
-        reference = registry.descriptor(game.info.name).kernel
+        reference = registry.descriptor(game.info.name).playout
     except registry.UnknownGame:
         reference = None
-    return registry.resolve(reference) if reference else EngineKernel(game)
+    return registry.resolve(reference) if reference else None
 
 
 def search(
@@ -220,58 +246,58 @@ def _grow(
     deadline = started + budget.seconds if budget.seconds is not None else None
     limit = budget.iterations
     sample = game.sample
-    kernel = kernel_for(game) if config.fast_path else EngineKernel(game)
-    load = kernel.load
-    pick = _playout_pick(kernel, config)  # once per search, not per iteration
+    rules, policy = rules_and_policy(game)
+    thaw = rules.thaw
+    pick = _playout_pick(rules, policy, config)  # once per search, not per iteration
     by_policy = config.opponent_policy
     if by_policy is None:
-        by_policy = bool(getattr(kernel, "policy_opponents", False))
+        by_policy = policy is not None and policy.tree_opponents
     while True:
         if limit is not None and tree.iterations >= limit:
             return
         # Checking the clock every iteration costs little next to a playout.
         if deadline is not None and tree.iterations and time.perf_counter() >= deadline:
             return
-        # The kernel only ever gets a determinization drawn from the view: the search cannot peek.
-        _iterate(tree.root, kernel, _others_first(kernel, load(sample(view, rng)), seat, rng, pick), seat, rng,
-                 config, pick, by_policy)
+        # The rules only ever work on a determinization drawn from the view: the search cannot peek.
+        work = thaw(sample(view, rng))
+        _others_first(rules, work, seat, rng, pick)
+        _iterate(tree.root, rules, work, seat, rng, config, pick, by_policy)
         tree.iterations += 1
 
 
-def _others_first(kernel: PlayoutKernel, state: Any, observer: int, rng: random.Random, pick: Pick) -> Any:
+def _others_first(rules: Rules, work: Any, observer: int, rng: random.Random, pick: Pick) -> None:
     """At a root the observer shares with other seats (a simultaneous step: Kung Fur Fight's secret plans, Naishi's
     gifts), what the others choose in it is hidden from the observer until the step ends, as their hands are: each
     determinization draws it, by the playout policy, before the observer chooses, and the observer then picks by
     UCB1 among its own moves alone. Searched in the tree (regret matching over both seats' moves), the seat that
     planned first played far worse than the one that planned once the other was done (83% and 65% of equal
     games won by the second planner): the choice was the same, only the search differed."""
-    to_act = kernel.to_act
-    acting = to_act(state)
+    to_act = rules.to_act
+    acting = to_act(work)
     if len(acting) < 2 or observer not in acting:
-        return state
-    legal_moves = kernel.legal_moves
-    apply = kernel.play
-    for _ in range(1000):  # a simultaneous step ends; the bound only guards against a kernel that never ends it
+        return
+    legal_moves = rules.legal_moves
+    play = rules.play
+    for _ in range(1000):  # a simultaneous step ends; the bound only guards against rules that never end it
         others = [s for s in acting if s != observer]
         if not others or observer not in acting:
             break
         seat = others[0]
-        state = apply(state, seat, pick(state, seat, legal_moves(state, seat), rng))
-        acting = to_act(state)
-    return state
+        play(work, seat, pick(work, seat, legal_moves(work, seat), rng))
+        acting = to_act(work)
 
 
 def _iterate(
     root: Node,
-    kernel: PlayoutKernel,
-    state: Any,
+    rules: Rules,
+    work: Any,
     observer: int,
     rng: random.Random,
     config: SearchConfig,
     pick: Pick,
     by_policy: bool = False,
 ) -> None:
-    """One iteration on one determinization: select and expand, play out, back up.
+    """One iteration on one determinization (`work`, played on in place): select and expand, play out, back up.
 
     With `by_policy`, another seat's move in the tree is the playout policy's pick on this determinization, not a
     UCB1 pick from the observer's statistics. Those statistics are shared by every determinization, so by UCB1 the
@@ -280,22 +306,22 @@ def _iterate(
     these over 600 games (44.3% against the cheating twin); UCB1 opponents lost 5.5 and 10.5 points more on the
     deals of two of those seeds (docs/ai.md). The policy sees the determinized hand,
     so the opponent plays it; the tree still branches on every move it makes."""
-    to_act = kernel.to_act
-    legal_moves = kernel.legal_moves
-    apply = kernel.play  # unchecked: every move applied here was listed by legal_moves
+    to_act = rules.to_act
+    legal_moves = rules.legal_moves
+    play = rules.play  # unchecked: every move made here was listed by legal_moves
     c = config.exploration
     path: list[tuple[Node, int]] = []  # (edge node, seat whose reward it keeps)
     matched: list[tuple[Node, int, list[Node], float]] = []  # simultaneous picks: (edge, seat, siblings, prob)
     node = root
     expanded = False
     while not expanded:
-        acting = to_act(state)
+        acting = to_act(work)
         if not acting:
             break
         if len(acting) == 1:
             (seat,) = acting
             if by_policy and seat != observer:
-                move = pick(state, seat, legal_moves(state, seat), rng)
+                move = pick(work, seat, legal_moves(work, seat), rng)
                 table = node.children.get(seat)
                 if table is None:
                     table = node.children[seat] = {}
@@ -303,12 +329,12 @@ def _iterate(
                 if child is None:
                     child = table[move.id] = Node()
                     expanded = True
-                state = apply(state, seat, move)
+                play(work, seat, move)
                 node = child
                 continue
-            child, move, expanded = _select(node, seat, legal_moves(state, seat), c, rng)
+            child, move, expanded = _select(node, seat, legal_moves(work, seat), c, rng)
             path.append((child, seat))
-            state = apply(state, seat, move)
+            play(work, seat, move)
             node = child
             continue
         # A simultaneous step: the observer first, from its information set; every seat decoupled, by regret
@@ -320,10 +346,10 @@ def _iterate(
         mover_ids: list[str] = []
         observer_child: Node | None = None
         for seat in order:
-            child, move, new, siblings, prob = _match_regret(node, seat, legal_moves(state, seat), rng)
+            child, move, new, siblings, prob = _match_regret(node, seat, legal_moves(work, seat), rng)
             expanded = expanded or new
             matched.append((child, seat, siblings, prob))
-            state = apply(state, seat, move)
+            play(work, seat, move)
             if seat == observer:
                 observer_child = child
             else:
@@ -334,9 +360,9 @@ def _iterate(
         if following is None:
             following = holder.after[key] = Node()
         node = following
-    if to_act(state):
-        state = _playout(kernel, state, rng, config, pick)
-    totals, winners = kernel.outcome(state)
+    if to_act(work):
+        _playout(rules, work, rng, config, pick)
+    totals, winners = rules.outcome(work)
     result = outcome_rewards(totals, winners)
     share = 1.0 / len(winners) if winners else 0.0
     for edge, seat in path:
@@ -428,35 +454,33 @@ def _match_regret(
     return children[index], moves[index], new, children, probs[index]
 
 
-def _playout(kernel: PlayoutKernel, state: Any, rng: random.Random, config: SearchConfig, pick: Pick) -> Any:
-    """Play on from `state` (random moves, or the config's policy) to the end or the depth cut; return where it
-    stopped."""
-    to_act = kernel.to_act
-    legal_moves = kernel.legal_moves
-    apply = kernel.play  # unchecked: every move applied here was listed by legal_moves
+def _playout(rules: Rules, work: Any, rng: random.Random, config: SearchConfig, pick: Pick) -> None:
+    """Play on in `work` (random moves, or a policy's) to the end or the depth cut."""
+    to_act = rules.to_act
+    legal_moves = rules.legal_moves
+    play = rules.play  # unchecked: every move made here was listed by legal_moves
     depth = config.playout_depth
     steps = 0
     while True:
-        acting = to_act(state)
+        acting = to_act(work)
         if not acting:
             break
         if depth is not None and steps >= depth:
             break
         seat = acting[0]
-        state = apply(state, seat, pick(state, seat, legal_moves(state, seat), rng))
+        play(work, seat, pick(work, seat, legal_moves(work, seat), rng))
         steps += 1
-    return state
 
 
-def _playout_pick(kernel: PlayoutKernel, config: SearchConfig) -> Pick:
-    """How playouts pick a move: the config's policy, else the kernel's own (if `kernel_policy`), else uniformly."""
-    policy = config.playout_policy
-    if policy is not None:
-        return lambda state, seat, moves, rng: policy(kernel, state, seat, moves, rng)
-    own = getattr(kernel, "playout_policy", None) if config.kernel_policy else None
-    if own is not None:
-        return own
-    return lambda state, seat, moves, rng: moves[int(rng.random() * len(moves))]  # random() beats randrange()
+def _playout_pick(rules: Rules, policy: PlayoutPolicy | None, config: SearchConfig) -> Pick:
+    """How playouts pick a move: the config's policy, else the game's own (if `game_policy`), else uniformly."""
+    custom = config.playout_policy
+    if custom is not None:
+        return lambda work, seat, moves, rng: custom(rules, work, seat, moves, rng)
+    if policy is not None and config.game_policy:
+        choose = policy.choose
+        return lambda work, seat, moves, rng: choose(work, seat, moves, rng.random)
+    return lambda work, seat, moves, rng: moves[int(rng.random() * len(moves))]  # random() beats randrange()
 
 
 class IsmctsPlayer:

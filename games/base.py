@@ -10,14 +10,20 @@ Contract (checked by tests/conformance for every registered game):
   means a simultaneous choice: each seat's move is collected and stays hidden from the others until all are in.
 - `legal_moves(state, seat)` lists typed moves; each has a stable `id` and a human `label`.
 - `apply(state, seat, move)` returns a new state, or raises `IllegalMove` saying why; it never mutates. The base
-  checks game over, whose turn and legality once; a game writes only `transition` (a legal move's effect). The
-  search, which applies only moves it listed itself, calls `transition` directly (the unchecked fast path).
+  checks game over, whose turn and legality once; `transition` is a legal move's effect, unchecked.
 - `view(state, seat)` is exactly what that seat may know (`seat=None`: a spectator).
 - `sample(view, rng)` returns a full state consistent with the view (a determinization): it gets the view,
   never the state, so a searcher built on it cannot peek.
 - `score(state)` gives every seat's total with its breakdown by the rulebook's categories, and the ranking.
 - `move_is_public(state, seat, move)` (state before the move) says whether every other seat and spectator may
   learn the move itself (its id and label), not only its effect on their views; the default is False (hidden).
+
+Rules written once. A game writes its rules against one mutable working state (`Rules`, below): `thaw` a frozen
+state into plain typed objects with `__slots__`, list and play moves on it in place, read its outcome, `freeze`
+it back. The base's `to_act`, `legal_moves`, `transition` and `apply` run that code on a thawed copy; the
+search (ai.ismcts) runs the very same functions on one working state per iteration. No rule exists twice.
+Every frozen state is made by `freeze`, which records the seats to act (`State.acting`), so `to_act(state)`
+needs no thaw.
 """
 
 from __future__ import annotations
@@ -27,12 +33,13 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from games import codec
 
 S = TypeVar("S")  # state type
 V = TypeVar("V")  # view type
+W = TypeVar("W")  # working state type
 
 
 class GameError(Exception):
@@ -191,10 +198,58 @@ class GameInfo:
     description: str = ""
 
 
+class Rules(Protocol[S, W]):
+    """A game's rules, written once against its mutable working state `W` (usually the game's `rules` module).
+
+    `W` is plain typed classes with `__slots__` and no dynamic attributes, so that a compiler for typed Python can
+    build it. Nothing in `W` is shared with the frozen state it was thawed from or is frozen into."""
+
+    def thaw(self, state: S) -> W:
+        """A working copy of `state`, which stays unchanged."""
+        ...
+
+    def freeze(self, work: W) -> S:
+        """The frozen state of `work` (with `acting`: the seats `to_act` gives); `work` may be played on after."""
+        ...
+
+    def to_act(self, work: W) -> tuple[int, ...]:
+        """The seats that must decide now, ascending; empty when the game is over."""
+        ...
+
+    def legal_moves(self, work: W, seat: int) -> Sequence[Move]:
+        """The moves `seat` may make now, in a stable order (empty if it is not to act); `work` is not changed."""
+        ...
+
+    def play(self, work: W, seat: int, move: Move) -> None:
+        """Make `move`, which the caller guarantees is among `legal_moves(work, seat)`, changing `work` in place."""
+        ...
+
+    def outcome(self, work: W) -> tuple[list[int], tuple[int, ...]]:
+        """Every seat's score total and the seats ranked first after the rulebook's tie-breaks (live when the game
+        is not over): the same totals and winners as `Game.score`, without the breakdown."""
+        ...
+
+
+@dataclass(frozen=True)
+class PlayoutPolicy:
+    """How the search plays a game on past its tree: a cheap stochastic pick over the working state.
+
+    `choose(work, seat, moves, random)` picks one of `moves` (the legal moves of `seat` in `work`) with `random()`
+    draws in [0, 1). With `tree_opponents`, the search also draws the other seats' moves in its tree with it, so
+    that an opponent plays the hand each determinization deals it (ai.ismcts._iterate says why)."""
+
+    choose: Any  # Callable[[W, int, Sequence[Move], Callable[[], float]], Move]
+    tree_opponents: bool = False
+
+
+_ACTING: dict[tuple[int, ...], frozenset[int]] = {}
+
+
 class Game(ABC, Generic[S, V]):
     """A rules engine. Implementations are stateless: every method is a pure function of its arguments."""
 
     info: ClassVar[GameInfo]
+    rules: ClassVar[Any]  # the game's `Rules` (its rules module)
     state_type: ClassVar[type]
     view_type: ClassVar[type]
     move_types: ClassVar[tuple[type, ...]]
@@ -204,20 +259,31 @@ class Game(ABC, Generic[S, V]):
     def new_game(self, num_seats: int, options: Mapping[str, Any], seed: int) -> S:
         """Set up a game; raise InvalidOptions for a bad seat count or option."""
 
-    @abstractmethod
     def to_act(self, state: S) -> frozenset[int]:
         """Seats that must decide now; empty when the game is over."""
+        acting = state.acting  # type: ignore[attr-defined]
+        found = _ACTING.get(acting)
+        if found is None:
+            found = _ACTING[acting] = frozenset(acting)
+        return found
 
-    @abstractmethod
     def legal_moves(self, state: S, seat: int) -> Sequence[Move]:
         """The moves `seat` may make now (empty if it is not to act)."""
+        rules = self.rules
+        return rules.legal_moves(rules.thaw(state), seat)
 
-    @abstractmethod
     def transition(self, state: S, seat: int, move: Move) -> S:
-        """The state after `seat` makes `move`, which the caller guarantees is one of its legal moves now.
+        """The state after `seat` makes `move`, which the caller guarantees is one of its legal moves now
+        (unchecked: everyone but the rules' own tests calls `apply`, which checks first)."""
+        rules = self.rules
+        work = rules.thaw(state)
+        rules.play(work, seat, move)
+        return rules.freeze(work)
 
-        The search calls this directly for moves it listed itself (the unchecked fast path); everyone else
-        calls `apply`, which checks first."""
+    def outcome(self, state: S) -> tuple[list[int], tuple[int, ...]]:
+        """Every seat's total and the winners, as `score` ranks them (the search's cheap reading of a score)."""
+        rules = self.rules
+        return rules.outcome(rules.thaw(state))
 
     @abstractmethod
     def view(self, state: S, seat: int | None) -> V:

@@ -14,6 +14,7 @@ DESCRIPTOR = register(GameDescriptor(
     renderer="games.hinode.render",
     baselines={"greedy": "games.hinode.greedy:HinodeGreedy"},
     rules_doc="docs/rules/hinode.md",
+    clairvoyance="games.hinode.views:unknown_reshuffled",
     kernel="games.hinode.fast:KERNEL",
 ))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from games.base import evolve
 from games.hinode.data import BATTLE_CARDS, HERO, PLAYERS
 from games.hinode.state import State, View
 
@@ -80,3 +81,16 @@ def sample(v: View, rng: random.Random) -> State:
         v.ranking,
         v.next_start,
     )
+
+
+def unknown_reshuffled(state: State, rng: random.Random) -> State:
+    """`state` with what no seat knows drawn anew (the proxies' piles and the removed cards, and the seed of the
+    chance still to come): the arena's cheating baseline searches these (its descriptor's `clairvoyance`)."""
+    n = state.num_players
+    hidden = [card for pile in state.hands[n:] for card in pile] + list(state.removed)
+    rng.shuffle(hidden)
+    hands = list(state.hands)
+    for proxy in range(n, len(hands)):
+        size = len(hands[proxy])
+        hands[proxy], hidden = tuple(hidden[:size]), hidden[size:]
+    return evolve(state, hands=tuple(hands), removed=tuple(sorted(hidden)), seed=rng.getrandbits(32))

@@ -9,6 +9,7 @@ DESCRIPTOR = register(GameDescriptor(
     renderer="games.naishi.render",
     baselines={"greedy": "games.naishi.greedy:NaishiGreedy"},
     rules_doc="docs/rules/naishi.md",
+    clairvoyance="games.naishi.views:unknown_reshuffled",
     kernel="games.naishi.fast:KERNEL",
 ))
 

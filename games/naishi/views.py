@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from games.base import evolve
 from games.naishi.data import COPIES, HAND_MOUNTAINS, MOUNTAIN
 from games.naishi.state import (
     PUBLIC_OF_HAND0,
@@ -164,3 +165,16 @@ def _state(v: View, rng, offers, gifts, hands, piles, knowledge) -> State:
         knowledge=knowledge,  # type: ignore[arg-type]
     )
 
+
+def unknown_reshuffled(state: State, rng: random.Random) -> State:
+    """`state` with what no seat knows drawn anew (the River piles below their top cards, and the seed of the chance
+    still to come): the arena's cheating baseline searches these (its descriptor's `clairvoyance`)."""
+    piles = state.piles
+    hidden = [card for pile in piles for card in pile[1:]]
+    rng.shuffle(hidden)
+    dealt = []
+    for pile in piles:
+        below = len(pile) - 1 if pile else 0
+        dealt.append(pile[:1] + tuple(hidden[:below]))
+        hidden = hidden[below:]
+    return evolve(state, piles=tuple(dealt), seed=rng.getrandbits(32))

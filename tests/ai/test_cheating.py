@@ -31,7 +31,7 @@ def _position(name: str, steps: int, seats: int = 2):
 @pytest.mark.parametrize("name,steps", [("naishi", 8), ("hinode", 20)])
 def test_the_truth_keeps_every_hand_and_reshuffles_only_what_nobody_saw(name, steps):
     game, state = _position(name, steps)
-    truth = cheating.TRUTHS[name]
+    truth = cheating.clairvoyance(name)
     drawn = [truth(state, random.Random(i)) for i in range(20)]
     for other in drawn:
         assert other.hands[: game.num_seats(state)] == state.hands[: game.num_seats(state)]

@@ -180,24 +180,34 @@ def test_win_rate_counts_the_games_won():
     assert best.win_rate == 1.0 and worst.win_rate == 0.0
 
 
-FAST = ("hinode", "naishi", "kung-fur-fight")
+class _Thaws:
+    """A game's rules, recording every state the search thaws (outside `sample`, which may thaw states it builds
+    from the view alone: Kung Fur Fight draws hidden plans by the playout policy)."""
+
+    def __init__(self, rules, sampling: list[bool]):
+        self._rules = rules
+        self._sampling = sampling
+        self.thawed: list = []
+
+    def __getattr__(self, name):
+        return getattr(self._rules, name)
+
+    def thaw(self, state):
+        if not self._sampling[0]:
+            self.thawed.append(state)
+        return self._rules.thaw(state)
 
 
-@pytest.mark.parametrize("game", [g for g in GAMES if g.info.name in FAST], ids=[n for n in IDS if n in FAST])
-def test_the_fast_path_only_ever_loads_determinizations_of_the_view(game: Game, monkeypatch):
-    kernel = ismcts.kernel_for(game)
-    assert not isinstance(kernel, ismcts.EngineKernel)
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_the_search_only_ever_thaws_determinizations_of_the_view(game: Game, monkeypatch):
     for state, seat in _positions(game, seed=17, count=2):
         view = game.view(state, seat)
         spy = _Spy(game, seat, view)
         drawn: list = []
-        loaded: list = []
         sampling = [False]
-        sample, load = spy.sample, kernel.load
+        sample = spy.sample
 
         def recording_sample(v, rng, *, drawn=drawn, sample=sample, sampling=sampling):
-            # A sample may use the kernel itself (Kung Fur Fight draws hidden plans by the playout policy): those
-            # loads are of states it builds from the view alone, inside `sample`, and are not the search's.
             sampling[0] = True
             try:
                 drawn.append(sample(v, rng))
@@ -205,17 +215,21 @@ def test_the_fast_path_only_ever_loads_determinizations_of_the_view(game: Game, 
                 sampling[0] = False
             return drawn[-1]
 
-        def recording_load(s, *, loaded=loaded, load=load, sampling=sampling):
-            if not sampling[0]:
-                loaded.append(s)
-            return load(s)
-
         spy.sample = recording_sample
-        monkeypatch.setattr(kernel, "load", recording_load)
+        found = ismcts.rules_and_policy
+        recorders: list[_Thaws] = []
+
+        def recording_rules(g, *, found=found, recorders=recorders, sampling=sampling):
+            rules, policy = found(g)
+            recorders.append(_Thaws(rules, sampling))
+            return recorders[-1], policy
+
+        monkeypatch.setattr(ismcts, "rules_and_policy", recording_rules)
         search(spy, view, seat, SMALL, random.Random(3))
         monkeypatch.undo()
-        assert loaded and all(any(s is d for d in drawn) for s in loaded)
-        assert not any(s is state for s in loaded)  # never the true state
+        thawed = [s for r in recorders for s in r.thawed]
+        assert thawed and all(any(s is d for d in drawn) for s in thawed)
+        assert not any(s is state for s in thawed)  # never the true state
 
 
 def test_at_a_shared_root_the_others_choices_are_drawn_before_the_observer_picks():
@@ -223,18 +237,21 @@ def test_at_a_shared_root_the_others_choices_are_drawn_before_the_observer_picks
     plan (the playout policy) as part of each determinization, so the observer's own moves are the only ones its
     tree holds there, picked by UCB1, whether the other seat has finished its plan or not."""
     game = registry.get("kung-fur-fight")
-    kernel = ismcts.kernel_for(game)
+    rules, policy = ismcts.rules_and_policy(game)
+    pick = ismcts._playout_pick(rules, policy, SearchConfig())
     state = game.new_game(2, {"cats": "seat0"}, 3)
     assert sorted(game.to_act(state)) == [0, 1]
     rng = random.Random(5)
     for observer in (0, 1):
-        ps = ismcts._others_first(kernel, kernel.load(game.sample(game.view(state, observer), rng)), observer, rng,
-                                  ismcts._playout_pick(kernel, SearchConfig()))
-        assert list(kernel.to_act(ps)) == [observer]
-    # Only one seat to act: nothing is drawn, the state is the one given.
+        work = rules.thaw(game.sample(game.view(state, observer), rng))
+        ismcts._others_first(rules, work, observer, rng, pick)
+        assert list(rules.to_act(work)) == [observer]
+    # Only one seat to act: nothing is drawn, nothing is played.
     alone = game.apply_id(state, 1, "done")
-    ps = kernel.load(game.sample(game.view(alone, 0), rng))
-    assert ismcts._others_first(kernel, ps, 0, rng, ismcts._playout_pick(kernel, SearchConfig())) is ps
+    drawn = game.sample(game.view(alone, 0), random.Random(6))
+    work = rules.thaw(drawn)
+    ismcts._others_first(rules, work, 0, rng, pick)
+    assert list(rules.to_act(work)) == [0] and rules.legal_moves(work, 0) == game.legal_moves(drawn, 0)
 
     tree = ismcts._Tree()
     ismcts._grow(tree, game, game.view(state, 0), 0, Budget(iterations=200), random.Random(1), SearchConfig(), 0.0)
@@ -244,19 +261,19 @@ def test_at_a_shared_root_the_others_choices_are_drawn_before_the_observer_picks
 
 
 def test_with_policy_opponents_the_other_seat_plays_the_policy_s_pick_on_each_determinization():
-    """Naishi's kernel asks for it: the opponent's moves in the tree are the playout policy's picks on the
+    """Naishi's playout policy asks for it: the opponent's moves in the tree are the playout policy's picks on the
     determinization (which sees the opponent's dealt Hand), not UCB1 picks from statistics that every
     determinization shares; the observer's own moves are still chosen by UCB1."""
     game = registry.get("naishi")
-    kernel = ismcts.kernel_for(game)
-    assert kernel.policy_opponents is True
+    _, policy = ismcts.rules_and_policy(game)
+    assert policy is not None and policy.tree_opponents is True
     state = game.new_game(2, {}, 4)
     for seat in (0, 1):
         state = game.apply(state, seat, game.legal_moves(state, seat)[0])
     observer = next(iter(game.to_act(state)))
     picked: list[str] = []
 
-    def policy(k, ps, seat, moves, rng):
+    def stub(rules, work, seat, moves, rng):
         assert seat != observer, "the observer's moves are not the policy's in the tree"
         picked.append(moves[-1].id)
         return moves[-1]
@@ -274,9 +291,9 @@ def test_with_policy_opponents_the_other_seat_plays_the_policy_s_pick_on_each_de
                 found |= opponent_moves(child, seat, depth + 1)
         return found
 
-    # Without a kernel policy the picks are uniform; either way the observer's root gets every iteration.
-    policy_tree = grow(SearchConfig(playout_depth=0, kernel_policy=False, opponent_policy=True))
-    ucb_tree = grow(SearchConfig(playout_depth=0, kernel_policy=False, opponent_policy=False))
+    # Without the game's policy the picks are uniform; either way the observer's root gets every iteration.
+    policy_tree = grow(SearchConfig(playout_depth=0, game_policy=False, opponent_policy=True))
+    ucb_tree = grow(SearchConfig(playout_depth=0, game_policy=False, opponent_policy=False))
     for tree in (policy_tree, ucb_tree):
         assert sum(c.visits for c in tree.root.children[observer].values()) == 300
     # The opponent's edges keep statistics only when UCB1 picks them.
@@ -285,5 +302,5 @@ def test_with_policy_opponents_the_other_seat_plays_the_policy_s_pick_on_each_de
                    for edge in c.children.get(1 - observer, {}).values())
     assert opponent_visits(policy_tree) == 0 < opponent_visits(ucb_tree)
     assert not picked
-    with_stub = grow(SearchConfig(playout_depth=0, playout_policy=policy, opponent_policy=True))
+    with_stub = grow(SearchConfig(playout_depth=0, playout_policy=stub, opponent_policy=True))
     assert picked and opponent_moves(with_stub.root, observer) == set(picked)
