@@ -23,8 +23,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import registry
 from ai.legacy_rules import rules_and_policy
+from games import registry
 from games.base import Game, Move, PlayoutPolicy, Rules
 
 EXPLORATION = 0.7  # UCB constant; rewards lie in [0, 1]
