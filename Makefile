@@ -52,9 +52,10 @@ node-deps-if-node:
 test: $(STAMP) web-if-node node-deps-if-node
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
-## The fast tier for a developer's loop: rules engines, conformance, wire, layers, renderers (no servers).
+## The fast tier for a developer's loop, under 2 minutes: rules engines, conformance, wire, layers, renderers. It
+## starts no server, browser or process: a test that tries fails (TABLETOP_FAST_TIER, tests/conftest.py).
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not integration and not slow"
+	TABLETOP_FAST_TIER=1 $(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not integration and not slow"
 
 ## The long fuzz (not in `make test`, which sends 6,000): 1,000,000 random requests to every RPC of a real service and
 ## worker; prints the count, the seconds and the status codes. TABLETOP_FUZZ_REQUESTS / TABLETOP_FUZZ_SEED change it.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from pathlib import Path
 
 import pytest
 
@@ -65,10 +66,62 @@ def own_redis(tmp_path):
 
 # Fixtures that start real servers (Redis, the service, the worker): a test using any of them is an integration
 # test, left out of the fast tier (`make test-fast`).
-SERVER_FIXTURES = {"redis_server", "redis_url", "redis_db_url", "server", "api", "stack", "serve", "cluster"}
+DEPLOY_TESTS = Path(__file__).parent / "deploy"
+SERVER_FIXTURES = {
+    "redis_server", "redis_url", "redis_db_url", "own_redis", "server", "api", "stack", "serve", "cluster",
+}
 
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
+        deploy_check = item.path.is_relative_to(DEPLOY_TESTS)
+        if deploy_check or SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.integration)
+
+
+# The fast tier (`make test-fast`, TABLETOP_FAST_TIER=1) starts no server, browser or process stack: a test that
+# tries (a subprocess, a listening socket, a gRPC server) fails there, saying it belongs to the integration tier.
+# git (reading the tree) may run. The deploy checks run kubectl, hadolint and promtool, each a process slow to start:
+# they are marked integration below, with the tests that use a server fixture.
+FAST_TIER = os.environ.get("TABLETOP_FAST_TIER") == "1"
+OFFLINE_TOOLS = frozenset({"git"})
+
+
+class FastTierViolation(AssertionError):
+    """A test of the fast tier started a process or a server: mark it `integration` (or use a server fixture)."""
+
+
+def _refuse(what: str):
+    def refuse(*args, **kwargs):
+        raise FastTierViolation(
+            f"a fast-tier test {what}: mark it pytest.mark.integration (make test-fast starts no server or process)"
+        )
+
+    return refuse
+
+
+@pytest.fixture(autouse=True)
+def _fast_tier_guard(request, monkeypatch):
+    if not FAST_TIER or request.node.get_closest_marker("integration") or request.node.get_closest_marker("slow"):
+        yield
+        return
+    import socket
+    import subprocess
+
+    import grpc
+    import grpc.aio
+
+    popen_init = subprocess.Popen.__init__
+    refuse_process = _refuse("started a process")
+
+    def offline_tools_only(self, args, *rest, **kwargs):
+        program = args if isinstance(args, str | bytes | os.PathLike) else args[0]
+        if os.path.basename(os.fsdecode(program)) not in OFFLINE_TOOLS:
+            refuse_process()
+        popen_init(self, args, *rest, **kwargs)
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", offline_tools_only)
+    monkeypatch.setattr(socket.socket, "bind", _refuse("bound a socket (a server)"))
+    monkeypatch.setattr(grpc, "server", _refuse("started a gRPC server"))
+    monkeypatch.setattr(grpc.aio, "server", _refuse("started a gRPC server"))
+    yield

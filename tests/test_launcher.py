@@ -13,6 +13,7 @@ import time
 import urllib.request
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from commands.embedded_redis import free_port
@@ -20,6 +21,7 @@ from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 
 
+@pytest.mark.integration  # it starts processes
 def test_tabletop_run_starts_the_stack_and_stops_on_ctrl_c(tmp_path):
     port, web_port = free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("TABLETOP_")}

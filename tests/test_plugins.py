@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import grpc
+import pytest
 from google.protobuf import struct_pb2
 
 from tabletop.v1 import game_service_pb2 as pb
@@ -70,6 +71,7 @@ def test_an_outside_game_is_played_to_the_end_by_a_human_and_the_ai(redis_db_url
             _stop(worker)
 
 
+@pytest.mark.integration  # it starts processes
 def test_a_module_that_cannot_be_imported_is_named_at_start():
     done = subprocess.run([sys.executable, "-m", "commands.cli", "arena", "--help"], cwd=ROOT, capture_output=True,
                           text=True, timeout=60, env={"PATH": "/usr/bin:/bin", "TABLETOP_GAME_MODULES": "no.such.mod"})

@@ -274,6 +274,7 @@ def test_the_worker_reclaims_and_dead_letters_per_shard_on_a_cluster(cluster):
         nowhere.close()
 
 
+@pytest.mark.integration  # it starts processes
 def test_a_master_fails_over_and_play_goes_on(tmp_path):
     """Three masters with a replica each; the master that the Redis URL names dies. Until its replica takes over,
     calls on its games fail with UNAVAILABLE (never INTERNAL) and the other games go on; then its games play again,

@@ -66,6 +66,7 @@ def test_yes_no_settings_refuse_other_words():
     assert not WorkerConfig.from_env({"TABLETOP_ALLOW_INSECURE": "no"}).allow_insecure
 
 
+@pytest.mark.integration  # it starts processes
 def test_tabletop_serve_with_a_missing_certificate_exits_with_the_reason(tmp_path):
     env = {**os.environ, "TABLETOP_TLS_CERT_FILE": str(tmp_path / "tls.crt"),
            "TABLETOP_TLS_KEY_FILE": str(tmp_path / "tls.key"), "TABLETOP_METRICS_PORT": "0"}

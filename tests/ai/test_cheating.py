@@ -57,6 +57,7 @@ def test_the_cheater_needs_the_state_and_plays_in_the_arena():
         arena.make_player("cheat:normal", "zipang")
 
 
+@pytest.mark.integration  # it starts processes
 def test_the_worker_cannot_reach_the_cheating_baseline():
     # 1. Importing every worker module loads neither ai.cheating nor the arena.
     code = ("import sys, ai.worker, ai.worker_jobs, ai.worker_service, ai.worker_timeouts, ai.worker_config; "

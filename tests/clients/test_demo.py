@@ -33,6 +33,7 @@ def assert_finished_game(summary: dict, game_type: str) -> None:
     assert min(best) == max(totals.values()), "the first place has the highest total"
 
 
+@pytest.mark.integration  # it starts processes
 def test_demo_hinode_json_self_contained():
     # No --target: the demo starts its own stack and stops it.
     done = run("demo", "hinode", "--seed", "7", "--json")

@@ -8,6 +8,8 @@ import json
 import random
 import re
 
+import pytest
+
 from clients import render
 from clients.render import Style
 from games import registry
@@ -82,6 +84,7 @@ def test_the_score_so_far_is_the_scorepad():
     assert re.search(r"\n\s+total\s", table)
 
 
+@pytest.mark.integration  # it starts processes
 def test_demo_naishi_seed_7_json_self_contained():
     # No --target: the demo starts its own stack and stops it; --seed fixes the deal of this all-AI game.
     done = run("demo", "naishi", "--seed", "7", "--json")

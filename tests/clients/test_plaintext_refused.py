@@ -101,6 +101,7 @@ def test_a_bad_ca_file_is_a_clear_error(tmp_path, capsys):
     assert f"--ca-file='{missing}' cannot be read" in capsys.readouterr().err
 
 
+@pytest.mark.integration  # it starts processes
 def test_the_worker_will_not_send_its_credential_to_a_plaintext_remote_service():
     env = client_env(TABLETOP_SERVICE_TARGET=REMOTE, TABLETOP_AI_SERVICE_TOKEN="t", TABLETOP_AI_GRPC_PORT="-1",
                      TABLETOP_REDIS_URL="redis://192.0.2.1:6379/0")

@@ -51,6 +51,7 @@ def assert_breakdown_adds_up(screen: str) -> None:
         assert sum(table[c][seat] for c in categories) == total
 
 
+@pytest.mark.integration  # it starts processes
 def test_play_hinode_self_contained_with_hint_score_and_final_breakdown():
     # No --target: the command starts its own Redis, game service and AI worker, and stops them at the end.
     argv = tabletop("play", "hinode", "--seats", "human,ai:easy,ai:easy,ai:easy", "--name", "Tester",

@@ -156,6 +156,7 @@ def test_suggest_returns_the_best_move_and_every_candidate(stack):
             assert sum(c.visits for c in suggestion.candidates) > 0
 
 
+@pytest.mark.integration  # it starts processes
 def test_the_sdk_imports_only_the_protos_and_grpc():
     """ARCHITECTURE.md: clients/ imports the generated protos (tabletop.v1) and grpc. The SDK needs nothing else;
     the terminal also finds each game's renderer through the game registry (pure rules, no service, AI or Redis);
@@ -202,6 +203,7 @@ def test_a_players_live_score_is_scored_from_its_own_view(client):
     assert checked >= 6
 
 
+@pytest.mark.integration  # it starts processes
 def test_a_command_with_nothing_at_its_target_gives_up_after_4_seconds_naming_it():
     """It waits 4 s for the service (said in the message), then fails: it never hangs. (How long the whole command
     takes is not asserted: Python's start-up on a loaded machine is no part of the promise.)"""

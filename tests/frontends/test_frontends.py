@@ -136,6 +136,7 @@ def test_the_guide_has_a_runnable_snippet_per_language():
 
 
 @pytest.mark.parametrize("index", range(len(_snippets())), ids=[k for k, _ in _snippets()])
+@pytest.mark.integration  # it starts processes
 def test_the_guides_snippets_run(web_stack, index, tmp_path):
     kind, code = _snippets()[index]
     code = code.replace("127.0.0.1:50051", web_stack.target).replace("http://127.0.0.1:8080",

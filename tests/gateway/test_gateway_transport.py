@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import aiohttp
+import pytest
 
 from clients.grpcweb import GrpcWebStub
 from tabletop.v1 import game_service_pb2 as pb
@@ -45,18 +46,21 @@ def run_gateway(**env) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.integration  # it starts processes
 def test_the_gateway_will_not_forward_tokens_in_plaintext_to_another_machine():
     refused = run_gateway(TABLETOP_GATEWAY_UPSTREAM="tabletop-game-service:50051")
     assert refused.returncode == 2
     assert "without TLS" in refused.stderr and "TABLETOP_ALLOW_INSECURE" in refused.stderr
 
 
+@pytest.mark.integration  # it starts processes
 def test_nor_to_a_watch_tier_on_another_machine():
     refused = run_gateway(TABLETOP_GATEWAY_WATCH_UPSTREAM="tabletop-game-service-watch:50051")
     assert refused.returncode == 2
     assert "tabletop-game-service-watch:50051" in refused.stderr and "without TLS" in refused.stderr
 
 
+@pytest.mark.integration  # it starts processes
 def test_a_wide_open_cors_setting_stops_the_gateway_with_a_message():
     refused = run_gateway(TABLETOP_GATEWAY_ALLOWED_ORIGINS="*")
     assert refused.returncode == 2 and "TABLETOP_GATEWAY_ALLOWED_ORIGINS" in refused.stderr

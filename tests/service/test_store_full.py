@@ -18,6 +18,8 @@ from tests.service.conftest import HUMAN, OPEN, ServerThread, service_config
 MAXMEMORY = 2 * 1024 * 1024
 FULL = grpc.StatusCode.RESOURCE_EXHAUSTED
 
+pytestmark = pytest.mark.integration  # small_redis starts a Redis of its own
+
 
 @pytest.fixture
 def small_redis(tmp_path):

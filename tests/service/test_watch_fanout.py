@@ -8,6 +8,7 @@ import random
 import time
 
 import grpc
+import pytest
 import redis
 
 from service.errors import error_info
@@ -227,6 +228,7 @@ def test_a_watcher_that_reads_nothing_is_dropped(redis_db_url):
         server.stop()
 
 
+@pytest.mark.integration  # it starts processes
 def test_five_thousand_watchers_cost_no_redis_connection_each():
     """`tabletop bench watch` with the issue's 5,000 watchers on one replica while 16 players play (short phases
     here; docs/resilience.md has the full run): every watcher opens and stays open, the players meet no
@@ -283,6 +285,7 @@ def test_the_watch_bench_can_open_its_streams_on_another_replica(redis_db_url):
         spectators.stop()
 
 
+@pytest.mark.integration  # it starts processes
 def test_the_watch_bench_starts_a_watch_tier_and_pins_the_sides():
     """`tabletop bench watch --watch-tier --pin`: the benchmark starts a second replica on the same Redis and opens
     the streams there, as the watch tier of deploy/k8s does, and with two CPUs or more puts the players' side and
