@@ -33,8 +33,8 @@ from ai.worker_config import WorkerConfig, dead_letter_stream
 from ai.worker_metrics import JOBS, QUEUE_LAG_SECONDS, RECLAIMED
 from ai.worker_service import capped, think
 from ai.worker_timeouts import Timekeeper
-from games import registry
-from tabletop import redis_client, wire
+from games import registry, wire
+from tabletop import redis_client
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 

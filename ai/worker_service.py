@@ -14,10 +14,10 @@ from grpc_status import rpc_status
 from ai import ismcts
 from ai.worker_config import WorkerConfig
 from ai.worker_metrics import SUGGESTIONS, record_search
-from games import registry
-from tabletop import wire
+from games import registry, wire
 from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
+from tabletop.wire import WireError
 
 DOMAIN = "tabletop.dev"
 SERVICE = "tabletop.v1.AIService"
@@ -67,7 +67,7 @@ class AIServicer(ai_service_pb2_grpc.AIServiceServicer):
             raise _Refused(grpc.StatusCode.NOT_FOUND, "UNKNOWN_GAME_TYPE", message) from None
         try:
             view = wire.view_from_any(game, request.view)
-        except (wire.WireError, ValueError, TypeError) as exc:
+        except (WireError, ValueError, TypeError) as exc:
             raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_VIEW", str(exc)[:300]) from None
         if not 0 <= request.seat < game.info.max_seats:
             raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_SEAT", f"there is no seat {request.seat}")

@@ -4,7 +4,7 @@ Play: your view (your hand, the board, what the others did, the score on demand)
 type a number (or a move id), `?` for what the board's abbreviations mean, `h` for a hint with the AI's statistics,
 `s` for the score, `b` to show the board and the moves again, `f` for the full board, `q` to quit. The board and
 the moves fit on the terminal (80 x 24 at the least, shutil.get_terminal_size): a compact board when the full
-one does not fit, and a long move list grouped in two steps (clients.render.screen). Colours only on a terminal,
+one does not fit, and a long move list grouped in two steps (tabletop.terminal.screen). Colours only on a terminal,
 and never with NO_COLOR set.
 """
 
@@ -16,9 +16,10 @@ import sys
 import time
 
 from clients import connection, render
-from clients.render import Style, screen
+from clients.render import Style
 from clients.sdk import Client, Player, StaleVersion, TabletopError
 from clients.session import CONNECT_SECONDS, LocalStarter, fail, parse_seats, say, service_target
+from tabletop.terminal import screen
 from tabletop.v1 import game_service_pb2 as pb
 
 KEYS = "? legend, h hint, s score, b board, f full board, q quit"

@@ -85,12 +85,6 @@ def _load_builtins() -> None:
         _builtins_loaded = True
 
 
-def load_modules(modules: tuple[str, ...] | list[str]) -> None:
-    """Import game packages from elsewhere; each registers itself."""
-    for module in modules:
-        importlib.import_module(module)
-
-
 def names() -> tuple[str, ...]:
     _load_builtins()
     return tuple(sorted(_games))

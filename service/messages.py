@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from games import wire
 from games.base import Game, Move, Words
 from service.listing import Listed
 from service.lobby import Created, Joined
@@ -11,8 +12,8 @@ from service.play import Moved, Scored, told
 from service.store import Event, SeatRecord, Timer, event_key
 from service.suggest import Suggestion
 from service.tables import Seen
-from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
+from tabletop.wire import field_bytes, varint_bytes
 
 STATUS = {
     "waiting": pb.GAME_STATUS_WAITING_FOR_PLAYERS,
@@ -86,7 +87,7 @@ def _kept(cache: dict[tuple, bytes], key: tuple, value: bytes) -> bytes:
     return value
 
 
-_field, _varint = wire.field_bytes, wire.varint_bytes
+_field, _varint = field_bytes, varint_bytes
 
 
 def _event_field(game_id: str, event: Event, viewer: int | None, names: tuple[str, ...]) -> bytes:

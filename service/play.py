@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from games import wire
 from games.base import Game, GameError, IllegalMove, Move, Score, Words
 from service import errors, metrics, validation
 from service.auth import Caller, Credentials
@@ -25,7 +26,7 @@ from service.tables import (
     names,
     to_act,
 )
-from tabletop import wire
+from tabletop.wire import WireError
 
 # A seat named in a move's sentence for others is stored as this placeholder, filled in for each reader.
 SEAT_MARK = "\x00"
@@ -215,7 +216,7 @@ class Play:
                 return game.move_by_id(state, seat, move)
             try:
                 typed = wire.move_from_any(game, move)
-            except wire.WireError as exc:
+            except WireError as exc:
                 raise errors.invalid("INVALID_MOVE", str(exc)) from None
             game.check_can_act(state, seat)
             if typed not in game.legal_moves(state, seat):

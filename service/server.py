@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from games import registry
+from games import registry, wire
 from service import echo, logs, metrics
 from service.config import Config, ConfigError
 from service.listing import Listing
@@ -26,7 +26,7 @@ from service.store import GameStore
 from service.suggest import Suggest
 from service.tables import Tables
 from service.watch import Watch
-from tabletop import reflection, transport, wire
+from tabletop import reflection, transport
 from tabletop.v1 import game_service_pb2
 
 SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name

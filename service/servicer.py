@@ -10,7 +10,7 @@ from typing import Any
 import grpc
 from google.protobuf import json_format
 
-from games import registry
+from games import registry, wire
 from games.codec import CodecError
 from service import auth, errors, messages, metrics
 from service.listing import Listing
@@ -22,7 +22,6 @@ from service.seats import Seats
 from service.store import Timer
 from service.suggest import Suggest
 from service.watch import Watch
-from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 

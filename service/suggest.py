@@ -6,13 +6,14 @@ from dataclasses import dataclass
 
 import grpc
 
+from games import wire
 from games.base import GameError, Words
 from service import errors, validation
 from service.auth import Credentials
 from service.config import Config
 from service.seats import Seats
 from service.tables import Tables, names
-from tabletop import transport, wire
+from tabletop import transport
 from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
@@ -47,11 +48,10 @@ def game_modules(env: Mapping[str, str]) -> tuple[str, ...]:
 
 
 def load_game_modules(env: Mapping[str, str]) -> None:
-    """Import the modules TABLETOP_GAME_MODULES names, so their games are registered; a bad name is a ConfigError."""
-    from games import registry
-
+    """Import the modules TABLETOP_GAME_MODULES names, so their games are registered; a bad name is a ConfigError.
+    Each registers itself on import, so this layer, below the games, never names the registry."""
     for module in game_modules(env):
         try:
-            registry.load_modules([module])
+            importlib.import_module(module)
         except ImportError as exc:
             raise ConfigError(f"TABLETOP_GAME_MODULES names {module!r}, which cannot be imported: {exc}") from None

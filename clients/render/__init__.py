@@ -17,10 +17,11 @@ import importlib
 import re
 from types import ModuleType
 
-from clients.render import generic, screen
-from clients.render.style import Style
-from clients.render.table import render_moves, render_score, render_seats, render_suggestion
+from clients.render import generic
 from games import registry
+from tabletop.terminal import screen
+from tabletop.terminal.style import Style
+from tabletop.terminal.table import render_moves, render_score, render_seats, render_suggestion, seat_name
 from tabletop.v1 import game_service_pb2 as pb
 
 
@@ -71,7 +72,7 @@ def move_group(state: pb.GameState, move: pb.LegalMove) -> str:
 def decision_screen(state: pb.GameState, style: Style, head: str, width: int = screen.MIN_WIDTH,
                     height: int = screen.MIN_HEIGHT, menu: screen.Menu | None = None,
                     opened: int | None = None) -> screen.Screen:
-    """One decision: the board and the legal moves under `head`, fitted to the screen (see clients.render.screen)."""
+    """One decision: the board and the legal moves under `head`, fitted to the screen (see tabletop.terminal.screen)."""
     width, height = screen.size(width, height)
     boards = (render_state(state, style), render_compact(state, style, width))
     return screen.decision(state, style, head, width, height, menu=menu, opened=opened, boards=boards,
@@ -87,13 +88,7 @@ def describe_changes(before: pb.GameState | None, after: pb.GameState, skip_seat
     return renderer.changes(before, after, skip_seat)
 
 
-def seat_name(state: pb.GameState, seat: int) -> str:
-    for info in state.seats:
-        if info.seat == seat:
-            return info.name or f"seat {seat + 1}"
-    return f"seat {seat + 1}"
-
-
+# The kit's game-independent pieces travel with the renderer, so that a client draws a whole table from here.
 __all__ = [
     "Style", "decision_screen", "describe_changes", "legend", "move_group", "render_compact", "render_moves",
     "render_score", "render_seats", "render_state", "render_suggestion", "seat_name",

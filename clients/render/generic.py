@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from clients.render.style import Style
-from clients.render.table import STATUS, render_seats
+from tabletop.terminal.style import Style
+from tabletop.terminal.table import STATUS, render_seats
 from tabletop.v1 import game_service_pb2 as pb
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import textwrap
 from collections import Counter
 
-from clients.render.screen import ANSI, clip, wrap
-from clients.render.style import Style
-from clients.render.table import STATUS
+from tabletop.terminal.screen import ANSI, clip, wrap
+from tabletop.terminal.style import Style
+from tabletop.terminal.table import STATUS
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import kungfur_pb2 as kp
 

@@ -7,9 +7,9 @@ Positions count from 1, left to right, as the rulebook does.
 
 from __future__ import annotations
 
-from clients.render.screen import clip
-from clients.render.style import Style
-from clients.render.table import STATUS
+from tabletop.terminal.screen import clip
+from tabletop.terminal.style import Style
+from tabletop.terminal.table import STATUS
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import naishi_pb2 as np
 

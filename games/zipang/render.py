@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from clients.render.screen import clip, wrap
-from clients.render.style import Style
-from clients.render.table import STATUS
+from tabletop.terminal.screen import clip, wrap
+from tabletop.terminal.style import Style
+from tabletop.terminal.table import STATUS
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import zipang_pb2 as zp
 

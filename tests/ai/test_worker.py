@@ -23,8 +23,7 @@ from ai.worker_jobs import BULK as BULK_LANE
 from ai.worker_jobs import JobConsumer
 from commands.embedded_redis import free_port
 from commands.launcher import wait_serving
-from games import registry
-from tabletop import wire
+from games import registry, wire
 from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc, game_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
 

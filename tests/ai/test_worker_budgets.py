@@ -15,8 +15,7 @@ from ai import ismcts, worker_jobs
 from ai.worker_config import WorkerConfig, available_cpus
 from ai.worker_jobs import BULK, INTERACTIVE, JobConsumer
 from ai.worker_service import AIServicer, capped
-from games import registry
-from tabletop import wire
+from games import registry, wire
 from tabletop.settings import ConfigError
 from tabletop.v1 import ai_service_pb2
 from tabletop.v1 import game_service_pb2 as pb

@@ -12,8 +12,7 @@ import pytest
 
 from ai.worker_config import WorkerConfig
 from ai.worker_service import AIServicer
-from games import registry
-from tabletop import wire
+from games import registry, wire
 from tabletop.v1 import ai_service_pb2
 
 

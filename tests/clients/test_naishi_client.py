@@ -12,10 +12,9 @@ import pytest
 
 from clients import render
 from clients.render import Style
-from games import registry
+from games import registry, wire
 from games.naishi.data import NAMES
 from games.naishi.scoring import CATEGORY_NAMES
-from tabletop import wire
 from tests.clients.test_demo import assert_finished_game, run
 from tests.clients.test_render import game_state
 

@@ -9,10 +9,9 @@ import pytest
 
 from clients import render
 from clients.render import Style
-from games import registry
+from games import registry, wire
 from games.base import Words
 from games.hinode.data import NAWABARI
-from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 
 

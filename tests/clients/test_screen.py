@@ -1,4 +1,4 @@
-"""One decision on an 80 x 24 screen (clients/render/screen.py): for every built-in game, in every position of
+"""One decision on an 80 x 24 screen (tabletop/terminal/screen.py): for every built-in game, in every position of
 random games, the board and the move list (or the list of groups, or one group's moves) fit in 23 lines of at
 most 80 columns, the prompt taking the 24th; every move keeps one number, typed at any step; the legend exists."""
 
@@ -9,8 +9,9 @@ import random
 import pytest
 
 from clients import render
-from clients.render import Style, screen
+from clients.render import Style
 from games import registry
+from tabletop.terminal import screen
 from tests.clients.test_render import game_state
 
 GAMES = [("hinode", 4, {}), ("hinode", 3, {"advanced": True}), ("naishi", 2, {}), ("zipang", 5, {}),

@@ -8,11 +8,11 @@ import random
 import re
 
 from clients.render import render_state
-from clients.render.style import Style
 from games.base import evolve
 from games.kungfur import GAME
 from games.kungfur.data import CARDS, NAMES
 from games.kungfur.render import card_name
+from tabletop.terminal.style import Style
 from tests.kungfur.positions import CATS, DOGS, c, fight, play, player, position
 from tests.support.screens import Screens
 

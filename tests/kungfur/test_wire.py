@@ -10,12 +10,12 @@ import random
 import pytest
 from google.protobuf import any_pb2
 
+from games import wire
 from games.base import evolve
 from games.kungfur import GAME
 from games.kungfur.data import CARDS, NAMES
 from games.kungfur.moves import MOVE_TYPES, RingoAdd, ShuAdd
 from games.kungfur.wire import enum_name
-from tabletop import wire
 from tabletop.v1 import kungfur_pb2 as kp
 from tabletop.wire import WireError
 from tests.kungfur.positions import CATS, DOGS, c, fight, play, player, position

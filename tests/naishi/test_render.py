@@ -4,10 +4,10 @@ Imperial Court, the opponent's hidden Hand as '?', and what happened between two
 from __future__ import annotations
 
 from clients.render import render_state
-from clients.render.style import Style
 from games.naishi.data import NAMES
 from games.naishi.engine import GAME
 from games.naishi.moves import Decree, Develop, DiscardRiver, EndTurn, Recall, Switch
+from tabletop.terminal.style import Style
 from tests.naishi.positions import MOUNTAINS, B, F, H, K, M, N, S, T, position
 from tests.support.screens import Screens
 

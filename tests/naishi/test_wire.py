@@ -9,12 +9,12 @@ import random
 import pytest
 from google.protobuf import any_pb2
 
+from games import wire
 from games.base import Score, SeatScore
 from games.naishi.data import FORT, NAMES
 from games.naishi.engine import GAME
 from games.naishi.moves import MOVE_TYPES, Develop, Give, Recall, Switch
 from games.naishi.scoring import CATEGORY_NAMES
-from tabletop import wire
 from tabletop.v1 import naishi_pb2 as np
 from tabletop.wire import WireError
 from tests.support.messages import pack, view_message

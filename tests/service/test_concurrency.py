@@ -11,10 +11,9 @@ from concurrent.futures import ThreadPoolExecutor
 import grpc
 import redis
 
-from games import registry
+from games import registry, wire
 from service.store import STREAM_LINGER_SECONDS, GameStore, events_key, game_key, log_key, requests_key, state_key
 from service.store import active_key as shard_active_key
-from tabletop import wire
 from tabletop.job_shards import job_stream
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc

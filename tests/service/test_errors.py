@@ -9,10 +9,9 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from games import registry
+from games import registry, wire
 from games.hinode.moves import ChooseArea
 from service.errors import error_info
-from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.service.conftest import AI, AI_TOKEN, HUMAN, OPEN, Api, ServerThread, service_config

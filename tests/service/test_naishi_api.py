@@ -9,9 +9,8 @@ import time
 
 import grpc
 
-from games import registry
+from games import registry, wire
 from games.base import evolve
-from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tabletop.v1 import naishi_pb2 as np

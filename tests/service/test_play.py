@@ -6,10 +6,9 @@ import random
 
 import redis
 
-from games import registry
+from games import registry, wire
 from service.store import GameRecord, pack_state, read_stored, unpack_state
 from service.tables import Replay
-from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tests.service.conftest import HUMAN
 

@@ -16,10 +16,9 @@ import pytest
 import redis
 from grpc_health.v1 import health_pb2
 
-from games import registry
+from games import registry, wire
 from service.errors import error_info
 from service.store import read_stored
-from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tests.service.test_fuzz import HUMAN, ServeProcess, auth
 

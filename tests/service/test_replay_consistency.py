@@ -23,11 +23,10 @@ import grpc
 import pytest
 import redis
 
-from games import registry
+from games import registry, wire
 from games.base import Words
 from service.errors import error_info
 from service.store import read_stored, requests_key
-from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.service.test_fuzz import HUMAN, ServeProcess, auth

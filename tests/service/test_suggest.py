@@ -11,10 +11,9 @@ import grpc
 import pytest
 import redis
 
-from games import registry
+from games import registry, wire
 from service.errors import error_info
 from service.store import read_stored
-from tabletop import wire
 from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc, game_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
 from tests.service.conftest import HUMAN, Api, ServerThread, service_config

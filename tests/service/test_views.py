@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games import registry
+from games import registry, wire
 from games.base import Words
 from games.hinode.data import HERO
 from games.hinode.moves import PlayCard
@@ -15,7 +15,6 @@ from service.messages import event_to_proto
 from service.play import told_template
 from service.store import Event
 from service.tables import visible_score
-from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import hinode_pb2 as hp
 from tests.service.conftest import HUMAN

@@ -11,9 +11,8 @@ import random
 import pytest
 from google.protobuf import any_pb2, struct_pb2
 
-from games import registry
+from games import registry, wire
 from games.base import Game, Words
-from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.wire import WireError
 from tests.support import toygame

@@ -10,8 +10,8 @@ import time
 
 import grpc
 
+from games import wire
 from games.zipang import GAME as ZIPANG
-from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tabletop.v1 import zipang_pb2 as zp

@@ -6,8 +6,8 @@ from __future__ import annotations
 from google.protobuf import any_pb2
 from google.protobuf.message import Message
 
+from games import wire
 from games.base import Game, Move
-from tabletop import wire
 
 
 def pack(message: Message) -> any_pb2.Any:

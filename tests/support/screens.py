@@ -4,8 +4,8 @@ sends it (the view through the game's wire), drawn, and what changed between two
 from __future__ import annotations
 
 from clients.render import Style, describe_changes, render_state
+from games import wire
 from games.base import Game
-from tabletop import wire
 from tabletop.v1 import game_service_pb2 as pb
 
 

@@ -10,11 +10,11 @@ import random
 import pytest
 from google.protobuf import any_pb2
 
+from games import wire
 from games.base import evolve
 from games.zipang import GAME
 from games.zipang.data import KEYS, TITLES
 from games.zipang.moves import MOVE_TYPES, Play, React, Take, Use
-from tabletop import wire
 from tabletop.v1 import zipang_pb2 as zp
 from tabletop.wire import WireError
 from tests.support.messages import move_message, pack, view_message

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clients.render.style import Style
+from tabletop.terminal.style import Style
 from tabletop.v1 import game_service_pb2 as pb
 
 STATUS = {
@@ -12,7 +12,8 @@ STATUS = {
 }
 
 
-def _name(state: pb.GameState, seat: int) -> str:
+def seat_name(state: pb.GameState, seat: int) -> str:
+    """The seat's holder by name, or "seat 3" for a seat without one."""
     for info in state.seats:
         if info.seat == seat:
             return info.name or f"seat {seat + 1}"
@@ -42,7 +43,7 @@ def render_score(score: pb.GetScoreResponse, state: pb.GameState, style: Style) 
     """The breakdown as a table: a row per category, a column per seat, the totals and the ranking."""
     if not score.seats:
         return ["  (no score yet)"]
-    names = [_name(state, s.seat) for s in score.seats]
+    names = [seat_name(state, s.seat) for s in score.seats]
     categories: list[str] = []
     for seat in score.seats:
         for item in seat.breakdown:
@@ -61,7 +62,7 @@ def render_score(score: pb.GetScoreResponse, state: pb.GameState, style: Style) 
     lines.append("  " + style.paint("total".ljust(first) + totals, "bold"))
     places = []
     for place, group in enumerate(score.ranking, 1):
-        who = " = ".join(_name(state, s) for s in group.seats)
+        who = " = ".join(seat_name(state, s) for s in group.seats)
         places.append(f"{place}. {who}")
     if places:
         lines.append("  ranking: " + "   ".join(places))

@@ -11,7 +11,7 @@ import re
 import textwrap
 from dataclasses import dataclass, field
 
-from clients.render.style import Style
+from tabletop.terminal.style import Style
 from tabletop.v1 import game_service_pb2 as pb
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
