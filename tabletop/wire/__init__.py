@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from functools import cache, lru_cache
 from typing import Any
 
-from google.protobuf import any_pb2, json_format, struct_pb2
+from google.protobuf import any_pb2, descriptor_pb2, json_format, struct_pb2
+from google.protobuf.descriptor import FileDescriptor
 from google.protobuf.message import DecodeError, Message
 
 from games import codec, registry
@@ -23,8 +24,8 @@ from games.base import Game, Move, Score, Words
 from tabletop.v1 import game_service_pb2 as pb
 
 __all__ = [
-    "GameWire", "WireError", "game_type_to_proto", "legal_moves_to_proto", "move_from_any", "move_to_any",
-    "score_to_proto", "view_from_any", "view_to_any", "wire_of",
+    "GameWire", "WireError", "file_descriptor_set", "game_type_to_proto", "legal_moves_to_proto", "move_from_any",
+    "move_to_any", "score_to_proto", "view_from_any", "view_to_any", "wire_of",
 ]
 
 TYPE_URL_PREFIX = "type.googleapis.com/"
@@ -275,4 +276,26 @@ def game_type_to_proto(game: Game) -> pb.GameType:
         view_type=wire.view_message.DESCRIPTOR.full_name,
         move_type=wire.move_message.DESCRIPTOR.full_name,
         score_type=wire.score_message.DESCRIPTOR.full_name if wire.score_message else "",
+        file_descriptor_set=file_descriptor_set(
+            *(m for m in (wire.view_message, wire.move_message, wire.score_message) if m is not None)),
     )
+
+
+@cache
+def file_descriptor_set(*messages: type[Message]) -> bytes:
+    """The .proto files that define `messages` and every file they import, each after its imports, as a serialized
+    google.protobuf.FileDescriptorSet: what lets a client with no generated code of a game decode its messages."""
+    ordered: dict[str, FileDescriptor] = {}
+
+    def add(file: FileDescriptor) -> None:
+        if file.name not in ordered:
+            for imported in file.dependencies:
+                add(imported)
+            ordered[file.name] = file
+
+    for message in messages:
+        add(message.DESCRIPTOR.file)
+    files = descriptor_pb2.FileDescriptorSet()
+    for file in ordered.values():
+        file.CopyToProto(files.file.add())
+    return files.SerializeToString()
