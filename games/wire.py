@@ -18,7 +18,7 @@ from google.protobuf.message import DecodeError, Message
 from games import codec, registry
 from games.base import Game, Move, Score, Words
 from tabletop.v1 import game_service_pb2 as pb
-from tabletop.wire import GameWire, WireError, field_bytes, pack, type_url, unpack
+from tabletop.wire import GameWire, WireError, field_bytes, file_descriptor_set, pack, type_url, unpack
 
 __all__ = [
     "game_type_to_proto", "legal_move_bytes", "legal_moves_to_proto", "move_from_any", "move_to_any",
@@ -185,4 +185,6 @@ def game_type_to_proto(game: Game) -> pb.GameType:
         view_type=wire.view_message.DESCRIPTOR.full_name,
         move_type=wire.move_message.DESCRIPTOR.full_name,
         score_type=wire.score_message.DESCRIPTOR.full_name if wire.score_message else "",
+        file_descriptor_set=file_descriptor_set(
+            *(m for m in (wire.view_message, wire.move_message, wire.score_message) if m is not None)),
     )

@@ -106,7 +106,7 @@ class GameOption(_message.Message):
     def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[OptionKind, str]] = ..., default_value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., description: _Optional[str] = ..., choices: _Optional[_Iterable[str]] = ..., minimum: _Optional[int] = ..., maximum: _Optional[int] = ...) -> None: ...
 
 class GameType(_message.Message):
-    __slots__ = ("name", "title", "description", "min_seats", "max_seats", "options", "view_type", "move_type", "score_type")
+    __slots__ = ("name", "title", "description", "min_seats", "max_seats", "options", "view_type", "move_type", "score_type", "file_descriptor_set")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
@@ -116,6 +116,7 @@ class GameType(_message.Message):
     VIEW_TYPE_FIELD_NUMBER: _ClassVar[int]
     MOVE_TYPE_FIELD_NUMBER: _ClassVar[int]
     SCORE_TYPE_FIELD_NUMBER: _ClassVar[int]
+    FILE_DESCRIPTOR_SET_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     description: str
@@ -125,7 +126,8 @@ class GameType(_message.Message):
     view_type: str
     move_type: str
     score_type: str
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., min_seats: _Optional[int] = ..., max_seats: _Optional[int] = ..., options: _Optional[_Iterable[_Union[GameOption, _Mapping]]] = ..., view_type: _Optional[str] = ..., move_type: _Optional[str] = ..., score_type: _Optional[str] = ...) -> None: ...
+    file_descriptor_set: bytes
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., min_seats: _Optional[int] = ..., max_seats: _Optional[int] = ..., options: _Optional[_Iterable[_Union[GameOption, _Mapping]]] = ..., view_type: _Optional[str] = ..., move_type: _Optional[str] = ..., score_type: _Optional[str] = ..., file_descriptor_set: _Optional[bytes] = ...) -> None: ...
 
 class ListGameTypesRequest(_message.Message):
     __slots__ = ()

@@ -16,10 +16,13 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
-from google.protobuf import any_pb2
+from google.protobuf import any_pb2, descriptor_pb2
+from google.protobuf.descriptor import FileDescriptor
 from google.protobuf.message import DecodeError, Message
 
-__all__ = ["GameWire", "WireError", "field_bytes", "pack", "type_url", "unpack", "varint_bytes"]
+__all__ = [
+    "GameWire", "WireError", "field_bytes", "file_descriptor_set", "pack", "type_url", "unpack", "varint_bytes",
+]
 
 TYPE_URL_PREFIX = "type.googleapis.com/"
 
@@ -111,3 +114,23 @@ def varint_bytes(value: int) -> bytes:
 
 
 _ONE_BYTE = [bytes((value,)) for value in range(0x80)]
+
+
+@cache
+def file_descriptor_set(*messages: type[Message]) -> bytes:
+    """The .proto files that define `messages` and every file they import, each after its imports, as a serialized
+    google.protobuf.FileDescriptorSet: what lets a client with no generated code of a game decode its messages."""
+    ordered: dict[str, FileDescriptor] = {}
+
+    def add(file: FileDescriptor) -> None:
+        if file.name not in ordered:
+            for imported in file.dependencies:
+                add(imported)
+            ordered[file.name] = file
+
+    for message in messages:
+        add(message.DESCRIPTOR.file)
+    files = descriptor_pb2.FileDescriptorSet()
+    for file in ordered.values():
+        file.CopyToProto(files.file.add())
+    return files.SerializeToString()

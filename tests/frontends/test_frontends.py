@@ -4,7 +4,8 @@ gateway serving the built web table, as `make run` starts them):
 - the web table, driven in a real headless Chromium (Debian's chromium, playwright-core from npm): a Naishi game
   against an AI created and played to its end by clicking, the final score shown equal to GetScore, screenshots
   of the board saved;
-- the Node.js example client (clients/examples/node), from the .proto files only;
+- the Node.js example client (clients/examples/node), from the service's .proto file and the descriptors that
+  ListGameTypes sends for each game;
 - the runnable snippets of docs/frontends.md (Python, Node.js over native gRPC, and the browser's gRPC-Web code).
 
 Without Node.js, npm packages, the web build or a browser each test skips and says what is missing (`make test`
@@ -87,12 +88,13 @@ def browser_or_skip() -> None:
 def test_a_naishi_game_is_played_to_its_end_in_a_real_browser(web_stack, tmp_path):
     browser_or_skip()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    played = subprocess.run(["node", "tests/play_naishi.mjs", web_stack.gateway_url + "/", str(SCREENSHOTS)],
+    played = subprocess.run(["node", "tests/play_game.mjs", web_stack.gateway_url + "/", str(SCREENSHOTS)],
                             cwd=WEB, capture_output=True, text=True, timeout=420,
                             env={**os.environ, "CHROMIUM": CHROMIUM})
     assert played.returncode == 0, played.stderr[-3000:]
     result = json.loads(played.stdout.strip().splitlines()[-1])
     assert result["status"] == "FINISHED" and result["moves"] > 0 and not result["pageErrors"]
+    assert result["viewType"] == "tabletop.v1.NaishiView" and not result["genericBoard"]  # Naishi's own board
     assert result["hint"] and result["hint"]["moveId"]  # SuggestMove answered through the browser path
     score = native_score(web_stack.target, result["gameId"])
     assert score.final

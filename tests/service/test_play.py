@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import redis
+from google.protobuf import descriptor_pb2
 
 from games import registry, wire
 from service.store import GameRecord, pack_state, read_stored, unpack_state
@@ -94,6 +95,8 @@ def test_game_types_are_listed_with_their_options(api):
     options = {o.name: o for o in hinode.options}
     assert options["advanced"].kind == pb.OPTION_KIND_BOOL
     assert options["start_player"].kind == pb.OPTION_KIND_CHOICE and "random" in options["start_player"].choices
+    files = descriptor_pb2.FileDescriptorSet.FromString(hinode.file_descriptor_set).file
+    assert files[-1].name == "tabletop/v1/hinode.proto" and hinode.view_type == "tabletop.v1.HinodeView"
 
 
 def test_options_as_a_struct(api):

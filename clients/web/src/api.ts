@@ -1,21 +1,36 @@
 // The one connection of the table to Tabletop: a gRPC-Web transport to the gateway that serves this page (or
-// VITE_TABLETOP_GATEWAY_URL), the typed GameService client, and a registry of every generated file so that
-// google.protobuf.Any values (views, moves, score breakdowns) unpack to their typed messages.
-import { createRegistry, type DescFile, type Registry } from "@bufbuild/protobuf";
+// VITE_TABLETOP_GATEWAY_URL), the typed GameService client, and the games the service hosts with a registry of
+// their messages, learnt at run time, so that google.protobuf.Any values (views, moves, score breakdowns) unpack to
+// typed messages for any game, one added after this page was built included.
+import { createFileRegistry, createRegistry, fromBinary, type Registry } from "@bufbuild/protobuf";
+import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { ErrorInfoSchema, RetryInfoSchema } from "./gen/google/rpc/error_details_pb";
-import { GameService } from "./gen/tabletop/v1/game_service_pb";
+import { file_tabletop_v1_game_service, GameService, type GameType } from "./gen/tabletop/v1/game_service_pb";
 
 const baseUrl = import.meta.env.VITE_TABLETOP_GATEWAY_URL || window.location.origin;
 export const client = createClient(GameService, createGrpcWebTransport({ baseUrl }));
 
-// Every generated file of protos/tabletop/v1: a game added to protos/ is known here once the code is regenerated.
-const modules = import.meta.glob("./gen/tabletop/v1/*_pb.ts", { eager: true }) as Record<string, Record<string, unknown>>;
-const files = Object.values(modules).flatMap((m) =>
-  Object.values(m).filter((v): v is DescFile => (v as DescFile)?.kind === "file"),
-);
-export const registry: Registry = createRegistry(...files);
+export type Games = { types: GameType[]; registry: Registry };
+
+// Each game type carries the .proto files of its messages (GameType.file_descriptor_set): the registry is built
+// from them, so this bundle holds no generated code of any game but what a game's own board imports.
+function registryOf(types: GameType[]): Registry {
+  return createRegistry(file_tabletop_v1_game_service,
+    ...types.map((t) => createFileRegistry(fromBinary(FileDescriptorSetSchema, t.fileDescriptorSet))));
+}
+
+let hosted: Promise<Games> | undefined;
+
+// The hosted games, asked once per page (a failed answer is asked again on the next call).
+export function hostedGames(): Promise<Games> {
+  if (!hosted) {
+    hosted = client.listGameTypes({}).then(({ gameTypes }) => ({ types: gameTypes, registry: registryOf(gameTypes) }));
+    hosted.catch(() => { hosted = undefined; });
+  }
+  return hosted;
+}
 
 export function auth(token?: string): { headers?: Record<string, string> } {
   return token ? { headers: { authorization: `Bearer ${token}` } } : {};

@@ -1,11 +1,29 @@
-// The board of any game, drawn from its typed view by reflection over the message's descriptor: enums as cards or
-// tags (by their names in the .proto), lists as rows, nested messages as panels. A game with a board of its own
-// (boards/) is drawn by it; every other game, including one added later, gets this one with no code here.
-import type { DescEnum, DescField, DescMessage, Message } from "@bufbuild/protobuf";
+// The board of any game, drawn from its typed view by reflection over the message's descriptor (which the service
+// sends at run time, see api.ts): enums as cards or tags (by their names in the .proto), lists as rows, nested
+// messages as panels. A game with a board of its own (a file in boards/, made with defineBoard) is drawn by it;
+// every other game, including one added later, gets this one with no code here.
+import { toJson, type DescEnum, type DescField, type DescMessage, type Message, type MessageShape,
+  type Registry } from "@bufbuild/protobuf";
 import { anyUnpack } from "@bufbuild/protobuf/wkt";
 import type { Any } from "@bufbuild/protobuf/wkt";
-import { registry } from "./api";
 import { h, words } from "./dom";
+
+export type Names = (seat: number) => string;
+export type Board = { viewType: string; draw: (view: Message, names: Names) => HTMLElement };
+
+// A game's own board, for the view message of `schema` (its generated file is imported by the board's file only);
+// the board's element is marked with the view's type name, as the generic board's is.
+export function defineBoard<Desc extends DescMessage>(
+  schema: Desc, draw: (view: MessageShape<Desc>, names: Names) => HTMLElement): Board {
+  return {
+    viewType: schema.typeName,
+    draw: (view, names) => {
+      const board = draw(view as MessageShape<Desc>, names);
+      board.dataset.view = schema.typeName;
+      return board;
+    },
+  };
+}
 
 export function enumName(desc: DescEnum, value: number): string {
   const v = desc.values.find((x) => x.number === value);
@@ -63,13 +81,17 @@ export function panel(desc: DescMessage, message: Message): HTMLElement {
   return h("div.panel", { "data-message": desc.name }, h("div.title", {}, words(desc.name.replace(/^[A-Z][a-z]+/, "")) || desc.name), rows);
 }
 
-export function unpack(any: Any | undefined): Message | undefined {
+export function unpack(any: Any | undefined, registry: Registry): Message | undefined {
   return any ? anyUnpack(any, registry) : undefined;
 }
 
-export function genericBoard(any: Any): HTMLElement {
-  const message = unpack(any);
-  if (!message) return h("div.panel", {}, `A view of type ${any.typeUrl}: regenerate the code from protos/`);
-  const desc = registry.getMessage(message.$typeName);
-  return h("div.board.generic", { "data-view": message.$typeName }, desc ? panel(desc, message) : "");
+export function genericBoard(any: Any, registry: Registry): HTMLElement {
+  const message = unpack(any, registry);
+  if (!message) return h("div.panel", {}, `A view of type ${any.typeUrl}, which the service did not describe`);
+  const desc = registry.getMessage(message.$typeName)!;
+  // A game without messages of its own sends its view as JSON in a Struct: shown as JSON.
+  const body = desc.typeName === "google.protobuf.Struct"
+    ? h("pre.json", {}, JSON.stringify(toJson(desc, message), null, 1))
+    : panel(desc, message);
+  return h("div.board.generic", { "data-view": message.$typeName }, body);
 }

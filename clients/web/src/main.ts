@@ -1,7 +1,7 @@
 // The reference web table: create a game against AIs, join one by its code or from the lobby, then play it live.
-import { create } from "@bufbuild/protobuf";
+import { create, createRegistry, type Registry } from "@bufbuild/protobuf";
 import { ConnectError, Code } from "@connectrpc/connect";
-import { auth, client, describeError } from "./api";
+import { auth, client, describeError, hostedGames } from "./api";
 import { genericBoard, unpack } from "./board";
 import { BOARDS } from "./boards";
 import { h } from "./dom";
@@ -43,7 +43,7 @@ async function home(): Promise<void> {
   app.replaceChildren(h("p", {}, "Loading the games..."));
   let types: GameType[] = [];
   try {
-    types = (await client.listGameTypes({})).gameTypes;
+    types = (await hostedGames()).types;
   } catch (e) {
     say(describeError(e), true);
   }
@@ -133,6 +133,7 @@ async function home(): Promise<void> {
 
 async function table(seat: Seat): Promise<void> {
   let state: GameState | undefined;
+  let registry: Registry = createRegistry();  // the hosted games' messages, once ListGameTypes has answered
   let watching = new AbortController();
   const board = h("div.board-box", { "data-testid": "board" });
   const seats = h("ul.seats", { "data-testid": "seats" });
@@ -166,10 +167,10 @@ async function table(seat: Seat): Promise<void> {
     if (state && next.version < state.version) return; // an older answer that arrived late
     state = next;
     const view = next.view;
-    const typed = unpack(view);
-    const own = typed && BOARDS[typed.$typeName];
+    const typed = unpack(view, registry);
+    const own = typed && BOARDS.get(typed.$typeName);
     if (!view) board.replaceChildren(h("p", {}, "Waiting for the game to start."));
-    else board.replaceChildren(own ? own(typed, names) : genericBoard(view));
+    else board.replaceChildren(own ? own(typed, names) : genericBoard(view, registry));
     seats.replaceChildren(...next.seats.map((s) =>
       h(`li${next.toAct.includes(s.seat) ? ".to-act" : ""}`, { "data-seat": s.seat },
         `${s.name} (${SeatKind[s.kind].toLowerCase()}${s.strength ? ` ${s.strength}` : ""})`,
@@ -185,7 +186,7 @@ async function table(seat: Seat): Promise<void> {
   }
 
   function moveGroup(move: LegalMove): string {
-    const typed = unpack(move.move) as unknown as Record<string, { case?: string }> | undefined;
+    const typed = unpack(move.move, registry) as unknown as Record<string, { case?: string }> | undefined;
     const kind = typed && Object.values(typed).find((v) => v && typeof v === "object" && "case" in v)?.case;
     return kind ? kind.replace(/([A-Z])/g, " $1").toLowerCase() : "moves";
   }
@@ -289,6 +290,7 @@ async function table(seat: Seat): Promise<void> {
   }
 
   try {
+    registry = (await hostedGames()).registry;
     const first = await client.getState({ gameId: seat.gameId }, auth(seat.token));
     if (first.state) draw(first.state);
   } catch (e) {

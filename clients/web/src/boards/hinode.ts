@@ -1,6 +1,6 @@
 // Top of the Hinode Town's board: the town (3 rows of 4 Areas, and the Bonus Area) with each Area's Nawabari card,
 // resources and place markers, the four positions around the table, the trick being played, and the viewer's hand.
-import { enumName } from "../board";
+import { defineBoard, enumName, type Names } from "../board";
 import { h } from "../dom";
 import {
   HinodeColourSchema,
@@ -9,10 +9,9 @@ import {
   type HinodeArea,
   type HinodeCard,
   type HinodeResources,
+  HinodeViewSchema,
   type HinodeView,
 } from "../gen/tabletop/v1/hinode_pb";
-
-type Names = (seat: number) => string;
 
 function card(c: HinodeCard | undefined): HTMLElement {
   if (!c) return h("span.chip.unknown", {}, "?");
@@ -44,7 +43,7 @@ export function hinodeBoard(view: HinodeView, names: Names): HTMLElement {
   };
   return h(
     "div.board.hinode",
-    { "data-view": "tabletop.v1.HinodeView" },
+    {},
     h("div.status-line", {}, [
       `Phase: ${enumName(HinodePhaseSchema, view.phase)}`,
       `tricks done: ${view.tricksDone}`,
@@ -65,3 +64,5 @@ export function hinodeBoard(view: HinodeView, names: Names): HTMLElement {
     view.hand.length ? [h("div.rowlabel", {}, "Your hand"), h("div.cards", { "data-testid": "hand" }, view.hand.map(card))] : null,
   );
 }
+
+export const board = defineBoard(HinodeViewSchema, hinodeBoard);

@@ -1,19 +1,9 @@
-// The boards a game has of its own, by the full name of its view message; any other game gets the generic board.
-import type { Message } from "@bufbuild/protobuf";
-import type { HinodeView } from "../gen/tabletop/v1/hinode_pb";
-import type { KungFurView } from "../gen/tabletop/v1/kungfur_pb";
-import type { NaishiView } from "../gen/tabletop/v1/naishi_pb";
-import type { ZipangView } from "../gen/tabletop/v1/zipang_pb";
-import { hinodeBoard } from "./hinode";
-import { kungfurBoard } from "./kungfur";
-import { naishiBoard } from "./naishi";
-import { zipangBoard } from "./zipang";
+// The boards of the games that have one of their own, found by file: each other module of this folder exports
+// `board`, made with defineBoard from its view's schema. Every other game gets the generic board (board.ts), so a
+// new game edits nothing here, and a new board is one new file.
+import type { Board } from "../board";
 
-export type Names = (seat: number) => string;
+const boards = import.meta.glob<Board>(["./*.ts", "!./index.ts"], { eager: true, import: "board" });
 
-export const BOARDS: Record<string, (view: Message, names: Names) => HTMLElement> = {
-  "tabletop.v1.HinodeView": (v, n) => hinodeBoard(v as HinodeView, n),
-  "tabletop.v1.NaishiView": (v, n) => naishiBoard(v as NaishiView, n),
-  "tabletop.v1.ZipangView": (v, n) => zipangBoard(v as ZipangView, n),
-  "tabletop.v1.KungFurView": (v, n) => kungfurBoard(v as KungFurView, n),
-};
+export const BOARDS: ReadonlyMap<string, Board["draw"]> = new Map(
+  Object.values(boards).map((b) => [b.viewType, b.draw]));

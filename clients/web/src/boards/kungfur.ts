@@ -1,6 +1,6 @@
 // Kung Fur Fight's board: the three Arenas (rewards, each side's team with its leader and assistants, the winner),
 // both players' resources and hands (the opponent's as far as it is known), and the piles.
-import { chip, enumName } from "../board";
+import { chip, defineBoard, enumName, type Names } from "../board";
 import { h } from "../dom";
 import {
   KungFurArenaNumberSchema,
@@ -10,17 +10,16 @@ import {
   KungFurDishStateSchema,
   KungFurPhaseSchema,
   KungFurSideSchema,
+  KungFurViewSchema,
   type KungFurView,
 } from "../gen/tabletop/v1/kungfur_pb";
-
-type Names = (seat: number) => string;
 
 export function kungfurBoard(view: KungFurView, names: Names): HTMLElement {
   const cards = (values: number[]) => h("div.cards.small-cards", {}, values.map((c) => chip(KungFurCardSchema, c)));
   const side = (seat: number) => enumName(KungFurSideSchema, view.players.find((p) => p.seat === seat)?.side ?? 0);
   return h(
     "div.board.kungfur",
-    { "data-view": "tabletop.v1.KungFurView" },
+    {},
     h("div.status-line", {}, [
       `Round ${view.round}`,
       `phase: ${enumName(KungFurPhaseSchema, view.phase)}`,
@@ -51,3 +50,5 @@ export function kungfurBoard(view: KungFurView, names: Names): HTMLElement {
     h("div.small", {}, `Reward deck: ${view.rewardDeckSize} cards`),
   );
 }
+
+export const board = defineBoard(KungFurViewSchema, kungfurBoard);

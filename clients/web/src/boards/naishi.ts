@@ -1,16 +1,15 @@
 // Naishi's board: the opponent's territory, the River and the Imperial Court, then the viewer's territory; each
 // territory its Line (face up) above its Hand (the viewer's own in order; the other's as far as it is known).
-import { chip, enumName } from "../board";
+import { chip, defineBoard, enumName, type Names } from "../board";
 import { h } from "../dom";
 import {
   NaishiCardSchema,
   NaishiCourtKindSchema,
   NaishiPhaseSchema,
   type NaishiTerritory,
+  NaishiViewSchema,
   type NaishiView,
 } from "../gen/tabletop/v1/naishi_pb";
-
-type Names = (seat: number) => string;
 
 function cards(values: number[], testid: string): HTMLElement {
   return h("div.cards", { "data-testid": testid }, values.map((c) => chip(NaishiCardSchema, c)));
@@ -80,9 +79,11 @@ export function naishiBoard(view: NaishiView, names: Names): HTMLElement {
   );
   return h(
     "div.board.naishi",
-    { "data-view": "tabletop.v1.NaishiView" },
+    {},
     h("div.status-line", {}, status.join(" · ")),
     gift,
     order.map((t, i) => [territory(t, viewer, names), i === 0 ? middle : null]),
   );
 }
+
+export const board = defineBoard(NaishiViewSchema, naishiBoard);

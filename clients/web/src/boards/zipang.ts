@@ -1,22 +1,21 @@
 // Zipang Portable's board: every player's coins, hand size and what the viewer knows of it, the viewer's hand, the
 // battle in progress (an effect being resolved, a reaction asked for), the piles, and the card types for reference.
-import { chip, enumName, panel } from "../board";
+import { chip, defineBoard, enumName, panel, type Names } from "../board";
 import { h } from "../dom";
 import {
   ZipangCardSchema,
   ZipangEffectSchema,
   ZipangPhaseSchema,
   ZipangReactionSchema,
+  ZipangViewSchema,
   type ZipangView,
 } from "../gen/tabletop/v1/zipang_pb";
-
-type Names = (seat: number) => string;
 
 export function zipangBoard(view: ZipangView, names: Names): HTMLElement {
   const cards = (values: number[]) => h("div.cards.small-cards", {}, values.map((c) => chip(ZipangCardSchema, c)));
   return h(
     "div.board.zipang",
-    { "data-view": "tabletop.v1.ZipangView" },
+    {},
     h("div.status-line", {}, [
       `Phase: ${enumName(ZipangPhaseSchema, view.phase)}`,
       `battle ${view.battle} (started by ${names(view.battleStarter)})`,
@@ -42,3 +41,5 @@ export function zipangBoard(view: ZipangView, names: Names): HTMLElement {
         h("td", {}, `${t.honorPoints}`), h("td", {}, `${t.copies}`))))),
   );
 }
+
+export const board = defineBoard(ZipangViewSchema, zipangBoard);
