@@ -345,4 +345,4 @@ def _start_battle(work: Work, start: int) -> None:
     _begin_turn(work, start)
 
 
-__all__ = ["Work", "freeze", "legal_moves", "new_game", "outcome", "play", "thaw", "to_act"]
+__all__ = ["freeze", "legal_moves", "new_game", "outcome", "play", "thaw", "to_act"]
