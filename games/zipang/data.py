@@ -13,7 +13,6 @@ from typing import Any
 from games.base import json_object
 
 # Effects: what playing (or using) a card does.
-NO_EFFECT = "none"
 IKKI = "ikki"  # Peasant: alone nothing; two at once attack every other player with BTL 5
 ATTACK = "attack"  # attack any of the other players in the battle with the card's BTL
 STEAL = "steal"  # Bandit: take 1 coin from another player (also one excluded from the battle)
@@ -62,7 +61,6 @@ TYPES = len(CARDS)
 KEYS = tuple(c.key for c in CARDS)
 TITLES = tuple(c.title for c in CARDS)
 EFFECTS = tuple(c.effect for c in CARDS)
-DECK_SIZE = 30
 
 IKKI_BTL = 5  # "If you play 2 Peasants at the same time, you can make an attack of BTL 5"
 HAND_SIZE = 2

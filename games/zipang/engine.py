@@ -1,4 +1,5 @@
-"""The Zipang engine: options and setup, and the glue between the rules, views and scoring modules."""
+"""The Zipang engine: options and setup, and the glue between the rules, views and scoring modules (the base's
+`to_act`, `legal_moves` and `transition` run games.zipang.rules)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,6 @@ from games.zipang import rules, scoring, views
 from games.zipang.data import KEYS, MAX_PLAYERS, MIN_PLAYERS, card_table
 from games.zipang.moves import MOVE_TYPES
 from games.zipang.state import State, View
-
-_ACTING = tuple(frozenset({p}) for p in range(MAX_PLAYERS))
-_NOBODY: frozenset[int] = frozenset()
 
 
 class Zipang(Game[State, View]):
@@ -38,6 +36,7 @@ class Zipang(Game[State, View]):
     state_type = State
     view_type = View
     move_types = MOVE_TYPES
+    rules = rules
 
     def new_game(self, num_seats: int, options: Mapping[str, Any], seed: int) -> State:
         opts = self.resolve_setup(num_seats, options)
@@ -49,13 +48,6 @@ class Zipang(Game[State, View]):
 
     def num_seats(self, state: State) -> int:
         return state.num_players
-
-    def to_act(self, state: State) -> frozenset[int]:
-        return _NOBODY if state.actor is None else _ACTING[state.actor]
-
-    # Bound straight to the rules, without a wrapper call: these two are the hot path of every playout.
-    legal_moves = staticmethod(rules.legal_moves)
-    transition = staticmethod(rules.transition)
 
     def view(self, state: State, seat: int | None) -> View:
         return views.view(state, seat)

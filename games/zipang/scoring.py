@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from games.base import Score, SeatScore
-from games.zipang.state import OVER
+from games.zipang.state import OVER, State
 
 NOT_UNIFIED = (
     "the realm is not unified: the seats tied for the most coins share first place "
@@ -12,17 +14,22 @@ NOT_UNIFIED = (
 TIE = "seats with equal coins share a place"
 
 
-def score(state) -> Score:
-    """Coins per seat; best first, equal coins sharing a place. A tie for first is not broken: the rulebook
-    says the realm is not unified and a new game starts, so the tied seats share first place with a note."""
-    coins = state.coins
-    seats = tuple(SeatScore(p, c, (("coins", c),)) for p, c in enumerate(coins))
-    ranking = tuple(
+def ranking(coins: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """The seats best first, equal coins sharing a place. A tie for first is not broken: the rulebook says the
+    realm is not unified and a new game starts, so the tied seats share first place."""
+    return tuple(
         tuple(p for p, c in enumerate(coins) if c == level) for level in sorted(set(coins), reverse=True)
     )
+
+
+def score(state: State) -> Score:
+    """Coins per seat (the one category), ranked by `ranking`, with a note on ties."""
+    coins = state.coins
+    seats = tuple(SeatScore(p, c, (("coins", c),)) for p, c in enumerate(coins))
+    ranks = ranking(coins)
     tie_breaks: tuple[str, ...] = ()
-    if len(ranking[0]) > 1:
+    if len(ranks[0]) > 1:
         tie_breaks = (NOT_UNIFIED,)
-    elif any(len(group) > 1 for group in ranking):
+    elif any(len(group) > 1 for group in ranks):
         tie_breaks = (TIE,)
-    return Score(seats, ranking, final=state.phase == OVER, tie_breaks=tie_breaks)
+    return Score(seats, ranks, final=state.phase == OVER, tie_breaks=tie_breaks)

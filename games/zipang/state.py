@@ -3,20 +3,36 @@
 Seats 0..n-1 sit clockwise. Cards are type indexes (games.zipang.data); a hand is a sorted tuple. What a seat
 knows of another seat's hand is kept in `known[observer * n + owner]`: cards it has seen there (a blocked
 attack, a Shrine Maiden's look) and that are still there for certain. Every entry is true of the real hand.
+A State is made by `games.zipang.work.freeze` from the working state that the rules play on (a sample from a
+view: with the `acting` of the view's `actor`, by the same `seats_acting`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.zipang.moves import MOVE_TYPES, Play, React, Take, Use
+from games.zipang.data import MAX_PLAYERS
 
-# Phases of `State.phase`: whose decision `actor` is, and what it decides.
+# Phases of `State.phase`: whose decision it is (`acting`), and what it decides.
 PLAY = "play"  # the active seat plays a card from its hand
 REACT = "react"  # a seat an effect is aimed at answers it (Monk, coin block, or let it happen)
 TAKE = "take"  # the active seat, having looked at `victim`'s hand, takes a card from it (or none)
 USE = "use"  # the active seat uses a card from the discard pile (Kabuki) or the card it took (`limbo`)
 OVER = "over"
+
+
+# One seat decides at a time; the tuples are made once, for every freeze to share.
+_ALONE = tuple((seat,) for seat in range(MAX_PLAYERS))
+
+
+def seats_acting(actor: int | None) -> tuple[int, ...]:
+    """`State.acting` when `actor` is the seat to decide (None: the game is over)."""
+    return () if actor is None else _ALONE[actor]
+
+
+def deciding(acting: tuple[int, ...]) -> int | None:
+    """The seat to decide in a state whose seats to act are `acting` (None: the game is over)."""
+    return acting[0] if acting else None
 
 
 @dataclass(frozen=True)  # no __slots__: games.base.evolve copies the instance dict
@@ -39,7 +55,6 @@ class State:
     had_turn: tuple[bool, ...]  # has had a turn in this battle (the coin block is only before one's first turn)
     active: int  # whose turn it is
     phase: str
-    actor: int | None  # the seat that decides now; None when the game is over
     effect: int | None  # the card whose effect is being resolved
     ikki: bool  # ... as an Ikki
     strength: int  # the attack's BTL (0: not an attack)
@@ -48,6 +63,7 @@ class State:
     offer: tuple[int, ...]  # card types the active seat may use now (USE phase)
     limbo: int | None  # the card taken by the Shrine Maiden, about to be used
     known: tuple[tuple[int, ...], ...]  # n * n: cards observer knows in owner's hand (sorted), see above
+    acting: tuple[int, ...]  # the one seat that decides now (`seats_acting`); empty when the game is over
 
 
 @dataclass(frozen=True)
@@ -85,4 +101,4 @@ class View:
     seen_by: tuple[tuple[int, ...], ...]  # per observer: what that seat knows of this seat's hand
 
 
-__all__ = ["MOVE_TYPES", "OVER", "PLAY", "REACT", "TAKE", "USE", "Play", "React", "State", "Take", "Use", "View"]
+__all__ = ["OVER", "PLAY", "REACT", "TAKE", "USE", "State", "View", "deciding", "seats_acting"]

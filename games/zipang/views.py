@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from games.zipang.data import TYPES
-from games.zipang.state import State, View
+from games.zipang.state import State, View, deciding, seats_acting
 
 
 def view(state: State, seat: int | None) -> View:
@@ -39,7 +39,7 @@ def view(state: State, seat: int | None) -> View:
         state.had_turn,
         state.active,
         state.phase,
-        state.actor,
+        deciding(state.acting),
         state.effect,
         state.ikki,
         state.strength,
@@ -115,7 +115,6 @@ def sample(v: View, rng: random.Random) -> State:
         had_turn=v.had_turn,
         active=v.active,
         phase=v.phase,
-        actor=v.actor,
         effect=v.effect,
         ikki=v.ikki,
         strength=v.strength,
@@ -124,4 +123,5 @@ def sample(v: View, rng: random.Random) -> State:
         offer=v.offer,
         limbo=v.limbo,
         known=known_all,
+        acting=seats_acting(v.actor),
     )

@@ -52,7 +52,7 @@ def position(
         "had_turn": had_turn if had_turn is not None else tuple(p == active for p in range(n)),
         "active": active,
         "phase": PLAY,
-        "actor": active,
+        "acting": (active,),  # as the rules have it: the active seat plays
         "starter": active,
         "known": ((),) * (n * n),
     }

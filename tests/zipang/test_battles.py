@@ -32,7 +32,8 @@ def test_turns_go_clockwise_and_skip_excluded_players():
         order.append(state.active)
         state = act(state, (state.active, ids(state, state.active)[0]))
         while state.phase == REACT:
-            state = act(state, (state.actor, ids(state, state.actor)[-1]))
+            (seat,) = state.acting
+            state = act(state, (seat, ids(state, seat)[-1]))
     assert order == [1, 3, 0]
 
 

@@ -27,7 +27,7 @@ def test_two_peasants_are_an_ikki_of_btl_5_against_all_others():
     Maiden + Merchant = 1 are excluded.)"""
     hands = {**FOUR, 0: ("peasant", "peasant", "bandit")}
     state = act(position(hands=hands), (0, "play:peasant+ikki"))
-    assert (state.phase, state.actor, state.strength) == (REACT, 1, 5)
+    assert (state.phase, state.acting, state.strength) == (REACT, (1,), 5)
     state = act(state, (1, "defend"), (2, "defend"), (3, "defend"))
     assert state.in_battle == (True, True, False, False)
 
@@ -85,7 +85,7 @@ def test_kabuki_uses_a_card_from_the_discard_pile():
     state = position(hands={0: ("kabuki", "peasant", "peasant"), 1: ("monk", "peasant"), 2: ("captain", "monk")},
                      discard=("bandit", "warlord", "bandit"), coins=(2, 3, 3, 3))
     state = act(state, (0, "play:kabuki"))
-    assert (state.phase, state.actor, state.offer) == (USE, 0, cards("bandit", "warlord"))
+    assert (state.phase, state.acting, state.offer) == (USE, (0,), cards("bandit", "warlord"))
     assert "use:warlord>s1>s2" in ids(state, 0) and "use:kabuki" not in ids(state, 0)
     state = act(state, (0, "use:warlord>s1>s2"), (1, "defend"))  # 2 < 6
     # the Warlord went back on top of the discard pile; the defeated hand followed it
@@ -136,7 +136,7 @@ def test_shrine_maiden_looks_at_a_hand_and_takes_a_card_to_use_it():
     state = position(hands={0: ("maiden", "peasant", "peasant"), 1: ("bandit", "captain"), 2: ("monk", "kabuki")},
                      deck=("warlord",), coins=(2, 3, 3, 3))
     state = act(state, (0, "play:maiden>s1"), (1, "accept"))
-    assert (state.phase, state.actor) == (TAKE, 0)
+    assert (state.phase, state.acting) == (TAKE, (0,))
     assert GAME.view(state, 0).known[1] == cards("bandit", "captain")
     assert GAME.view(state, 2).known[1] == ()
     assert ids(state, 0) == ["take:bandit", "take:captain", "take:none"]

@@ -61,7 +61,7 @@ def test_faq_q7_a_taken_peasant_makes_an_ikki():
     state = act(state, (0, "play:maiden>s1"), (1, "accept"), (0, "take:peasant"))
     assert ids(state, 0) == ["use:peasant", "use:peasant+ikki"]
     state = act(state, (0, "use:peasant+ikki"))
-    assert (state.phase, state.strength, state.actor) == (REACT, 5, 1)
+    assert (state.phase, state.strength, state.acting) == (REACT, 5, (1,))
     state = act(state, (1, "defend"), (2, "defend"))
     assert state.winners == (0,)  # 3 + (refill) and 1 + 2 against BTL 5: both out
 

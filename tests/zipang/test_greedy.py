@@ -26,7 +26,7 @@ def test_greedy_beats_random_at_two_seats():
         state = GAME.new_game(2, {}, seed)
         mine = seed % 2
         while GAME.to_act(state):
-            seat = state.actor
+            (seat,) = state.acting
             moves = GAME.legal_moves(state, seat)
             move = greedy.choose(GAME, GAME.view(state, seat), moves, rng) if seat == mine else rng.choice(moves)
             state = GAME.apply(state, seat, move)

@@ -37,6 +37,6 @@ def test_random_games_keep_the_books():
                 assert len(state.hands[state.active]) >= 1 and state.in_battle[state.active]
             for p in range(n):
                 assert state.in_battle[p] == bool(state.hands[p]) or state.phase != PLAY
-            seat = state.actor
+            (seat,) = state.acting
             state = GAME.apply(state, seat, rng.choice(GAME.legal_moves(state, seat)))
         assert state.phase == OVER and 0 in state.coins

@@ -8,7 +8,7 @@ import pytest
 
 from games.base import InvalidOptions, evolve
 from games.zipang import GAME
-from games.zipang.data import CARDS, DECK_SIZE, KEYS, card_table, removed
+from games.zipang.data import CARDS, KEYS, card_table, removed
 from games.zipang.state import PLAY
 from tests.zipang.positions import act, card, cards, position
 
@@ -34,7 +34,7 @@ def test_cards_are_removed_by_player_count():
     """ "2-3 players: Bandit (2), Captain (2), Peasant (4), Monk (1), Commander (3); 4-5 players: Bandit (1),
     Captain (1), Peasant (1), Monk (1), Commander (1); 6 players: No cards are removed" """
     full = tuple(c.copies for c in CARDS)
-    assert sum(full) == DECK_SIZE == 30
+    assert sum(full) == 30  # docs/rules/zipang.md: 30 cards in all
     for n, in_play in ((2, 18), (3, 18), (4, 25), (5, 25), (6, 30)):
         state = GAME.new_game(n, {}, seed=1)
         assert sum(state.copies) == in_play
@@ -53,7 +53,7 @@ def test_a_battle_starts_with_two_cards_each_a_face_down_discard_and_the_ante():
     assert len(state.facedown) == 1 and state.discard == ()
     assert len(state.deck) == 25 - 10 - 1 - 1
     assert state.pot == 4 and state.coins == (4,) * 5
-    assert (state.phase, state.actor, state.active) == (PLAY, 2, 2)
+    assert (state.phase, state.acting, state.active) == (PLAY, (2,), 2)
 
 
 def test_start_player_is_random_or_chosen():
@@ -151,5 +151,5 @@ def test_samples_keep_what_the_seat_knows_and_deal_only_unseen_cards():
 def test_every_move_is_made_in_plain_sight():
     """Cards are discarded face up with their targets, a Monk is shown, a coin goes to the center."""
     state = GAME.new_game(4, {}, seed=4)
-    seat = state.actor
+    (seat,) = state.acting
     assert all(GAME.move_is_public(state, seat, m) for m in GAME.legal_moves(state, seat))
