@@ -9,7 +9,7 @@ NODE_EXAMPLE := clients/examples/node
 WEB_STAMP := $(WEB)/.build-stamp
 WEB_SOURCES := $(WEB)/package-lock.json $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/tsconfig.json \
 	$(WEB)/buf.gen.yaml $(filter-out $(WEB)/src/gen/%,$(wildcard $(WEB)/src/*.* $(WEB)/src/*/*.*)) \
-	$(wildcard protos/*/*/*.proto)
+	$(wildcard protos/tabletop/v1/*.proto protos/google/rpc/*.proto)
 
 .PHONY: run test test-fast fuzz protos lint venv clean web web-if-node node-deps-if-node
 

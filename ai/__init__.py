@@ -1,1 +1,1 @@
-"""Information-set MCTS over the engine interface, baselines, the arena and the AI worker. Never imports service."""
+"""Information-set MCTS over the engine interface, baselines and the AI worker. Never imports service."""

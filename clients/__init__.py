@@ -1,1 +1,1 @@
-"""Python SDK, terminal client, demo and load generator. Imports only the generated protos (tabletop.v1)."""
+"""Python SDK, terminal client and demo. Imports only the generated protos (tabletop.v1)."""

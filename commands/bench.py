@@ -1,4 +1,5 @@
-"""`tabletop bench KIND`: benchmark scripts that print figures (never timed assertions in tests)."""
+"""`tabletop bench KIND`: benchmark scripts that print figures (never timed assertions in tests). They live in the
+package of their own, bench/, imported only once the kind is known."""
 
 from __future__ import annotations
 
@@ -6,16 +7,16 @@ import importlib
 import sys
 
 KINDS = {
-    "engine": ("ai.bench_engine:main", "random playouts and moves per second of a rules engine on one core"),
-    "ai": ("ai.bench_ai:main", "ISMCTS iterations per second from the opening and from a mid-game position"),
-    "load": ("commands.local:bench_load", "concurrent games through the service: moves/s, p50/p99, vs an echo floor"),
-    "watch": ("commands.local:bench_watch", "players' latency alone and with thousands of WatchGame streams open"),
-    "flood": ("commands.local:bench_flood", "an honest player's AI replies alone and while another caller floods "
+    "engine": ("bench.engine:main", "random playouts and moves per second of a rules engine on one core"),
+    "ai": ("bench.ai:main", "ISMCTS iterations per second from the opening and from a mid-game position"),
+    "load": ("bench.load:main", "concurrent games through the service: moves/s, p50/p99, vs an echo floor"),
+    "watch": ("bench.watch:main", "players' latency alone and with thousands of WatchGame streams open"),
+    "flood": ("bench.flood:main", "an honest player's AI replies alone and while another caller floods "
                                             "all-AI hard games and SuggestMove calls"),
-    "chaos": ("commands.chaos:main", "games under load while AI workers and Redis are killed; then every game "
+    "chaos": ("bench.chaos:main", "games under load while AI workers and Redis are killed; then every game "
                                      "checked against the replay of its log"),
-    "wait": ("commands.local:bench_wait", "how long a person waits for the AI seats after a move, and for a hint"),
-    "gateway": ("commands.local:bench_gateway", "the browser path: moves/s through the gRPC-Web gateway vs native"),
+    "wait": ("bench.wait:main", "how long a person waits for the AI seats after a move, and for a hint"),
+    "gateway": ("bench.gateway:main", "the browser path: moves/s through the gRPC-Web gateway vs native"),
 }
 
 

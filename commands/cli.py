@@ -14,7 +14,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("service.server:main", "run the gRPC game service"),
     "gateway": ("gateway.server:main", "run the gRPC-Web gateway for browsers (and the web table)"),
     "ai-worker": ("ai.worker:main", "run the AI worker (job consumer and AIService for suggestions)"),
-    "arena": ("ai.arena:main", "play many games between players on the engines and print win rates"),
+    "arena": ("bench.arena:main", "play many games between players on the engines and print win rates"),
     "play": ("commands.local:play", "play a game in the terminal against AI seats"),
     "watch": ("clients.terminal:watch_main", "follow a game as a spectator"),
     "demo": ("commands.local:demo", "play an all-AI game from start to end"),

@@ -82,6 +82,7 @@ class LocalStack:
         ai_port: int | None = None,
         gateway_port: int | None = None,
         static_dir: str | Path | None = None,
+        service_command: tuple[str, ...] = ("commands.cli", "serve"),
     ):
         self.redis_url = redis_url
         self.data_dir = Path(data_dir) if data_dir else None
@@ -91,6 +92,9 @@ class LocalStack:
         self.quiet = quiet
         self.gateway_port = gateway_port  # None: no gateway
         self.static_dir = static_dir
+        # What `python -m` runs as the game service: `tabletop serve`, or a server that registers more services on
+        # the same stack (the benchmarks' Echo floor, `bench.floors echo`).
+        self.service_command = service_command
         self.redis: EmbeddedRedis | None = None
         self.procs: list[tuple[str, subprocess.Popen]] = []
         self.tls_ca_file: str | None = None  # once started with TLS: the CA file to trust ("": system roots)
@@ -125,10 +129,11 @@ class LocalStack:
     def gateway_url(self) -> str:
         return f"http://127.0.0.1:{self.gateway_port}"
 
-    def _spawn(self, name: str, args: list[str], env: dict[str, str]) -> subprocess.Popen:
+    def _spawn(self, name: str, command: tuple[str, ...], env: dict[str, str]) -> subprocess.Popen:
+        """Start `python -m *command` (a module and its arguments) as a child process named `name`."""
         out = subprocess.DEVNULL if self.quiet else None
         proc = subprocess.Popen(
-            [sys.executable, "-m", "commands.cli", *args], env=env, stdout=out, stderr=out, start_new_session=True
+            [sys.executable, "-m", *command], env=env, stdout=out, stderr=out, start_new_session=True
         )
         self.procs.append((name, proc))
         return proc
@@ -141,13 +146,13 @@ class LocalStack:
             env = self.env()
             if env.get("TABLETOP_TLS_CERT_FILE"):
                 self.tls_ca_file = env.get("TABLETOP_TLS_CA_FILE", "")
-            service = self._spawn("game service", ["serve"], env)
+            service = self._spawn("game service", self.service_command, env)
             wait_serving(self.target, service, "game service", ca_file=self.tls_ca_file)
             if self.with_worker:
-                worker = self._spawn("AI worker", ["ai-worker"], env)
+                worker = self._spawn("AI worker", ("commands.cli", "ai-worker"), env)
                 wait_serving(env["TABLETOP_AI_TARGET"], worker, "AI worker", ca_file=self.tls_ca_file)
             if self.gateway_port is not None:
-                gateway = self._spawn("gateway", ["gateway"], env)
+                gateway = self._spawn("gateway", ("commands.cli", "gateway"), env)
                 wait_http(f"{self.gateway_url}/readyz", gateway, "gateway")
             self.metrics = (env["TABLETOP_METRICS_PORT"], env["TABLETOP_AI_METRICS_PORT"])
             return self

@@ -1,4 +1,5 @@
-"""Regenerate tabletop/v1/*_pb2*.py from protos/ (`make protos`); `check()` tells whether they are stale."""
+"""Regenerate the Python code of protos/ (`make protos`): tabletop/v1/*_pb2*.py (the API) and bench/v1/*_pb2*.py
+(the benchmarks' own service); `check()` tells whether they are stale."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTOS = ROOT / "protos"
-OUT = ROOT  # protos/tabletop/v1/x.proto -> tabletop/v1/x_pb2.py
+OUT = ROOT  # protos/tabletop/v1/x.proto -> tabletop/v1/x_pb2.py, protos/bench/v1/x.proto -> bench/v1/x_pb2.py
+PACKAGES = ("tabletop", "bench")  # google/rpc: shipped for other languages, its Python code comes with grpcio-status
 
 
-def _sources() -> list[Path]:
-    return sorted((PROTOS / "tabletop").rglob("*.proto"))  # google/rpc: shipped for other languages
+def sources() -> list[Path]:
+    return sorted(path for package in PACKAGES for path in (PROTOS / package).rglob("*.proto"))
 
 
 def generate(out: Path) -> list[Path]:
@@ -23,8 +25,8 @@ def generate(out: Path) -> list[Path]:
     from grpc_tools import protoc
 
     include = Path(grpc_tools.__file__).parent / "_proto"
-    sources = _sources()
-    if not sources:
+    protos = sources()
+    if not protos:
         return []
     args = [
         "protoc",
@@ -33,12 +35,12 @@ def generate(out: Path) -> list[Path]:
         f"--python_out={out}",
         f"--pyi_out={out}",
         f"--grpc_python_out={out}",
-        *[str(s.relative_to(PROTOS)) for s in sources],
+        *[str(s.relative_to(PROTOS)) for s in protos],
     ]
     if protoc.main(args) != 0:
         raise SystemExit("protoc failed")
     generated = []
-    for s in sources:
+    for s in protos:
         rel = s.relative_to(PROTOS).with_suffix("")
         for suffix in ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py"):
             generated.append(out / rel.parent / (rel.name + suffix))

@@ -8,13 +8,14 @@ import asyncio
 import contextlib
 import dataclasses
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from games import registry, wire
-from service import echo, logs, metrics
+from service import logs, metrics
 from service.config import Config, ConfigError
 from service.listing import Listing
 from service.lobby import Lobby
@@ -33,6 +34,10 @@ SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_
 READINESS_INTERVAL = 2.0
 ACTIVE_GAMES_INTERVAL = 15.0
 PENDING_CALLS = 20_000  # calls arrived but not yet taken up, before gRPC starts refusing new ones
+
+# Registers other services on the game service's server, given its store, before it starts: how the benchmarks serve
+# their Echo floor on the same stack as GameService (bench/floors.py) without the service importing them.
+MoreServices = Callable[[grpc.aio.Server, GameStore], None]
 
 
 @dataclass
@@ -93,7 +98,7 @@ async def _count_active_games(store: GameStore) -> None:
         await asyncio.sleep(ACTIVE_GAMES_INTERVAL)
 
 
-async def start_server(config: Config) -> RunningServer:
+async def start_server(config: Config, more_services: MoreServices | None = None) -> RunningServer:
     """Build and start the server on `config.grpc_host:grpc_port` (port 0: a free one, see `.port`)."""
     store = GameStore.from_url(
         config.redis_url,
@@ -126,8 +131,8 @@ async def start_server(config: Config) -> RunningServer:
         ],
     )
     add_to_server(servicer, server)
-    if echo.enabled():  # the benchmark floor of `tabletop bench load`; off unless TABLETOP_BENCH_ECHO=1
-        echo.register(server, store)
+    if more_services is not None:
+        more_services(server, store)
     checker = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, server)
     reflection.enable((SERVICE_NAME, health.SERVICE_NAME), server)
@@ -149,8 +154,8 @@ async def start_server(config: Config) -> RunningServer:
     return RunningServer(server, port, checker, servicer, store, tasks, health_server)
 
 
-async def serve(config: Config) -> None:
-    running = await start_server(config)
+async def serve(config: Config, more_services: MoreServices | None = None) -> None:
+    running = await start_server(config, more_services)
     logs.log.info("serving", host=config.grpc_host, port=running.port, tls=bool(config.tls_cert_file),
                   health_port=config.health_port or None, metrics_port=config.metrics_port,
                   game_types=list(registry.names()))
@@ -164,7 +169,7 @@ async def serve(config: Config) -> None:
     logs.log.info("stopped")
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], more_services: MoreServices | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tabletop serve", description="Run the gRPC game service.")
     parser.add_argument("--host", help="listen address (TABLETOP_GRPC_HOST)")
     parser.add_argument("--port", type=int, help="gRPC port (TABLETOP_GRPC_PORT)")
@@ -183,5 +188,5 @@ def main(argv: list[str]) -> int:
         from prometheus_client import start_http_server
 
         start_http_server(config.metrics_port, addr=config.grpc_host)
-    asyncio.run(serve(config))
+    asyncio.run(serve(config, more_services))
     return 0

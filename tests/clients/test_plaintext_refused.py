@@ -11,7 +11,8 @@ import time
 import grpc
 import pytest
 
-from clients import demo, floodbench, loadgen, terminal, waitbench, watchbench
+from bench import flood, load, wait, watch
+from clients import demo, terminal
 from clients.sdk import PlaintextRefused, Seat, connect
 from tests.clients.conftest import client_env, tabletop
 
@@ -82,10 +83,10 @@ def test_a_spectator_without_credentials_may_read_a_plaintext_remote_target():
     (terminal.play_main, ["naishi", "--target", REMOTE]),
     (demo.main, ["naishi", "--target", REMOTE]),
     (terminal.watch_main, ["g1", "--target", REMOTE, "--api-key", "k-123"]),
-    (loadgen.main, ["--target", REMOTE, "--seconds", "0.1"]),
-    (floodbench.main, ["--target", REMOTE]),
-    (watchbench.main, ["--target", REMOTE]),
-    (waitbench.main, ["--target", REMOTE]),
+    (load.main, ["--target", REMOTE, "--seconds", "0.1"]),
+    (flood.main, ["--target", REMOTE]),
+    (watch.main, ["--target", REMOTE]),
+    (wait.main, ["--target", REMOTE]),
 ])
 def test_the_commands_refuse_before_connecting_and_say_which_flag_to_give(main, argv, capsys, monkeypatch):
     for name in ("TABLETOP_SERVICE_TLS", "TABLETOP_ALLOW_INSECURE", "TABLETOP_API_KEY", "TABLETOP_TLS_CA_FILE"):

@@ -11,13 +11,15 @@ import pytest
 from google.protobuf import descriptor_pb2
 from grpc_tools import protoc
 
+from commands import protogen
+
 PROTOS = Path(__file__).resolve().parents[2] / "protos"
 
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory) -> list[descriptor_pb2.FileDescriptorProto]:
     out = tmp_path_factory.mktemp("protos") / "set.pb"
-    sources = [str(p.relative_to(PROTOS)) for p in sorted((PROTOS / "tabletop").rglob("*.proto"))]  # ours only
+    sources = [str(p.relative_to(PROTOS)) for p in protogen.sources()]  # ours only
     include = Path(grpc_tools.__file__).parent / "_proto"
     assert protoc.main(["protoc", f"-I{PROTOS}", f"-I{include}", "--include_source_info",
                         f"--descriptor_set_out={out}", *sources]) == 0
@@ -63,7 +65,7 @@ def test_every_element_is_documented(files):
 
 def test_names_and_enums_follow_the_style(files):
     for f in files:
-        assert f.package == "tabletop.v1"
+        assert f.package in ("tabletop.v1", "tabletop.bench.v1"), f.name
         for _, name, kind in _elements(f):
             short = name.rsplit(".", 1)[-1]
             if kind == "field":
@@ -80,5 +82,5 @@ def test_every_rpc_has_its_own_request_and_response(files):
         for service in f.service:
             for method in service.method:
                 prefixes = (method.name, service.name + method.name)
-                assert any(method.input_type == f".tabletop.v1.{p}Request" for p in prefixes), method.name
-                assert any(method.output_type == f".tabletop.v1.{p}Response" for p in prefixes), method.name
+                assert any(method.input_type == f".{f.package}.{p}Request" for p in prefixes), method.name
+                assert any(method.output_type == f".{f.package}.{p}Response" for p in prefixes), method.name

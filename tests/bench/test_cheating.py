@@ -11,8 +11,9 @@ import sys
 
 import pytest
 
-from ai import arena, cheating, ismcts
+from ai import ismcts
 from ai.worker_config import parse_budgets
+from bench import arena, cheating
 from games import registry
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
@@ -59,23 +60,30 @@ def test_the_cheater_needs_the_state_and_plays_in_the_arena():
 
 @pytest.mark.integration  # it starts processes
 def test_the_worker_cannot_reach_the_cheating_baseline():
-    # 1. Importing every worker module loads neither ai.cheating nor the arena.
-    code = ("import sys, ai.worker, ai.worker_jobs, ai.worker_service, ai.worker_timeouts, ai.worker_config; "
-            "print(sorted(m for m in sys.modules if m in ('ai.cheating', 'ai.arena')))")
+    # 1. Importing every worker module loads neither the cheating baseline nor the arena.
+    workers = sorted(f"ai.{path.stem}" for path in (REPO / "ai").glob("worker*.py"))
+    assert "ai.worker" in workers
+    code = (f"import sys, {', '.join(workers)}; "
+            "print(sorted(m for m in sys.modules if m in ('bench.cheating', 'bench.arena')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
-    # 2. No module but the arena imports it.
+    # 2. No module but the arena imports it (the product packages import nothing of bench/ at all).
+    packages = [top for top in REPO.iterdir() if (top / "__init__.py").exists() and top.name != "tests"]
     importers = []
-    for path in (REPO / "ai").rglob("*.py"):
+    for path in (path for top in packages for path in top.rglob("*.py")):
+        where = path.relative_to(REPO).parent.parts
         for node in ast.walk(ast.parse(path.read_text())):
             names = []
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom):
-                names = [f"{node.module}.{a.name}" for a in node.names] + [node.module or ""]
-            if any(n == "ai.cheating" for n in names):
-                importers.append(path.name)
-    assert set(importers) <= {"arena.py"}, importers
+                # a relative import (`from . import cheating` in bench/) counts from the module's own package
+                base = ".".join([*where[: len(where) - node.level + 1], *([node.module] if node.module else [])]) \
+                    if node.level else node.module or ""
+                names = [base] + [f"{base}.{a.name}" for a in node.names]
+            if "bench.cheating" in names:
+                importers.append(str(path.relative_to(REPO)))
+    assert importers == ["bench/arena.py"], importers
     # 3. No strength the worker reads names it.
     with pytest.raises(ValueError):
         parse_budgets("normal=cheat:normal")

@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
 import sys
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
 
 import aiohttp
 
+from bench.load import SLICE_SECONDS, Sample, _levels, _row, cpu_seconds, drive_games, new_table
 from clients import connection
 from clients.connection import Connection
 from clients.grpcweb import GrpcWebStub
-from clients.loadgen import SLICE_SECONDS, Sample, _levels, _row, cpu_seconds, drive_games, new_table
 from tabletop import transport
 from tabletop.v1 import game_service_pb2, game_service_pb2_grpc
 
@@ -71,11 +72,23 @@ async def run(target: str, gateway_url: str, levels: list[int], games: int, seco
     return 0
 
 
-# Starts Redis, a game service and a gateway; yields (service target, gateway URL, service pid, gateway pid).
-GatewayStarter = Callable[[], AbstractContextManager[tuple[str, str, int, int]]]
+@contextlib.contextmanager
+def local_stack() -> Iterator[tuple[str, str, int, int]]:
+    """Redis, a game service and a gRPC-Web gateway; yields (service target, gateway URL, their pids)."""
+    from commands.embedded_redis import EmbeddedRedis, free_port
+    from commands.launcher import LocalStack
+
+    os.environ.setdefault("TABLETOP_METRICS_PORT", "0")
+    os.environ.setdefault("TABLETOP_GATEWAY_METRICS_PORT", "0")
+    with EmbeddedRedis(appendonly=True) as redis_server, \
+            LocalStack(redis_url=redis_server.url, with_worker=False, gateway_port=free_port()) as stack:
+        pids = {name: proc.pid for name, proc in stack.procs}
+        print(f"started redis-server ({redis_server.url}), tabletop serve ({stack.target}, pid {pids['game service']}) "
+              f"and tabletop gateway ({stack.gateway_url}, pid {pids['gateway']})")
+        yield stack.target, stack.gateway_url, pids["game service"], pids["gateway"]
 
 
-def main(argv: list[str], local: GatewayStarter | None = None) -> int:
+def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tabletop bench gateway", description=__doc__.split("\n\n")[0])
     parser.add_argument("--target", help="a running game service (give --gateway too; default: start both)")
     parser.add_argument("--gateway", help="the gateway in front of --target, e.g. http://127.0.0.1:8080")
@@ -99,9 +112,6 @@ def main(argv: list[str], local: GatewayStarter | None = None) -> int:
             return 2
         return asyncio.run(run(args.target, args.gateway, args.clients, args.games, args.seconds, args.seed,
                                link=link))
-    if local is None:
-        print("tabletop bench gateway: give --target HOST:PORT and --gateway URL", file=sys.stderr)
-        return 2
-    with local() as (target, gateway_url, service_pid, gateway_pid):
+    with local_stack() as (target, gateway_url, service_pid, gateway_pid):
         return asyncio.run(run(target, gateway_url, args.clients, args.games, args.seconds, args.seed,
                                (service_pid, gateway_pid)))

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import hashlib
+import os
 import random
 import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from pathlib import Path
 
 import grpc
 
@@ -28,7 +31,7 @@ from clients.sdk import error_from_rpc
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 
-HONEST_KEY = "bench-flood-honest-key"  # the local stack lists its sha256 (commands/local.py)
+HONEST_KEY = "bench-flood-honest-key"  # the local stack lists its sha256 (local_stack below)
 HUMAN, AI = pb.SEAT_KIND_HUMAN, pb.SEAT_KIND_AI
 
 
@@ -145,11 +148,25 @@ async def run(target: str, replies: int, strength: str, suggesters: int, seed: i
     return 0
 
 
-# Starts Redis, the game service and an AI worker with quotas and the honest player's key; yields the target.
-Starter = Callable[[], AbstractContextManager[str]]
+@contextlib.contextmanager
+def local_stack() -> Iterator[str]:
+    """Redis, a game service and an AI worker with the Kubernetes base's quotas (unless the environment sets
+    others) and the honest player's API key; yields the service target."""
+    from commands.local import local_stack as whole_stack
+
+    base = Path(__file__).resolve().parents[1] / "deploy" / "k8s" / "base" / "config.env"
+    for line in base.read_text().splitlines():
+        name, _, value = line.partition("=")
+        if name.startswith("TABLETOP_QUOTA_"):
+            os.environ.setdefault(name, value)
+    os.environ["TABLETOP_API_KEYS"] = f"honest:{hashlib.sha256(HONEST_KEY.encode()).hexdigest()}"
+    quotas = ", ".join(f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith("TABLETOP_QUOTA_"))
+    with whole_stack(quiet=True) as target:
+        print(f"started redis-server, tabletop serve ({target}) and one AI worker; {quotas}")
+        yield target
 
 
-def main(argv: list[str], local: Starter | None = None) -> int:
+def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tabletop bench flood", description=__doc__.split("\n\n")[0])
     parser.add_argument("--target", help="a running game service that knows the honest player's API key")
     parser.add_argument("--replies", type=int, default=12, help="AI replies timed in each phase (default 12)")
@@ -168,8 +185,5 @@ def main(argv: list[str], local: Starter | None = None) -> int:
             print(f"tabletop bench flood: {error}", file=sys.stderr)
             return 2
         return asyncio.run(run(args.target, args.replies, args.strength, args.suggesters, args.seed, link))
-    if local is None:
-        print("tabletop bench flood: give --target HOST:PORT", file=sys.stderr)
-        return 2
-    with local() as target:
+    with local_stack() as target:
         return asyncio.run(run(target, args.replies, args.strength, args.suggesters, args.seed))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import json
 import os
@@ -31,8 +32,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -213,7 +213,7 @@ async def run(target: str, redis_url: str | None, clients: int, watchers: int, s
 
         per_slot = max(1, -(-watchers // clients))  # at least `watchers` in all
         swarm = subprocess.Popen(
-            ["nice", "-n", "10", sys.executable, "-m", "clients.watchbench", "--swarm", watch_target, str(per_slot),
+            ["nice", "-n", "10", sys.executable, "-m", "bench.watch", "--swarm", watch_target, str(per_slot),
              json.dumps(dataclasses.asdict(link))],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         if pins is not None:  # before it starts threads of its own (they inherit it); not by a preexec_fn: a
@@ -359,8 +359,8 @@ async def swarm_main(target: str, per_slot: int, link: Connection) -> None:
 
 @dataclass(frozen=True)
 class LocalServers:
-    """What a Starter started: the players' replica, its Redis, and where the streams open (the same replica, or
-    the watch tier's); the pids of each side's servers, for --pin."""
+    """What `local_servers` started: the players' replica, its Redis, and where the streams open (the same replica,
+    or the watch tier's); the pids of each side's servers, for --pin."""
 
     target: str
     redis_url: str
@@ -369,12 +369,27 @@ class LocalServers:
     spectators_pids: tuple[int, ...]
 
 
-# Starts Redis and a game service (and, when told, a replica of the watch tier beside it); given by the composition
-# root.
-Starter = Callable[[bool], AbstractContextManager[LocalServers]]
+@contextlib.contextmanager
+def local_servers(watch_tier: bool = False) -> Iterator[LocalServers]:
+    """Redis (AOF, fsync everysec as deploy/ runs it) and one game service, and with `watch_tier` a second one on
+    the same Redis for the WatchGame streams (the watch tier of deploy/k8s)."""
+    from commands.embedded_redis import EmbeddedRedis
+    from commands.launcher import LocalStack
+
+    os.environ.setdefault("TABLETOP_METRICS_PORT", "0")
+    with contextlib.ExitStack() as started:
+        redis_server = started.enter_context(EmbeddedRedis(appendonly=True, appendfsync="everysec"))
+        players = started.enter_context(LocalStack(redis_url=redis_server.url, with_worker=False))
+        watch = started.enter_context(LocalStack(redis_url=redis_server.url, with_worker=False)) if watch_tier \
+            else players
+        print(f"started redis-server ({redis_server.url}) and tabletop serve ({players.target})"
+              + (f", and a replica of the watch tier ({watch.target})" if watch is not players else ""))
+        yield LocalServers(players.target, redis_server.url, watch.target,
+                           (redis_server.proc.pid, players.procs[0][1].pid),
+                           (watch.procs[0][1].pid,) if watch is not players else ())
 
 
-def main(argv: list[str], local: Starter | None = None) -> int:
+def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tabletop bench watch", description=__doc__.split("\n\n")[0])
     parser.add_argument("--target", help="a running game service (default: start one with its own Redis)")
     parser.add_argument("--redis-url", help="the target's Redis, for the connection count")
@@ -414,15 +429,12 @@ def main(argv: list[str], local: Starter | None = None) -> int:
             return 2
         return asyncio.run(run(args.target, args.redis_url, args.clients, args.watchers, args.seconds, args.think,
                                args.seed, link, args.jitter, args.watch_target))
-    if local is None:
-        print("tabletop bench watch: give --target HOST:PORT", file=sys.stderr)
-        return 2
     try:
         pins = Pins.split() if args.pin else None
     except ValueError as error:
         print(f"tabletop bench watch: {error}", file=sys.stderr)
         return 2
-    with local(args.watch_tier) as servers:
+    with local_servers(args.watch_tier) as servers:
         if pins is not None:
             pins = dataclasses.replace(pins, players=servers.players_pids, spectators=servers.spectators_pids)
         return asyncio.run(run(servers.target, servers.redis_url, args.clients, args.watchers, args.seconds,

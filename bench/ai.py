@@ -10,7 +10,7 @@ import sys
 import time
 
 from ai import ismcts
-from ai.arena import load_game
+from bench.arena import load_game
 
 
 def _positions(game, seats: int, seed: int):

@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from tabletop.v1 import bench_pb2 as tabletop_dot_v1_dot_bench__pb2
+from bench.v1 import bench_pb2 as bench_dot_v1_dot_bench__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -18,7 +18,7 @@ except ImportError:
 if _version_not_supported:
     raise RuntimeError(
         f'The grpc package installed is at version {GRPC_VERSION},'
-        + ' but the generated code in tabletop/v1/bench_pb2_grpc.py depends on'
+        + ' but the generated code in bench/v1/bench_pb2_grpc.py depends on'
         + f' grpcio>={GRPC_GENERATED_VERSION}.'
         + f' Please upgrade your grpc module to grpcio>={GRPC_GENERATED_VERSION}'
         + f' or downgrade your generated code using grpcio-tools<={GRPC_VERSION}.'
@@ -36,9 +36,9 @@ class BenchServiceStub:
             channel: A grpc.Channel.
         """
         self.Echo = channel.unary_unary(
-                '/tabletop.v1.BenchService/Echo',
-                request_serializer=tabletop_dot_v1_dot_bench__pb2.EchoRequest.SerializeToString,
-                response_deserializer=tabletop_dot_v1_dot_bench__pb2.EchoResponse.FromString,
+                '/tabletop.bench.v1.BenchService/Echo',
+                request_serializer=bench_dot_v1_dot_bench__pb2.EchoRequest.SerializeToString,
+                response_deserializer=bench_dot_v1_dot_bench__pb2.EchoResponse.FromString,
                 _registered_method=True)
 
 
@@ -58,14 +58,14 @@ def add_BenchServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'Echo': grpc.unary_unary_rpc_method_handler(
                     servicer.Echo,
-                    request_deserializer=tabletop_dot_v1_dot_bench__pb2.EchoRequest.FromString,
-                    response_serializer=tabletop_dot_v1_dot_bench__pb2.EchoResponse.SerializeToString,
+                    request_deserializer=bench_dot_v1_dot_bench__pb2.EchoRequest.FromString,
+                    response_serializer=bench_dot_v1_dot_bench__pb2.EchoResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
-            'tabletop.v1.BenchService', rpc_method_handlers)
+            'tabletop.bench.v1.BenchService', rpc_method_handlers)
     server.add_generic_rpc_handlers((generic_handler,))
-    server.add_registered_method_handlers('tabletop.v1.BenchService', rpc_method_handlers)
+    server.add_registered_method_handlers('tabletop.bench.v1.BenchService', rpc_method_handlers)
 
 
  # This class is part of an EXPERIMENTAL API.
@@ -87,9 +87,9 @@ class BenchService:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/tabletop.v1.BenchService/Echo',
-            tabletop_dot_v1_dot_bench__pb2.EchoRequest.SerializeToString,
-            tabletop_dot_v1_dot_bench__pb2.EchoResponse.FromString,
+            '/tabletop.bench.v1.BenchService/Echo',
+            bench_dot_v1_dot_bench__pb2.EchoRequest.SerializeToString,
+            bench_dot_v1_dot_bench__pb2.EchoResponse.FromString,
             options,
             channel_credentials,
             insecure,

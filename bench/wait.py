@@ -10,11 +10,12 @@ import time
 
 from clients import connection
 from clients.sdk import Seat, TabletopError
-from clients.session import CONNECT_SECONDS, LocalStarter, fail, say, service_target
+from clients.session import CONNECT_SECONDS, fail, say, service_target
+from commands.local import local_stack
 from tabletop.v1 import game_service_pb2 as pb
 
 
-def main(argv: list[str], local: LocalStarter | None = None) -> int:
+def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tabletop bench wait", description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="hinode")
     parser.add_argument("--strength", default="normal", help="the AI seats' strength")
@@ -25,7 +26,7 @@ def main(argv: list[str], local: LocalStarter | None = None) -> int:
     connection.add_arguments(parser)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
-    with service_target(args.target, quiet=True, local=local) as target:
+    with service_target(args.target, quiet=True, local=local_stack) as target:
         try:
             link = connection.Connection.from_args(args)
             link.check(target, "a seat token")

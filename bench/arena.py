@@ -3,7 +3,7 @@
 Players are specs: "ismcts:<strength>" (easy, normal, hard, an iteration count or seconds like 2s),
 "ismcts-ucb:<strength>" (the same search with the other seats' moves in the tree picked by UCB1 even where the game's
 kernel asks for the playout policy: what `policy_opponents` changes), "cheat:<strength>" (the same search on the
-true state, ai.cheating: the cost of not peeking, arena only), and whatever
+true state, bench.cheating: the cost of not peeking, arena only), and whatever
 `ai.players.make_player` knows ("random", "greedy"). Ties are split among the tied winners. Every game is seeded
 from --seed and its index, so a run with iteration-bounded players is reproducible whatever --jobs is.
 """
@@ -44,8 +44,8 @@ def make_player(spec: str, game_name: str) -> Any:
 
         return ismcts.IsmctsPlayer(ismcts.parse_budget(arg or "normal"), ismcts.SearchConfig(opponent_policy=False),
                                    name=spec)
-    if kind == "cheat":  # the same search on the true state: arena only (ai.cheating)
-        from ai import cheating
+    if kind == "cheat":  # the same search on the true state: arena only (bench.cheating)
+        from bench import cheating
 
         return cheating.make_cheater(game_name, arg, spec)
     from ai import players

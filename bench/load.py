@@ -1,17 +1,17 @@
 """`tabletop bench load`: many concurrent Hinode games (4 human seats each) driven through GetState and MakeMove,
 compared with two floors: BenchService.Echo on the same server stack (interceptors, store; one Redis read and one
 write per call), and the bare floor, a plain grpc.aio Echo server with one Redis GET and one SET and nothing else,
-in a process of its own (service/bare_floor.py).
+in a process of its own (both in bench/floors.py).
 
 Per concurrency level it alternates slices of game load, of Echo and of the bare Echo, and prints moves per
 second, RPCs per second and p50/p99 latencies of each, the ratios of throughput and (for local processes) of CPU
 time per call against both floors. At the end it prints the Redis memory a finished Hinode and a finished Naishi
 game hold (MEMORY USAGE of every key of the game). Without --target it starts its own embedded Redis, game service
-(with TABLETOP_BENCH_ECHO=1) and bare floor, as separate processes; with --target give --redis-url to get the
-memory figures and --floor-target for the bare floor.
+with the Echo floor (`python -m bench.floors echo`) and bare floor, as separate processes; with --target give
+--redis-url to get the memory figures and --floor-target for the bare floor.
 
-It is a client: it speaks only the generated protos over gRPC (the local stack is started as processes, and
-Redis is read only for the memory figure). Loops are bounded by --seconds and stop by themselves.
+It drives the service as a client: it speaks only the generated protos over gRPC (the local stack is started as
+processes, and Redis is read only for the memory figure). Loops are bounded by --seconds and stop by themselves.
 """
 
 from __future__ import annotations
@@ -22,19 +22,20 @@ import contextlib
 import os
 import random
 import statistics
+import subprocess
 import sys
 import time
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
 
+from bench.v1 import bench_pb2, bench_pb2_grpc
 from clients import connection
 from clients.connection import Connection
-from tabletop.v1 import bench_pb2, bench_pb2_grpc, game_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
+from tabletop.v1 import game_service_pb2_grpc
 
 GAME_TYPE = "hinode"
 SEATS = 4
@@ -46,7 +47,7 @@ SLICE_SECONDS = 1.0
 
 @dataclass(frozen=True)
 class BenchStack:
-    """What the composition root started for the benchmark: the game service, its Redis and the bare floor."""
+    """What the benchmark loads: the game service with the Echo floor, its Redis and the bare floor."""
 
     target: str
     redis_url: str
@@ -328,16 +329,37 @@ def _levels(text: str) -> list[int]:
     return levels
 
 
-# Starts Redis (with the given appendfsync), a game service with TABLETOP_BENCH_ECHO=1 and the bare floor, yielding
-# a BenchStack; given by the composition root, since a client never starts servers itself.
-BenchStarter = Callable[[str], AbstractContextManager[BenchStack]]
+@contextlib.contextmanager
+def local_stack(fsync: str) -> Iterator[BenchStack]:
+    """Redis (AOF with `fsync`), the game service with the Echo floor and the bare floor, each a process of its own,
+    stopped on the way out."""
+    from commands.embedded_redis import EmbeddedRedis, free_port
+    from commands.launcher import LocalStack, wait_serving
+
+    os.environ.setdefault("TABLETOP_METRICS_PORT", "0")
+    with EmbeddedRedis(appendonly=True, appendfsync=fsync) as redis_server, \
+            LocalStack(redis_url=redis_server.url, with_worker=False,
+                       service_command=("bench.floors", "echo")) as stack:
+        pid = stack.procs[0][1].pid
+        port = free_port()
+        floor = subprocess.Popen([sys.executable, "-m", "bench.floors", "bare", "--port", str(port),
+                                  "--redis-url", redis_server.url], start_new_session=True)
+        try:
+            wait_serving(f"127.0.0.1:{port}", floor, "bare floor")
+            print(f"started redis-server ({redis_server.url}, AOF appendfsync {fsync}), the game service with the "
+                  f"Echo floor ({stack.target}, pid {pid}) and the bare floor (127.0.0.1:{port}, pid {floor.pid})")
+            yield BenchStack(stack.target, redis_server.url, pid, f"127.0.0.1:{port}", floor.pid)
+        finally:
+            floor.terminate()
+            floor.wait(timeout=10)
 
 
-def main(argv: list[str], local: BenchStarter | None = None) -> int:
+def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tabletop bench load", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--target", help="a running game service with TABLETOP_BENCH_ECHO=1 (default: start one)")
+    parser.add_argument("--target", help="a running game service with the Echo floor (python -m bench.floors echo; "
+                        "default: start one)")
     parser.add_argument("--redis-url", help="the target's Redis, for the memory figure (default: the one started)")
-    parser.add_argument("--floor-target", help="a running bare floor (python -m service.bare_floor) to compare with "
+    parser.add_argument("--floor-target", help="a running bare floor (python -m bench.floors bare) to compare with "
                         "(default: the one started; none with --target)")
     parser.add_argument("--clients", type=_levels, default=[16, 32], help="concurrency levels (default 16,32)")
     parser.add_argument("--games", type=int, default=64, help="games in play at once (default 64)")
@@ -358,9 +380,5 @@ def main(argv: list[str], local: BenchStarter | None = None) -> int:
             return 2
         stack = BenchStack(args.target, args.redis_url, None, args.floor_target, None)
         return asyncio.run(run(stack, args.clients, args.games, args.seconds, args.finished, args.seed, link))
-    if local is None:
-        print("tabletop bench load: give --target HOST:PORT (a service run with TABLETOP_BENCH_ECHO=1)",
-              file=sys.stderr)
-        return 2
-    with local(args.fsync) as stack:
+    with local_stack(args.fsync) as stack:
         return asyncio.run(run(stack, args.clients, args.games, args.seconds, args.finished, args.seed))

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from ai import arena
+from bench import arena
 from games import registry
 from tests.support.toygame import DESCRIPTOR
 from tests.support.toygame import GAME as TOY

@@ -5,8 +5,8 @@ against the same search at the same budget that knows every hand. What nobody at
 it too: every iteration reshuffles the cards no seat has seen (the River piles below their top cards in Naishi;
 the proxies' piles and the removed cards in Hinode), and a new seed draws the chance events still to come.
 
-Arena only. The AI worker never imports this module (tests/ai/test_cheating.py checks it), and nothing here can be
-reached from a view: `CheatingPlayer` needs the engine's state, which only the arena holds.
+Arena only. The AI worker never imports this module (tests/bench/test_cheating.py checks it), and nothing here can
+be reached from a view: `CheatingPlayer` needs the engine's state, which only the arena holds.
 """
 
 from __future__ import annotations
