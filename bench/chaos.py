@@ -29,8 +29,8 @@ from pathlib import Path
 
 import grpc
 
-from commands.embedded_redis import EmbeddedRedis, free_port
-from commands.launcher import LocalStack, wait_serving
+from tabletop.stack.embedded_redis import EmbeddedRedis, free_port
+from tabletop.stack.launcher import LocalStack, wait_serving
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 

@@ -152,7 +152,7 @@ async def run(target: str, replies: int, strength: str, suggesters: int, seed: i
 def local_stack() -> Iterator[str]:
     """Redis, a game service and an AI worker with the Kubernetes base's quotas (unless the environment sets
     others) and the honest player's API key; yields the service target."""
-    from commands.local import local_stack as whole_stack
+    from tabletop.stack.launcher import local_stack as whole_stack
 
     base = Path(__file__).resolve().parents[1] / "deploy" / "k8s" / "base" / "config.env"
     for line in base.read_text().splitlines():

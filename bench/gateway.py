@@ -75,8 +75,8 @@ async def run(target: str, gateway_url: str, levels: list[int], games: int, seco
 @contextlib.contextmanager
 def local_stack() -> Iterator[tuple[str, str, int, int]]:
     """Redis, a game service and a gRPC-Web gateway; yields (service target, gateway URL, their pids)."""
-    from commands.embedded_redis import EmbeddedRedis, free_port
-    from commands.launcher import LocalStack
+    from tabletop.stack.embedded_redis import EmbeddedRedis, free_port
+    from tabletop.stack.launcher import LocalStack
 
     os.environ.setdefault("TABLETOP_METRICS_PORT", "0")
     os.environ.setdefault("TABLETOP_GATEWAY_METRICS_PORT", "0")

@@ -333,8 +333,8 @@ def _levels(text: str) -> list[int]:
 def local_stack(fsync: str) -> Iterator[BenchStack]:
     """Redis (AOF with `fsync`), the game service with the Echo floor and the bare floor, each a process of its own,
     stopped on the way out."""
-    from commands.embedded_redis import EmbeddedRedis, free_port
-    from commands.launcher import LocalStack, wait_serving
+    from tabletop.stack.embedded_redis import EmbeddedRedis, free_port
+    from tabletop.stack.launcher import LocalStack, wait_serving
 
     os.environ.setdefault("TABLETOP_METRICS_PORT", "0")
     with EmbeddedRedis(appendonly=True, appendfsync=fsync) as redis_server, \

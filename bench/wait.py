@@ -11,7 +11,7 @@ import time
 from clients import connection
 from clients.sdk import Seat, TabletopError
 from clients.session import CONNECT_SECONDS, fail, say, service_target
-from commands.local import local_stack
+from tabletop.stack.launcher import local_stack
 from tabletop.v1 import game_service_pb2 as pb
 
 

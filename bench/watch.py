@@ -373,8 +373,8 @@ class LocalServers:
 def local_servers(watch_tier: bool = False) -> Iterator[LocalServers]:
     """Redis (AOF, fsync everysec as deploy/ runs it) and one game service, and with `watch_tier` a second one on
     the same Redis for the WatchGame streams (the watch tier of deploy/k8s)."""
-    from commands.embedded_redis import EmbeddedRedis
-    from commands.launcher import LocalStack
+    from tabletop.stack.embedded_redis import EmbeddedRedis
+    from tabletop.stack.launcher import LocalStack
 
     os.environ.setdefault("TABLETOP_METRICS_PORT", "0")
     with contextlib.ExitStack() as started:

@@ -9,7 +9,7 @@ import sys
 
 # subcommand -> ("module:function", one-line help). Each function takes the remaining argv and returns an exit code.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "run": ("commands.launcher:main", "start the whole stack locally: Redis (embedded unless a URL is given), "
+    "run": ("commands.run:main", "start the whole stack locally: Redis (embedded unless a URL is given), "
                                       "the game service and the AI worker"),
     "serve": ("service.server:main", "run the gRPC game service"),
     "gateway": ("gateway.server:main", "run the gRPC-Web gateway for browsers (and the web table)"),

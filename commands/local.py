@@ -5,30 +5,17 @@ them a starter (clients.session.LocalStarter)."""
 from __future__ import annotations
 
 import contextlib
-import tempfile
 from collections.abc import Iterator
 
 from clients.session import say
+from tabletop.stack.launcher import local_stack as _local_stack
 
 
 @contextlib.contextmanager
 def local_stack(quiet: bool = False) -> Iterator[str]:
-    """Redis, game service and AI worker as child processes, stopped on the way out; yields the service target."""
-    from commands.launcher import LocalStack
-
-    if not quiet:
-        say("Starting a local Tabletop (Redis, game service, AI worker)...")
-    with tempfile.TemporaryDirectory(prefix="tabletop-play-") as data_dir:  # Redis's files go with the stack
-        stack = LocalStack(data_dir=data_dir)
-        try:
-            stack.start()
-        except Exception as exc:  # noqa: BLE001 - reported as a message, not a traceback
-            stack.stop()
-            raise SystemExit(f"could not start the local stack: {exc}") from None
-        try:
-            yield stack.target
-        finally:
-            stack.stop()
+    """The local stack (tabletop.stack), announced as the terminal client says things."""
+    with _local_stack(quiet, say) as target:
+        yield target
 
 
 def play(argv: list[str]) -> int:

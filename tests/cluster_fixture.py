@@ -1,7 +1,7 @@
 """A real Redis Cluster for the tests: `redis-server --cluster-enabled yes` processes (three masters, and a replica
 each if asked) on free ports of 127.0.0.1 in a temporary directory, joined as `redis-cli --cluster create` would
 (slots split evenly over the masters, MEET, REPLICATE), over redis-py: no redis-cli needed, so it runs on the packaged
-server too (commands/embedded_redis.py)."""
+server too (tabletop/stack/embedded_redis.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import redis
 
-from commands.embedded_redis import find_redis_server, free_port
+from tabletop.stack.embedded_redis import find_redis_server, free_port
 
 SLOTS = 16384
 

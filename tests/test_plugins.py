@@ -26,8 +26,8 @@ from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from grpc_tools import protoc
 
 from clients.grpcweb import GrpcWebError, GrpcWebStub
-from commands.embedded_redis import free_port
-from commands.launcher import WEB_DIST, LocalStack
+from tabletop.stack.embedded_redis import free_port
+from tabletop.stack.launcher import WEB_DIST, LocalStack
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.clients.conftest import FAST_BUDGETS

@@ -23,12 +23,12 @@ from redis.crc import key_slot
 
 from ai.worker_config import WorkerConfig, dead_letter_stream
 from ai.worker_jobs import JobConsumer
-from commands.embedded_redis import free_port
-from commands.launcher import wait_serving
 from service.store import GameStore, active_key, events_key, game_key, mint_game_id, requests_key
 from service.validation import GAME_ID
 from tabletop import redis_client
 from tabletop.job_shards import DEFAULT_SHARDS, job_stream, shard_slot
+from tabletop.stack.embedded_redis import free_port
+from tabletop.stack.launcher import wait_serving
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.ai.test_worker import _metric, _spawn, _stop

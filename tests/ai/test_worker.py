@@ -21,9 +21,9 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from ai.worker_config import WorkerConfig
 from ai.worker_jobs import BULK as BULK_LANE
 from ai.worker_jobs import JobConsumer
-from commands.embedded_redis import free_port
-from commands.launcher import wait_serving
 from games import registry, wire
+from tabletop.stack.embedded_redis import free_port
+from tabletop.stack.launcher import wait_serving
 from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc, game_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
 

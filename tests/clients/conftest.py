@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from commands.embedded_redis import free_port
-from commands.launcher import LocalStack, wait_serving
+from tabletop.stack.embedded_redis import free_port
+from tabletop.stack.launcher import LocalStack, wait_serving
 
 FAST_BUDGETS = "easy=25,normal=50,hard=100"
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -167,7 +167,7 @@ def test_the_sdk_imports_only_the_protos_and_grpc():
     def loaded(modules: str, families: tuple[str, ...]) -> str:
         code = (f"import sys, {modules}\n"
                 f"print(sorted(m for m in sys.modules if m.split('.')[0] in {families!r} "
-                "or m == 'commands.launcher'))")
+                "or m == 'tabletop.stack.launcher'))")
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         return done.stdout.strip()

@@ -10,7 +10,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from clients.sdk import RetryPolicy, Seat, Unauthenticated, Unavailable, connect
-from commands.embedded_redis import free_port
+from tabletop.stack.embedded_redis import free_port
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.clients.conftest import FastStack

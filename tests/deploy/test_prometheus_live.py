@@ -26,9 +26,9 @@ import yaml
 
 from clients.grpcweb import GrpcWebError, GrpcWebStub
 from clients.sdk import Seat, TabletopError, connect
-from commands.embedded_redis import free_port
-from commands.launcher import wait_serving
 from tabletop import grpcweb
+from tabletop.stack.embedded_redis import free_port
+from tabletop.stack.launcher import wait_serving
 from tabletop.v1 import game_service_pb2 as pb
 from tests.ai.test_worker import _env, _spawn, _stop, _worker
 from tests.deploy.promtools import RULES, binary, rules

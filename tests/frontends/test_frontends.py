@@ -25,7 +25,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from commands.launcher import WEB_DIST, LocalStack
+from tabletop.stack.launcher import WEB_DIST, LocalStack
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.clients.conftest import FAST_BUDGETS
@@ -63,7 +63,7 @@ class WebStack(LocalStack):
 
 @pytest.fixture(scope="module")
 def web_stack(tmp_path_factory):
-    from commands.embedded_redis import free_port
+    from tabletop.stack.embedded_redis import free_port
 
     with WebStack(data_dir=tmp_path_factory.mktemp("web-redis"), gateway_port=free_port(),
                   static_dir=WEB_DIST if (WEB_DIST / "index.html").is_file() else None) as running:

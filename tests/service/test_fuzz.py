@@ -21,11 +21,11 @@ from google.protobuf import descriptor, json_format, struct_pb2
 from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from commands.embedded_redis import EmbeddedRedis, free_port
-from commands.launcher import wait_serving
 from service.errors import error_info
 from service.store import event_from_entry, events_key, game_key, state_key, unpack_state
 from service.tables import Replay
+from tabletop.stack.embedded_redis import EmbeddedRedis, free_port
+from tabletop.stack.launcher import wait_serving
 from tabletop.v1 import ai_service_pb2, game_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
 from tests.ai.test_worker import _stop

@@ -8,9 +8,9 @@ import grpc
 import pytest
 import redis
 
-from commands.embedded_redis import EmbeddedRedis
 from service.errors import error_info
 from service.store import events_key, game_key, read_stored
+from tabletop.stack.embedded_redis import EmbeddedRedis
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.service.conftest import HUMAN, OPEN, ServerThread, service_config

@@ -1,26 +1,29 @@
-"""`tabletop run`: the whole stack on one machine, as separate processes, the way Kubernetes runs it.
+"""The whole stack on one machine, as separate processes, the way Kubernetes runs it: what `tabletop run`,
+`tabletop play` / `demo` without a `--target`, the benchmarks and the tests start.
 
-Redis (the embedded real redis-server unless TABLETOP_REDIS_URL is set), the game service (`tabletop serve`),
-the AI worker (`tabletop ai-worker`) and, for `tabletop run`, the gRPC-Web gateway (`tabletop gateway`) serving
-the web table (clients/web/dist, built by `make web`). `LocalStack` is also what `tabletop play` / `demo` use when no
-`--target` is given.
+Redis (the embedded real redis-server unless a URL is given), the game service (`tabletop serve`), the AI worker
+(`tabletop ai-worker`) and, for `tabletop run`, the gRPC-Web gateway (`tabletop gateway`) serving the web table
+(clients/web/dist, built by `make web`). Each part is started by its command's name, so this kit imports none of
+them.
 """
 
 from __future__ import annotations
 
-import argparse
+import contextlib
 import importlib.util
 import os
 import secrets
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from commands.embedded_redis import EmbeddedRedis, free_port
+from tabletop.stack.embedded_redis import EmbeddedRedis, free_port
 
-WEB_DIST = Path(__file__).resolve().parent.parent / "clients" / "web" / "dist"
+WEB_DIST = Path(__file__).resolve().parents[2] / "clients" / "web" / "dist"
 
 
 def wait_serving(target: str, proc: subprocess.Popen, name: str, timeout: float = 30.0, service: str = "",
@@ -183,7 +186,7 @@ class LocalStack:
         self.stop()
 
 
-def _port_or_free(port: int) -> int:
+def port_or_free(port: int) -> int:
     """`port` if nothing listens on it on 127.0.0.1, else a free one."""
     import socket
 
@@ -195,72 +198,19 @@ def _port_or_free(port: int) -> int:
     return port
 
 
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="tabletop run", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--port", type=int, default=int(os.environ.get("TABLETOP_GRPC_PORT", "50051")))
-    parser.add_argument("--data-dir", default=os.environ.get("TABLETOP_DATA_DIR", "var/redis"),
-                        help="where the embedded Redis keeps its append-only file (default: var/redis)")
-    parser.add_argument("--no-worker", action="store_true", help="do not start the AI worker")
-    parser.add_argument("--web-port", type=int, default=int(os.environ.get("TABLETOP_GATEWAY_PORT", "8080")),
-                        help="port of the gRPC-Web gateway and the web table (default 8080; 0: no gateway)")
-    args = parser.parse_args(argv)
-    # The documented default ports (docs/config.md) where they are free, so `make run` is predictable.
-    os.environ.setdefault("TABLETOP_METRICS_PORT", str(_port_or_free(9100)))
-    os.environ.setdefault("TABLETOP_AI_METRICS_PORT", str(_port_or_free(9101)))
-    stack = LocalStack(
-        ai_port=_port_or_free(int(os.environ.get("TABLETOP_AI_GRPC_PORT", "50061"))),
-        redis_url=os.environ.get("TABLETOP_REDIS_URL") or None,
-        data_dir=args.data_dir,
-        grpc_port=args.port,
-        with_worker=not args.no_worker,
-        quiet=False,
-        gateway_port=_port_or_free(args.web_port) if args.web_port else None,
-        static_dir=WEB_DIST if (WEB_DIST / "index.html").is_file() else None,
-    )
-    stop = False
-
-    def on_signal(signum, frame):
-        nonlocal stop
-        stop = True
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    stack.start()
-    redis_desc = (f"embedded {stack.redis.binary} at {stack.redis_url} (data in {args.data_dir})" if stack.redis
-                  else "Redis at TABLETOP_REDIS_URL")
-    worker = f"AI worker      127.0.0.1:{stack.ai_port}" if stack.with_worker else "AI worker: not started"
-    if stack.tls_ca_file is None:
-        grpcurl, play = "-plaintext", ""
-    else:
-        ca = stack.tls_ca_file
-        grpcurl, play = (f"-cacert {ca}", f" --tls --ca-file {ca}") if ca else ("", " --tls")
-    if stack.gateway_port is None:
-        web = "web table: not started (--web-port 0)\n"
-    elif stack.static_dir:
-        web = f"web table      {stack.gateway_url}/   <- open this in a browser to play (gRPC-Web gateway)\n"
-    else:
-        web = (f"gRPC-Web       {stack.gateway_url}   (the web table is not built: install Node.js >= 20.19 "
-               "and npm, then `make web`)\n")
-    print(
-        f"\nTabletop is running.\n"
-        f"  {web}"
-        f"  game service   {stack.target}   (gRPC{' over TLS' if play else ''}; health and reflection on)\n"
-        f"  {worker}\n"
-        f"  Redis          {redis_desc}\n"
-        f"  metrics        http://127.0.0.1:{stack.metrics[0]}/metrics (service), "
-        f"http://127.0.0.1:{stack.metrics[1]}/metrics (worker)\n\n"
-        f"Try:  grpcurl {grpcurl} {stack.target} list\n"
-        f"      .venv/bin/tabletop play hinode --target {stack.target}{play}\n"
-        f"Stop with Ctrl-C.\n",
-        flush=True,
-    )
-    try:
-        while not stop:
-            for name, proc in stack.procs:
-                if proc.poll() is not None:
-                    print(f"{name} exited with code {proc.returncode}; stopping", file=sys.stderr)
-                    stop = True
-            time.sleep(0.5)
-    finally:
-        stack.stop()
-    return 0
+@contextlib.contextmanager
+def local_stack(quiet: bool = False, say: Callable[[str], None] = print) -> Iterator[str]:
+    """Redis, game service and AI worker as child processes, stopped on the way out; yields the service target."""
+    if not quiet:
+        say("Starting a local Tabletop (Redis, game service, AI worker)...")
+    with tempfile.TemporaryDirectory(prefix="tabletop-play-") as data_dir:  # Redis's files go with the stack
+        stack = LocalStack(data_dir=data_dir)
+        try:
+            stack.start()
+        except Exception as exc:  # noqa: BLE001 - reported as a message, not a traceback
+            stack.stop()
+            raise SystemExit(f"could not start the local stack: {exc}") from None
+        try:
+            yield stack.target
+        finally:
+            stack.stop()
