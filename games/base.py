@@ -33,7 +33,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, Union
 
 from games import codec
 
@@ -245,6 +245,11 @@ class PlayoutPolicy:
 _ACTING: dict[tuple[int, ...], frozenset[int]] = {}
 
 
+def _one_of(types_: tuple[type, ...]) -> Any:
+    """The union of a game's move types, as the codec stores a move: [the index of its type, its fields]."""
+    return Union[types_]  # noqa: UP007 - a union built from a tuple of types
+
+
 class Game(ABC, Generic[S, V]):
     """A rules engine. Implementations are stateless: every method is a pure function of its arguments."""
 
@@ -357,20 +362,16 @@ class Game(ABC, Generic[S, V]):
         return codec.unpack(self.info.name, "state", self.state_type, raw)
 
     def dump_view(self, view: V) -> bytes:
-        return codec.dumps(self.info.name, "view", view)
+        return codec.pack(self.info.name, "view", self.view_type, view)
 
     def load_view(self, raw: bytes | str) -> V:
-        return codec.loads(self.info.name, "view", self.view_type, raw)
+        return codec.unpack(self.info.name, "view", self.view_type, raw)
 
     def dump_move(self, move: Move) -> bytes:
-        return codec.dumps(self.info.name, "move", {"type": type(move).__name__, "move": codec.encode(move)})
+        return codec.pack(self.info.name, "move", _one_of(self.move_types), move)
 
     def load_move(self, raw: bytes | str) -> Move:
-        doc = codec.loads(self.info.name, "move", Any, raw)
-        types_by_name = {t.__name__: t for t in self.move_types}
-        if not isinstance(doc, dict) or doc.get("type") not in types_by_name:
-            raise codec.CodecError("unknown move type")
-        return codec.decode(types_by_name[doc["type"]], doc.get("move"))
+        return codec.unpack(self.info.name, "move", _one_of(self.move_types), raw)
 
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Fill defaults and type-check options against `info.options`; raise InvalidOptions."""

@@ -1,9 +1,9 @@
-"""A schema-versioned JSON codec for engine data (states, views, moves): no pickle, ever.
+"""The codec of engine data (states, views, moves): schema-versioned JSON, no pickle, ever.
 
-`encode(obj)` turns frozen dataclasses, tuples, frozensets, ints, strings, bools, None and enums into JSON
-values; `decode(cls, data)` rebuilds them from the dataclass type hints. `dumps` / `loads` wrap a document in
-an envelope naming the game, the kind of object and the schema version, and refuse anything else, so bytes from
-Redis are only ever parsed as JSON and checked against the types the engine declares.
+`pack` / `unpack` store a value of a declared type positionally in an envelope naming the game, the kind of
+object and the schema version, and refuse anything else, so bytes from Redis are only ever parsed as JSON and
+checked against the types the engine declares. `encode` / `decode` give the same data as plain JSON values with
+named fields, for the API of a game that has no messages of its own (games.wire.JsonWire) and for option defaults.
 """
 
 from __future__ import annotations
@@ -18,9 +18,6 @@ from functools import cache
 from typing import Any, TypeVar, Union, get_args, get_origin
 
 T = TypeVar("T")
-
-SCHEMA_VERSION = 1
-
 
 class CodecError(ValueError):
     """The data does not match the declared type or schema."""
@@ -134,35 +131,14 @@ def decode(tp: Any, data: Any) -> Any:
     raise CodecError(f"unsupported type {tp!r}")
 
 
-def dumps(game: str, kind: str, obj: Any) -> bytes:
-    """Serialise `obj` (a state, view or move) in a versioned envelope."""
-    doc = {"game": game, "kind": kind, "schema": SCHEMA_VERSION, "data": encode(obj)}
-    return json.dumps(doc, separators=(",", ":"), sort_keys=True).encode()
-
-
-def loads(game: str, kind: str, tp: type[T], raw: bytes | str) -> T:
-    """Parse an envelope written by `dumps`, checking game, kind and schema version."""
-    try:
-        doc = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise CodecError(f"not JSON: {exc}") from exc
-    if not isinstance(doc, dict):
-        raise CodecError("envelope must be an object")
-    if doc.get("game") != game or doc.get("kind") != kind:
-        raise CodecError(f"expected a {game} {kind}, got a {doc.get('game')} {doc.get('kind')}")
-    if doc.get("schema") != SCHEMA_VERSION:
-        raise CodecError(f"unsupported schema version {doc.get('schema')!r} (this build reads {SCHEMA_VERSION})")
-    return decode(tp, doc.get("data"))
-
-
-# --- Compiled, positional codec for stored states ---------------------------------------------------------------
-# `encode` above walks any value by inspecting it, and names every field: fine for views and moves on the wire,
-# too slow and too big for the engine state a service stores at every move. `pack` / `unpack` compile, once per
+# --- The compiled, positional codec -----------------------------------------------------------------------------
+# `encode` above walks any value by inspecting it, and names every field: fine for the API, too slow and too big
+# for the engine state a service stores at every move. `pack` / `unpack` compile, once per
 # type, a function that turns a value of that type into JSON-ready data (a dataclass as the list of its fields in
 # declaration order; parts that are JSON already, such as tuples of ints, are left as they are) and one that checks
 # and rebuilds it. A union of several kinds is stored as [variant index, value].
 
-PACKED_SCHEMA = 2
+PACKED_SCHEMA = 3  # 3: every state records the seats to act (`acting`, games.base)
 
 
 def _is_optional(args: tuple) -> bool:
@@ -207,7 +183,12 @@ def _packer(tp: Any) -> Any:
         hints = _hints(tp)
         names = [f.name for f in _fields(tp)]
         packers = [_packer(hints[n]) for n in names]
-        values = operator.attrgetter(*names) if len(names) > 1 else (lambda v: (getattr(v, names[0]),))
+        if len(names) > 1:
+            values = operator.attrgetter(*names)
+        elif names:
+            values = lambda v: (getattr(v, names[0]),)  # noqa: E731
+        else:
+            values = lambda v: ()  # noqa: E731 - a dataclass without fields (a move such as "end the turn")
         if not any(packers):
             return values  # a tuple: JSON-ready
         packed = [(i, p) for i, p in enumerate(packers) if p]
