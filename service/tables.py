@@ -257,15 +257,19 @@ class Tables:
         """AI jobs for the seats the AI plays that must decide at `version`; those of a game nobody but the AI
         plays go to the bulk queue, which the workers serve only when no person is waiting."""
         queue = "human" if any(s.kind == "human" and s.state in ("", "away") for s in seats) else "bulk"
-        return [
-            {
-                "game_id": record.game_id,
-                "game_type": record.game_type,
-                "seat": str(seat),
-                "version": str(version),
-                "job_id": f"{record.game_id}:{version}:{seat}",
-                "queue": queue,
-            }
-            for seat in sorted(game.to_act(state))
-            if seats[seat].played_by_ai
-        ]
+        return [ai_job(record, version, seat, queue) for seat in sorted(game.to_act(state)) if seats[seat].played_by_ai]
+
+
+def ai_job(record: GameRecord, version: int, seat: int, queue: str, cause: str = "") -> dict[str, str]:
+    """One AI job (docs/api.md, "AI jobs"): `seat`'s move at `version`, on the queue of games a person plays in
+    ("human") or of games only the AI plays ("bulk"). Its id is the move's request id; `cause` prefixes it (a
+    "timeout" job plays a late human seat)."""
+    prefix = f"{cause}:" if cause else ""
+    return {
+        "game_id": record.game_id,
+        "game_type": record.game_type,
+        "seat": str(seat),
+        "version": str(version),
+        "job_id": f"{prefix}{record.game_id}:{version}:{seat}",
+        "queue": queue,
+    }
