@@ -24,6 +24,7 @@ from service.tables import (
     deadline_fields,
     deadlines_after,
     is_active,
+    is_late,
     to_act,
 )
 
@@ -47,9 +48,8 @@ class Seats:
 
         def check(record: GameRecord, _: Caller) -> None:
             timer, held = record.timer, record.seats[seat]
-            late = record.deadlines.get(seat, now + 1) <= now
             if record.status != "in_progress" or timer is None or timer.on_timeout != "forfeit" \
-                    or held.played_by_ai or not late:
+                    or held.played_by_ai or not is_late(record, seat, now):
                 raise _Unchanged
 
         try:

@@ -108,6 +108,12 @@ def deadlines_after(timer: Timer | None, before: dict[int, int], acting: list[in
     }
 
 
+def is_late(record: GameRecord, seat: int, now: int) -> bool:
+    """Whether `seat`'s turn deadline had passed at `now` (a seat without a deadline never is)."""
+    deadline = record.deadlines.get(seat)
+    return deadline is not None and deadline <= now
+
+
 def deadline_fields(deadlines: dict[int, int]) -> tuple[str, int | None]:
     """The game's `deadlines` hash field (and the event's), and its earliest deadline for the shard's set."""
     return json.dumps({str(k): v for k, v in sorted(deadlines.items())}), min(deadlines.values(), default=None)
@@ -232,7 +238,7 @@ class Tables:
             creds,
             [s.token_hash for s in record.seats],
             # The AI acts for AI seats, for human seats it plays (away, left, resigned), and for a late seat.
-            [s.played_by_ai or record.deadlines.get(i, now + 1) <= now for i, s in enumerate(record.seats)],
+            [s.played_by_ai or is_late(record, i, now) for i, s in enumerate(record.seats)],
             record.creator_hash,
             self.ai_service_token,
         )

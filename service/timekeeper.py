@@ -35,7 +35,7 @@ from service import errors, logs, metrics
 from service.logs import log
 from service.seats import Seats
 from service.store import deadlines_key, game_key, now_ms, timekeeper_key
-from service.tables import Tables, ai_job
+from service.tables import Tables, ai_job, is_late
 from tabletop.job_shards import job_stream
 
 LEASE_MS = 5_000  # a shard's lease outlives its holder's last sweep by this long
@@ -192,8 +192,8 @@ class Timekeeper:
             return
         record = table.record
         deadlines = record.deadlines if record.status == "in_progress" else {}
-        late = sorted(seat for seat, deadline in deadlines.items() if deadline <= now)
-        upcoming = min((deadline for deadline in deadlines.values() if deadline > now), default=None)
+        late = sorted(seat for seat in deadlines if is_late(record, seat, now))
+        upcoming = min((deadlines[seat] for seat in deadlines if seat not in late), default=None)
         if not late:  # changed since the claim (its commit set the deadline), or finished: nothing to do
             await self._settle_deadline(shard, game_id, claim_end, upcoming)
             return
