@@ -1,7 +1,9 @@
 """The AI job consumer: reads the job shards `ai:jobs:{jB}` in a consumer group and plays each job's seat over gRPC.
 
-A job (fields game_id, game_type, seat, version, job_id) asks for one move of one AI seat at one version. The
-worker fetches the seat's view with the AI service credential, searches, and submits the move with
+A job (fields game_id, game_type, seat, version, job_id) asks for one move of one seat the AI plays at one
+version: an AI seat, a seat whose player is away, left or resigned, or a human seat whose turn timer ran out (the
+game service's timekeeper enqueues that one, its id starting `timeout:`; the worker keeps no clock). The worker
+fetches the seat's view with the AI service credential, searches, and submits the move with
 `expected_version` = the job's version and `request_id` = the job id, so a job done twice moves once. A job
 whose version has moved on is dropped. A job left pending by a worker that died is reclaimed with XAUTOCLAIM
 once idle for `claim_idle_seconds`; a job delivered `max_attempts` times goes to `ai:dead:{jB}` with its error.
@@ -32,7 +34,6 @@ from ai.ismcts import Budget
 from ai.worker_config import WorkerConfig, dead_letter_stream
 from ai.worker_metrics import JOBS, QUEUE_LAG_SECONDS, RECLAIMED
 from ai.worker_service import capped, think
-from ai.worker_timeouts import Timekeeper
 from games import registry, wire
 from tabletop import redis_client
 from tabletop.v1 import game_service_pb2 as pb
@@ -40,8 +41,7 @@ from tabletop.v1 import game_service_pb2_grpc
 
 log = structlog.get_logger("tabletop.ai")
 
-READ_BLOCK_MS = 500  # how long a read waits for a job; also how soon a stop request (or a timeout) is noticed
-SWEEP_SECONDS = 0.25  # how often the turn deadlines are looked at (at most every read)
+READ_BLOCK_MS = 500  # how long a read waits for a job; also how soon a stop request is noticed
 PRUNE_SECONDS = 300.0  # how often the consumer groups are cleared of gone workers
 SHARD_BLOCK_MS = 100  # on Cluster: the wait on one shard after an empty sweep (bounds the latency of the others)
 RPC_TIMEOUT = 10.0
@@ -66,13 +66,12 @@ class JobConsumer:
         self.streams = config.streams() if lane == INTERACTIVE else config.bulk_streams()
         self.nice = 0 if lane == INTERACTIVE else config.bulk_nice
         self._turn = 0  # on Cluster: the shard the next sweep starts at
-        self.timekeeper = Timekeeper(self)
 
     # --- the loop ---------------------------------------------------------------------------------------------
     def run(self) -> None:
         """Take and play jobs until `stopping` is set; the job in hand is finished first."""
         self.ensure_groups()
-        next_claim = next_sweep = next_prune = 0.0
+        next_claim = next_prune = 0.0
         while not self.stopping.is_set():
             try:
                 if time.monotonic() >= next_claim:
@@ -81,9 +80,6 @@ class JobConsumer:
                 if time.monotonic() >= next_prune:
                     self.prune_consumers()
                     next_prune = time.monotonic() + PRUNE_SECONDS
-                if self.lane == INTERACTIVE and time.monotonic() >= next_sweep:  # turn timers that ran out
-                    self.timekeeper.sweep()
-                    next_sweep = time.monotonic() + SWEEP_SECONDS
                 for stream, messages in self.read() or ():
                     for entry_id, fields in messages:
                         self.handle(stream, entry_id, fields)

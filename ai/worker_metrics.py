@@ -21,12 +21,6 @@ QUEUE_LAG_SECONDS = Gauge(
     "in) or bulk (games only the AI plays)",
     ["lane"],
 )
-TURN_TIMEOUTS = Counter(
-    "tabletop_ai_turn_timeouts_total",
-    "Late seats the worker acted for when their turn timer ran out, by outcome: moved (the AI moved for the seat), "
-    "stale (the game moved on), forfeited (the timer forfeits: the seat resigned), failed (retried after a lease)",
-    ["outcome"],
-)
 RECLAIMED = Counter("tabletop_ai_reclaimed_jobs_total", "Jobs reclaimed from workers that went idle (XAUTOCLAIM)")
 SUGGESTIONS = Counter("tabletop_ai_suggestions_total", "SuggestMove calls answered, by gRPC code", ["code"])
 
@@ -34,8 +28,6 @@ SUGGESTIONS = Counter("tabletop_ai_suggestions_total", "SuggestMove calls answer
 # that appears at 1 has no earlier sample to rise from) and an alert on it can fire.
 for _outcome in ("moved", "stale", "failed", "dead_lettered"):
     JOBS.labels(_outcome)
-for _outcome in ("moved", "stale", "forfeited", "failed"):
-    TURN_TIMEOUTS.labels(_outcome)
 for _lane in ("interactive", "bulk"):
     QUEUE_LAG_SECONDS.labels(_lane)
 

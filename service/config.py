@@ -51,6 +51,9 @@ class Config:
     ai_tls: bool = False
     health_port: int = 0
     gateway_forward_secret: str = ""  # callers through the gRPC-Web gateway are known by the address it forwards
+    # The replica runs the timekeeper (service/timekeeper.py): it competes for the leases of the shards' turn
+    # deadlines. Off on replicas that should never keep time (the watch tier); at least one replica needs it.
+    timekeeper: bool = True
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -95,6 +98,7 @@ class Config:
             ai_tls=flag(env, "AI_TLS"),
             health_port=get("HEALTH_PORT", d.health_port),
             gateway_forward_secret=get("GATEWAY_FORWARD_SECRET", d.gateway_forward_secret),
+            timekeeper=flag(env, "TIMEKEEPER", d.timekeeper),
         )
         transport.check_certificate(config.tls_cert_file, config.tls_key_file, config.tls_ca_file)
         from service.quotas import load_api_keys

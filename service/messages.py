@@ -1,11 +1,15 @@
-"""The edge: the service's plain results as tabletop.v1 messages (GameState, GameEvent, responses)."""
+"""The edge: the service's plain results as tabletop.v1 messages (GameState, GameEvent, responses), and a typed
+move read from its message into the engine's move."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
+from google.protobuf import any_pb2
+
 from games import wire
 from games.base import Game, Move, Words
+from service import errors
 from service.listing import Listed
 from service.lobby import Created, Joined
 from service.play import Moved, Scored, told
@@ -13,7 +17,7 @@ from service.store import Event, SeatRecord, Timer, event_key
 from service.suggest import Suggestion
 from service.tables import Seen
 from tabletop.v1 import game_service_pb2 as pb
-from tabletop.wire import field_bytes, varint_bytes
+from tabletop.wire import WireError, field_bytes, varint_bytes
 
 STATUS = {
     "waiting": pb.GAME_STATUS_WAITING_FOR_PLAYERS,
@@ -40,6 +44,15 @@ SEAT_STATES = {"": pb.SEAT_STATE_PRESENT, "away": pb.SEAT_STATE_AWAY, "left": pb
                "resigned": pb.SEAT_STATE_RESIGNED}
 TIMEOUT_POLICIES = {"ai": pb.TIMEOUT_POLICY_AI_MOVES, "forfeit": pb.TIMEOUT_POLICY_FORFEIT}
 VISIBILITY = {"public": pb.VISIBILITY_PUBLIC, "private": pb.VISIBILITY_PRIVATE}
+
+
+def typed_move(game: Game, packed: any_pb2.Any) -> Move:
+    """A MakeMove's typed move (a move message of the game's, packed in an Any) as the engine's move; whether it
+    may be made now is the rules' to say."""
+    try:
+        return wire.move_from_any(game, packed)
+    except WireError as exc:
+        raise errors.invalid("INVALID_MOVE", str(exc)) from None
 
 
 def timer_to_proto(timer: Timer | None) -> pb.TurnTimer | None:

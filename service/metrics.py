@@ -36,6 +36,19 @@ GAMES_ACTIVE = Gauge("tabletop_games_active", "Games not finished and not expire
 GAMES_FINISHED = Counter("tabletop_games_finished_total", "Games that reached their end", ["game_type"])
 MOVES = Counter("tabletop_moves_total", "Moves applied", ["game_type"])
 VERSION_CONFLICTS = Counter("tabletop_version_conflicts_total", "Writes refused because the version moved on")
+TURN_TIMEOUTS = Counter(
+    "tabletop_turn_timeouts_total",
+    "Late seats the timekeeper acted for when their turn timer ran out, by outcome: ai_job (a job for the AI to move "
+    "for the seat), forfeited (the timer forfeits: the seat resigned), stale (the game moved on first), failed "
+    "(retried when its claim runs out)",
+    ["outcome"],
+)
+for _outcome in ("ai_job", "forfeited", "stale", "failed"):  # at 0 from the start: increase() sees the first one
+    TURN_TIMEOUTS.labels(_outcome)
+TIMEKEEPER_SHARDS = Gauge(
+    "tabletop_timekeeper_shards",
+    "Job shards whose turn deadlines this replica keeps (holds the lease of); summed over the replicas, every shard",
+)
 # Redis calls that block on purpose: WatchGame's XREAD BLOCK waits up to seconds for the next move, so its time says
 # how quiet a game is, not how fast Redis is. They are timed by the store like every call but not observed below.
 BLOCKING_REDIS_OPS = frozenset({"wait_events"})

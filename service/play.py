@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games import wire
-from games.base import Game, GameError, IllegalMove, Move, Score, Words
+from games.base import Game, GameError, Move, Score, Words
 from service import errors, metrics, validation
 from service.auth import Caller, Credentials
 from service.logs import bind
@@ -26,7 +25,6 @@ from service.tables import (
     names,
     to_act,
 )
-from tabletop.wire import WireError
 
 # A seat named in a move's sentence for others is stored as this placeholder, filled in for each reader.
 SEAT_MARK = "\x00"
@@ -74,9 +72,15 @@ class Play:
         table = await self.seats.returning(table, caller)
         return Seen.of(table, caller.seat)
 
-    async def make_move(self, game_id: str, creds: Credentials, move: str | Any,
+    async def engine(self, game_id: str) -> Game:
+        """The rules engine of a stored game, to read a typed move in its words: from this replica's copy, else
+        loaded and kept, so that the move's own first attempt reads nothing more."""
+        cached = self.tables.cached(game_id)
+        return cached.game if cached else (await self.tables.load(game_id, RECENT_EVENTS)).game
+
+    async def make_move(self, game_id: str, creds: Credentials, move: str | Move,
                         expected_version: int | None, request_id: str) -> Moved:
-        """Apply the caller's move (a legal move's id, or the game's typed move message packed in an Any)."""
+        """Apply the caller's move: a legal move's id, or a move of the game (a typed move, read at the edge)."""
         validation.check_request_id(request_id)
         bind(request_id=request_id or None)
         validation.check_game_id(game_id)
@@ -181,10 +185,10 @@ class Play:
         seats[caller.seat] = after
         return by, tuple(seats)
 
-    def _plan_move(self, table: Table, seat: int, move: str | Any, expected_version: int | None
+    def _plan_move(self, table: Table, seat: int, move: str | Move, expected_version: int | None
                    ) -> tuple[Any, dict[str, str]]:
         """Check and apply the move to the loaded game: the new state and the event to commit, or raise the
-        ServiceError that says why not."""
+        ServiceError that says why not (the engine's own reason for a move it refuses)."""
         record, game, state = table.record, table.game, table.state
         if record.status == "waiting" or state is None:
             raise errors.precondition("GAME_NOT_STARTED", "the game has not started yet")
@@ -192,38 +196,25 @@ class Play:
             raise errors.version_mismatch(expected_version, record.version)
         if record.status == "finished":  # ended by resignation before its rules ended it
             raise errors.precondition("GAME_OVER", "the game is over")
-        engine_move = self._engine_move(game, state, seat, move)
-        new_state = game.transition(state, seat, engine_move)  # _engine_move found it among the legal moves
+        if isinstance(move, str) and (not move or len(move) > 256):
+            raise errors.invalid("INVALID_MOVE", "give a move_id (at most 256 characters) or a typed_move")
+        try:
+            if isinstance(move, str):
+                move = game.move_by_id(state, seat, move)
+            new_state = game.apply(state, seat, move)
+        except GameError as exc:
+            raise validation.engine_error(exc) from None
         # The move is stored by its id (ids of legal moves are stable: replay finds it with move_by_id), with its
         # sentence for the mover and for the others, so recent events are told without replaying the game. `pub`
         # (the engine's move_is_public) says whether seats other than the mover may see them; every move event
         # has the same fields, in one order.
         return new_state, {
-            "kind": "move", "seat": str(seat), "move_id": engine_move.id,
-            "move_label": engine_move.describe(Words(names(record.seats), seat, seat)),
-            "move_told": told_template(engine_move, seat, len(record.seats)),
-            "pub": "1" if game.move_is_public(state, seat, engine_move) else "0",
+            "kind": "move", "seat": str(seat), "move_id": move.id,
+            "move_label": move.describe(Words(names(record.seats), seat, seat)),
+            "move_told": told_template(move, seat, len(record.seats)),
+            "pub": "1" if game.move_is_public(state, seat, move) else "0",
             "at": str(now_ms()), "over": "1" if game.is_over(new_state) else "0",
         }
-
-    @staticmethod
-    def _engine_move(game: Game, state: Any, seat: int, move: str | Any) -> Move:
-        """The caller's move as an engine move, checked against its legal moves."""
-        try:
-            if isinstance(move, str):
-                if not move or len(move) > 256:
-                    raise errors.invalid("INVALID_MOVE", "give a move_id (at most 256 characters) or a typed_move")
-                return game.move_by_id(state, seat, move)
-            try:
-                typed = wire.move_from_any(game, move)
-            except WireError as exc:
-                raise errors.invalid("INVALID_MOVE", str(exc)) from None
-            game.check_can_act(state, seat)
-            if typed not in game.legal_moves(state, seat):
-                raise IllegalMove(f"that move is not a legal move for seat {seat} now")
-            return typed
-        except GameError as exc:
-            raise validation.engine_error(exc) from None
 
     async def score(self, game_id: str, creds: Credentials) -> Scored:
         table = await self.tables.load(game_id)

@@ -1,4 +1,5 @@
-"""Who plays a seat: a player leaving or resigning, an away seat (missed turns) and its player coming back.
+"""Who plays a seat: a player leaving or resigning, a late seat forfeiting, an away seat (missed turns) and its
+player coming back.
 
 Each is one compare-and-set commit with an event of its own (left, resigned, away, returned), which also moves the
 turn deadlines and enqueues an AI job when the AI now has to act for the seat.
@@ -23,6 +24,7 @@ from service.tables import (
     deadline_fields,
     deadlines_after,
     is_active,
+    is_late,
     to_act,
 )
 
@@ -39,6 +41,22 @@ class Seats:
     async def resign(self, game_id: str, creds: Credentials) -> Seen:
         """The caller's seat takes the last place; the game ends when one seat (or none) is left in it."""
         return await self._change(game_id, creds, "resigned", self._check_resign)
+
+    async def forfeit(self, game_id: str, seat: int, now: int) -> bool:
+        """A seat whose turn deadline had passed at `now` resigns, when its game's timer forfeits (the timekeeper's
+        call); False if there is nothing to forfeit any more (the player moved in time, or the game ended)."""
+
+        def check(record: GameRecord, _: Caller) -> None:
+            timer, held = record.timer, record.seats[seat]
+            if record.status != "in_progress" or timer is None or timer.on_timeout != "forfeit" \
+                    or held.played_by_ai or not is_late(record, seat, now):
+                raise _Unchanged
+
+        try:
+            await self._change(game_id, None, "resigned", check, seat=seat)
+        except _Unchanged:
+            return False
+        return True
 
     async def mark_away(self, game_id: str, seat: int) -> None:
         """After its timeouts in a row, a seat is away: the AI plays it until its player makes a call."""
@@ -79,11 +97,7 @@ class Seats:
     @staticmethod
     def _check_resign(record: GameRecord, caller: Caller) -> None:
         _check_playing(record)
-        if caller.role == "ai":  # a late seat forfeits, when its game's timer says so
-            timer = record.timer
-            if timer is None or timer.on_timeout != "forfeit" or record.seats[caller.seat].played_by_ai:
-                raise errors.denied("NOT_A_SEAT", "the AI resigns a seat only when its turn timer forfeits it")
-        elif caller.role != "seat":
+        if caller.role != "seat":  # a late seat's forfeit is the timekeeper's (forfeit), never a caller's
             raise errors.denied("NOT_A_SEAT", "only a seat's own player may resign it")
 
     async def _change(self, game_id: str, creds: Credentials | None, kind: str,

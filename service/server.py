@@ -1,5 +1,5 @@
 """The game service process: `tabletop serve`. A grpc.aio server with GameService, health and reflection,
-Prometheus metrics on their own port, and a graceful stop on SIGTERM."""
+Prometheus metrics on their own port, the timekeeper of turn deadlines, and a graceful stop on SIGTERM."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from service.servicer import GameServicer, add_to_server
 from service.store import GameStore
 from service.suggest import Suggest
 from service.tables import Tables
+from service.timekeeper import Timekeeper
 from service.watch import Watch
 from tabletop import reflection, transport
 from tabletop.v1 import game_service_pb2
@@ -151,6 +152,8 @@ async def start_server(config: Config, more_services: MoreServices | None = None
         asyncio.create_task(_watch_readiness(store, checker)),
         asyncio.create_task(_count_active_games(store)),
     ]
+    if config.timekeeper:  # stopped with the other tasks: it hands its leases back as it ends
+        tasks.append(asyncio.create_task(Timekeeper(tables, seats, config.ai_job_shards).run()))
     return RunningServer(server, port, checker, servicer, store, tasks, health_server)
 
 

@@ -11,6 +11,7 @@ import grpc
 from google.protobuf import json_format
 
 from games import registry, wire
+from games.base import Move
 from games.codec import CodecError
 from service import auth, errors, messages, metrics
 from service.listing import Listing
@@ -176,8 +177,9 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
 
     @unary
     async def MakeMove(self, request: pb.MakeMoveRequest, context) -> bytes:
-        which = request.WhichOneof("move")
-        move = request.typed_move if which == "typed_move" else request.move_id
+        move: str | Move = request.move_id
+        if request.WhichOneof("move") == "typed_move":
+            move = messages.typed_move(await self.play.engine(request.game_id), request.typed_move)
         expected = request.expected_version if request.HasField("expected_version") else None
         return messages.moved(
             await self.play.make_move(request.game_id, _credentials(context), move, expected, request.request_id)

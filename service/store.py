@@ -34,7 +34,7 @@ from redis.commands.core import AsyncScript
 from service import errors, metrics
 from service.pipelined import PipelinedConnection
 from tabletop import redis_client
-from tabletop.job_shards import bulk_stream, deadlines_key, job_stream, shard_slot, shard_tag
+from tabletop.job_shards import bulk_stream, job_stream, shard_slot, shard_tag
 
 T = TypeVar("T")
 STREAM_LINGER_SECONDS = 30  # a finished game's stream outlives its last event this long (see the module's doc)
@@ -228,6 +228,17 @@ def lobby_key(shard: int) -> str:
     return f"tabletop:lobby:{{{shard_tag(shard)}}}"
 
 
+def deadlines_key(shard: int) -> str:
+    """The games of one shard with a pending turn deadline (member: game id, score: the earliest deadline, ms),
+    written by the commits and read by the timekeeper (service/timekeeper.py)."""
+    return f"tabletop:deadlines:{{{shard_tag(shard)}}}"
+
+
+def timekeeper_key(shard: int) -> str:
+    """The lease of the replica that keeps one shard's turn deadlines (its value: the replica's name)."""
+    return f"tabletop:timekeeper:{{{shard_tag(shard)}}}"
+
+
 def lobby_member(game_type: str, created_ms: int, game_id: str) -> str:
     """A lobby entry, ordered (as the zset orders equal scores: by bytes) by type, then creation, then id."""
     return f"{game_type}|{created_ms:013d}|{game_id}"
@@ -356,6 +367,12 @@ class GameStore:
         except redis.exceptions.NoScriptError:
             await pipelined.execute("SCRIPT", "LOAD", script.script)
             return await pipelined.execute("EVALSHA", script.sha, len(keys), *keys, *args)
+
+    def script(self, source: str) -> Callable[[list[str], list[Any]], Awaitable[Any]]:
+        """A Lua script of another module (the timekeeper's), run as the store runs its own: over the pipelined
+        connection, and loaded again if Redis has lost it."""
+        script = self.redis.register_script(source)
+        return lambda keys, args: self._run(script, keys, args)
 
     def new_game_id(self) -> tuple[str, int]:
         """A fresh game id on a random job shard, and that shard."""
@@ -497,7 +514,7 @@ class GameStore:
             pack_state(event["state"]) if "state" in event else b"",
             lobby,
             "-" if deadline is None else str(deadline),
-            f"{now_ms() - self.job_retention_seconds * 1000}-0",
+            self.oldest_job_id(),
             stamp,
             new_stamp,
             min(self.request_seconds, ttl),
@@ -510,6 +527,11 @@ class GameStore:
         if outcome == "DUPLICATE":
             return CommitResult(outcome, answer=value)
         return CommitResult(outcome, version=int(value), stamp=new_stamp if outcome == "OK" else "")
+
+    def oldest_job_id(self) -> str:
+        """The oldest AI job id to keep, "<ms>-0": a job stream is trimmed by age as jobs are added (a job older
+        than the retention is long stale: its game has moved on, or expired)."""
+        return f"{now_ms() - self.job_retention_seconds * 1000}-0"
 
     async def active_games(self, game_type: str) -> int:
         """Games of a type started, not finished and not expired, summed over the shards (the sets are shared by

@@ -2,28 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-import grpc
-
-from games import wire
 from games.base import GameError, Words
 from service import errors, validation
+from service.ai_client import AIClient, Candidate
 from service.auth import Credentials
 from service.config import Config
 from service.seats import Seats
 from service.tables import Tables, names
-from tabletop import transport
-from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc
-
-
-@dataclass(frozen=True)
-class Candidate:
-    move_id: str
-    label: str
-    visits: int
-    mean_reward: float
-    win_rate: float
 
 
 @dataclass(frozen=True)
@@ -38,12 +25,10 @@ class Suggest:
     def __init__(self, tables: Tables, config: Config, seats: Seats):
         self.tables = tables
         self.seats = seats
-        self.config = config
-        self._ai_channel: grpc.aio.Channel | None = None
+        self.ai = AIClient(config)
 
     async def close(self) -> None:
-        if self._ai_channel is not None:
-            await self._ai_channel.close()
+        await self.ai.close()
 
     async def suggest(self, game_id: str, creds: Credentials, strength: str, iterations: int,
                       time_budget_seconds: float) -> Suggestion:
@@ -60,32 +45,8 @@ class Suggest:
             raise validation.engine_error(exc) from None
         if iterations < 0 or not 0 <= time_budget_seconds <= 60:  # `not <=` also refuses NaN
             raise errors.invalid("INVALID_BUDGET", "iterations must be >= 0 and time_budget_seconds within 0..60")
-        request = ai_service_pb2.AIServiceSuggestMoveRequest(
-            game_type=table.record.game_type, seat=seat, version=table.record.version,
-            view=wire.view_to_any(game, game.view(state, seat)),
-            strength=validation.strength(strength), iterations=iterations, time_budget_seconds=time_budget_seconds,
-        )
-        if self._ai_channel is None:
-            # round_robin spreads suggestions over every worker a DNS name resolves to (a headless Service).
-            options = [("grpc.lb_policy_name", "round_robin")]
-            if self.config.ai_tls:
-                credentials = transport.channel_credentials(self.config.tls_ca_file)
-                self._ai_channel = grpc.aio.secure_channel(self.config.ai_target, credentials, options)
-            else:
-                self._ai_channel = grpc.aio.insecure_channel(self.config.ai_target, options)
-        stub = ai_service_pb2_grpc.AIServiceStub(self._ai_channel)
-        timeout = max(self.config.suggest_timeout_seconds, time_budget_seconds + 5)
-        try:
-            answer = await stub.SuggestMove(request, timeout=timeout)
-        except grpc.aio.AioRpcError as exc:
-            if exc.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
-                raise errors.ServiceError(
-                    grpc.StatusCode.UNAVAILABLE, "AI_UNAVAILABLE",
-                    f"the AI service at {self.config.ai_target} is not reachable ({exc.code().name}); "
-                    "is the AI worker running (tabletop ai-worker)?",
-                ) from None
-            raise errors.ServiceError(grpc.StatusCode.UNAVAILABLE, "AI_ERROR",
-                                      f"the AI service failed: {exc.code().name} {exc.details()}") from None
+        advice = await self.ai.suggest(game, game.view(state, seat), seat, table.record.version,
+                                       validation.strength(strength), iterations, time_budget_seconds)
         # The AI labels moves in the imperative; the caller reads them as its own ("You ...").
         moves = {m.id: m for m in game.legal_moves(state, seat)}
         words = Words(names(table.record.seats), seat, seat)
@@ -94,7 +55,6 @@ class Suggest:
             return moves[move_id].describe(words) if move_id in moves else fallback
 
         return Suggestion(
-            table.record.version, answer.best_move_id, label(answer.best_move_id, answer.best_move_label),
-            [Candidate(c.move_id, label(c.move_id, c.label), c.visits, c.mean_reward, c.win_rate)
-             for c in answer.candidates],
+            table.record.version, advice.best_move_id, label(advice.best_move_id, advice.best_move_label),
+            [replace(c, label=label(c.move_id, c.label)) for c in advice.candidates],
         )

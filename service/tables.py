@@ -108,6 +108,12 @@ def deadlines_after(timer: Timer | None, before: dict[int, int], acting: list[in
     }
 
 
+def is_late(record: GameRecord, seat: int, now: int) -> bool:
+    """Whether `seat`'s turn deadline had passed at `now` (a seat without a deadline never is)."""
+    deadline = record.deadlines.get(seat)
+    return deadline is not None and deadline <= now
+
+
 def deadline_fields(deadlines: dict[int, int]) -> tuple[str, int | None]:
     """The game's `deadlines` hash field (and the event's), and its earliest deadline for the shard's set."""
     return json.dumps({str(k): v for k, v in sorted(deadlines.items())}), min(deadlines.values(), default=None)
@@ -232,7 +238,7 @@ class Tables:
             creds,
             [s.token_hash for s in record.seats],
             # The AI acts for AI seats, for human seats it plays (away, left, resigned), and for a late seat.
-            [s.played_by_ai or record.deadlines.get(i, now + 1) <= now for i, s in enumerate(record.seats)],
+            [s.played_by_ai or is_late(record, i, now) for i, s in enumerate(record.seats)],
             record.creator_hash,
             self.ai_service_token,
         )
@@ -257,15 +263,19 @@ class Tables:
         """AI jobs for the seats the AI plays that must decide at `version`; those of a game nobody but the AI
         plays go to the bulk queue, which the workers serve only when no person is waiting."""
         queue = "human" if any(s.kind == "human" and s.state in ("", "away") for s in seats) else "bulk"
-        return [
-            {
-                "game_id": record.game_id,
-                "game_type": record.game_type,
-                "seat": str(seat),
-                "version": str(version),
-                "job_id": f"{record.game_id}:{version}:{seat}",
-                "queue": queue,
-            }
-            for seat in sorted(game.to_act(state))
-            if seats[seat].played_by_ai
-        ]
+        return [ai_job(record, version, seat, queue) for seat in sorted(game.to_act(state)) if seats[seat].played_by_ai]
+
+
+def ai_job(record: GameRecord, version: int, seat: int, queue: str, cause: str = "") -> dict[str, str]:
+    """One AI job (docs/api.md, "AI jobs"): `seat`'s move at `version`, on the queue of games a person plays in
+    ("human") or of games only the AI plays ("bulk"). Its id is the move's request id; `cause` prefixes it (a
+    "timeout" job plays a late human seat)."""
+    prefix = f"{cause}:" if cause else ""
+    return {
+        "game_id": record.game_id,
+        "game_type": record.game_type,
+        "seat": str(seat),
+        "version": str(version),
+        "job_id": f"{prefix}{record.game_id}:{version}:{seat}",
+        "queue": queue,
+    }

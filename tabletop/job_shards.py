@@ -32,8 +32,3 @@ def shard_slot(shard: int) -> int:
     """The Redis Cluster slot of shard B's keys."""
     return key_slot(shard_tag(shard).encode())
 
-
-def deadlines_key(shard: int) -> str:
-    """The games of one shard with a pending turn deadline (member: game id, score: the earliest deadline, ms),
-    written by the game service's commits and read by the AI workers' timekeepers."""
-    return f"tabletop:deadlines:{{{shard_tag(shard)}}}"

@@ -32,9 +32,12 @@ TRUE = ("1", "true", "yes", "on")
 FALSE = ("", "0", "false", "no", "off")
 
 
-def flag(env: Mapping[str, str], name: str) -> bool:
-    """TABLETOP_NAME as a boolean (unset: false); anything but a yes/no word is a ConfigError, not a silent no."""
+def flag(env: Mapping[str, str], name: str, default: bool = False) -> bool:
+    """TABLETOP_NAME as a boolean (unset or empty: `default`); anything but a yes/no word is a ConfigError, not a
+    silent no."""
     raw = env.get(f"TABLETOP_{name}", "").strip().lower()
+    if not raw:
+        return default
     if raw not in TRUE + FALSE:
         raise ConfigError(f"TABLETOP_{name}={raw!r} is not true or false")
     return raw in TRUE

@@ -77,7 +77,8 @@ def test_the_metrics_table_lists_the_agreed_metrics():
         "tabletop_version_conflicts_total", "tabletop_redis_duration_seconds", "tabletop_ai_jobs_total",
         "tabletop_ai_think_seconds", "tabletop_ai_iterations_per_second", "tabletop_ai_queue_lag_seconds",
         "tabletop_ai_reclaimed_jobs_total", "tabletop_ai_suggestions_total", "tabletop_stream_duration_seconds",
-        "tabletop_streams_open", "tabletop_ai_turn_timeouts_total", "tabletop_gateway_calls_total",
+        "tabletop_streams_open", "tabletop_turn_timeouts_total", "tabletop_timekeeper_shards",
+        "tabletop_gateway_calls_total",
         "tabletop_gateway_call_duration_seconds", "tabletop_gateway_calls_in_flight",
         "tabletop_gateway_refused_origins_total",
     }

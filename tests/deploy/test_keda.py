@@ -66,7 +66,7 @@ def scaled_object(shards: int = DEFAULT_SHARDS, *, cluster: bool = False, tls: b
                                                 "app.kubernetes.io/component": "ai-worker"}},
         "spec": {
             "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": WORKER},
-            # Never 0: the workers also answer SuggestMove and keep the turn deadlines.
+            # Never 0: the workers also answer SuggestMove (the turn deadlines are the game service's to keep).
             "minReplicaCount": min_replicas,
             "maxReplicaCount": max_replicas,
             "pollingInterval": 15,

@@ -1,5 +1,5 @@
-"""docs/deploy.md lists every label value the code gives its metrics: the Redis ops the store times, the job and
-turn-timeout outcomes, the gRPC methods and codes, the game types."""
+"""docs/deploy.md lists every label value the code gives its metrics: the Redis ops the store times, the AI jobs'
+and the turn timeouts' outcomes, the gRPC methods and codes, the game types."""
 
 from __future__ import annotations
 
@@ -54,9 +54,9 @@ def test_the_redis_histogram_leaves_out_blocking_reads():
 
 def test_outcomes_are_documented_and_exported_from_the_start():
     rows = {name: labels for name, labels in
-            re.findall(r"^\| `(tabletop_ai_\w+_total)` \| counter \| `outcome` \| (.*) \|$", DOCS.read_text(),
+            re.findall(r"^\| `(tabletop_\w+_total)` \| counter \| `outcome` \| (.*) \|$", DOCS.read_text(),
                        flags=re.MULTILINE)}
-    for metric in (worker_metrics.JOBS, worker_metrics.TURN_TIMEOUTS):
+    for metric in (worker_metrics.JOBS, metrics.TURN_TIMEOUTS):
         name = metric._name + "_total"
         exported = {s.labels["outcome"] for s in metric.collect()[0].samples if s.name == name}
         assert exported == set(re.findall(r"`([a-z_]+)`", rows[name])), name
@@ -79,4 +79,4 @@ def test_the_new_metrics_are_declared():
     declared = metrics_defined_in_code()
     assert declared["tabletop_redis_duration_seconds"][:2] == ("histogram", ("op",))
     assert declared["tabletop_stream_duration_seconds"][:2] == ("histogram", ("method",))
-    assert declared["tabletop_ai_turn_timeouts_total"][:2] == ("counter", ("outcome",))
+    assert declared["tabletop_turn_timeouts_total"][:2] == ("counter", ("outcome",))

@@ -348,5 +348,5 @@ def _assert_the_fixes(prometheus: Prometheus) -> None:
                           ("code", "tabletop_rpc_requests_total"), ("game_type", "tabletop_games_active")):
         seen = {s[label] for s in series(f"count by ({label}) ({metric})")}
         assert seen and seen <= set(documented_values(label)), (label, seen)
-    outcomes = {s["outcome"] for s in series('tabletop_ai_turn_timeouts_total{outcome="forfeited"} > 0')}
+    outcomes = {s["outcome"] for s in series('tabletop_turn_timeouts_total{outcome="forfeited"} > 0')}
     assert outcomes == {"forfeited"}, "the turn timer's forfeit was counted"

@@ -7,11 +7,16 @@ import time
 
 import grpc
 import pytest
+import redis
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from games import registry, wire
+from games.base import Game
 from games.hinode.moves import ChooseArea
+from games.kungfur import GAME as KUNG_FUR
+from games.kungfur.moves import Lead
 from service.errors import error_info
+from service.store import state_key, unpack_state
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.service.conftest import AI, AI_TOKEN, HUMAN, OPEN, Api, ServerThread, service_config
@@ -142,6 +147,33 @@ def test_illegal_moves_say_why(api, toy, toy_game):
           expected_version=state.version - 1)
     api.move(game_id, tokens[0], f"card:{hand[0]}")
     fails(C.FAILED_PRECONDITION, "NOT_YOUR_TURN", api.move, game_id, tokens[0], f"card:{hand[1]}")
+    error = fails(C.FAILED_PRECONDITION, "NOT_YOUR_TURN", api.stub.MakeMove,
+                  pb.MakeMoveRequest(game_id=game_id, typed_move=wire.move_to_any(toy_game, Commit(hand[1]))),
+                  metadata=api.auth(tokens[0]))
+    assert "not to act" in error.details()
+
+
+def test_the_rules_own_reason_for_an_illegal_move_reaches_the_caller(api, redis_url):
+    """A move the rules refuse is FAILED_PRECONDITION with the engine's own words (Game.apply's reason), whether
+    sent as a typed move or by an id."""
+    created = api.create("kung-fur-fight", [HUMAN, HUMAN], start=True)
+    tokens = {t.seat: t.token for t in created.seat_tokens}
+    game_id = created.game_id
+    client = redis.Redis.from_url(redis_url)
+    try:
+        state = KUNG_FUR.load_state(unpack_state(client.get(state_key(game_id))))
+    finally:
+        client.close()
+    legal = KUNG_FUR.legal_moves(state, 0)
+    absent = next(Lead(0, card) for card in range(64) if Lead(0, card) not in legal)
+    why = KUNG_FUR.why_illegal(state, 0, absent)
+    assert why != Game.why_illegal(KUNG_FUR, state, 0, absent), "the game says more than the base's default"
+    error = fails(C.FAILED_PRECONDITION, "ILLEGAL_MOVE", api.stub.MakeMove,
+                  pb.MakeMoveRequest(game_id=game_id, typed_move=wire.move_to_any(KUNG_FUR, absent)),
+                  metadata=api.auth(tokens[0]))
+    assert error.details() == why
+    error = fails(C.FAILED_PRECONDITION, "UNKNOWN_MOVE", api.move, game_id, tokens[0], absent.id)
+    assert absent.id in error.details()
 
 
 def test_a_finished_game_refuses_moves(api, toy_game):

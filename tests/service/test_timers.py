@@ -1,7 +1,9 @@
-"""Turn timers, away seats, leaving and resigning, against a real game service, real AI workers and real Redis.
+"""Turn timers, away seats, leaving and resigning, against a real game service and real Redis, with real AI
+workers where the AI has a move to make, and without any where it has none.
 
-A late seat's move is made by the AI through the same compare-and-set as the player's own, so it is never lost
-with a process and never applied twice; timeouts in a row make a seat away until its player calls again.
+The game service keeps the time (service/timekeeper.py). A late seat's move is made by the AI through the same
+compare-and-set as the player's own, so it is never lost with a process and never applied twice; timeouts in a
+row make a seat away until its player calls again; a timer that forfeits needs no AI at all.
 """
 
 from __future__ import annotations
@@ -15,11 +17,15 @@ from concurrent.futures import ThreadPoolExecutor
 import grpc
 import pytest
 import redis
+from commands.embedded_redis import free_port
+from commands.launcher import wait_serving
 
-from service.store import active_key, event_from_entry, events_key, game_key
+from service.store import active_key, event_from_entry, events_key, game_key, timekeeper_key
+from tabletop.job_shards import bulk_stream, job_stream
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
-from tests.ai.test_worker import _service, _stop, _worker
+from tests.ai.test_worker import _env, _service, _spawn, _stop, _worker
+from tests.service.conftest import Api, ServerThread, service_config
 
 CHEAP = {"TABLETOP_AI_BUDGETS": "easy=20,normal=20,hard=20"}
 HUMAN = pb.SEAT_KIND_HUMAN
@@ -187,34 +193,43 @@ def test_human_moves_racing_their_own_timeouts_apply_once(stack, redis_db_url):
 
 
 def test_a_pending_deadline_survives_killed_worker_and_service(redis_db_url, tmp_path):
-    """SIGKILL the worker, then the service, while a deadline is pending: once both are back, the late move is
-    made, exactly once."""
-    with _service(redis_db_url, tmp_path) as target:
-        worker, _ = _worker(redis_db_url, target, tmp_path, "doomed", **CHEAP)
-        with grpc.insecure_channel(target) as channel:
+    """SIGKILL the worker, then the service (the replica keeping the time: it hands no lease back), while a deadline
+    is pending: once both are back, and the dead replica's lease has run out, the late moves are made, exactly
+    once."""
+    client = redis.Redis.from_url(redis_db_url)
+    port = free_port()
+    service = _spawn(["serve"], _env(redis_db_url, TABLETOP_GRPC_PORT=str(port), TABLETOP_METRICS_PORT="0"),
+                     tmp_path / "doomed-service.log")
+    try:
+        wait_serving(f"127.0.0.1:{port}", service, "game service")
+        worker, _ = _worker(redis_db_url, f"127.0.0.1:{port}", tmp_path, "doomed", **CHEAP)
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
             stub = game_service_pb2_grpc.GameServiceStub(channel)
             created = _create(stub, "naishi", humans=2, turn_seconds=2)
             version = stub.GetState(pb.GetStateRequest(game_id=created.game_id), timeout=10).state.version
-        os.killpg(worker.pid, signal.SIGKILL)
-        worker.wait()
-    time.sleep(2.5)  # the deadline passes with no worker and no service
+        _wait(lambda: client.exists(timekeeper_key(0)), 10, "the replica to keep the shard's time")
+        dead = client.get(timekeeper_key(0))
+        for proc in (worker, service):
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    finally:
+        _stop(service)
     with _service(redis_db_url, tmp_path) as target:
         worker, _ = _worker(redis_db_url, target, tmp_path, "heir", **CHEAP)
         try:
             with grpc.insecure_channel(target) as channel:
                 stub = game_service_pb2_grpc.GameServiceStub(channel)
                 _wait(lambda: stub.GetState(pb.GetStateRequest(game_id=created.game_id), timeout=10).state.version
-                      >= version + 2, 20, "the late moves")
-                client = redis.Redis.from_url(redis_db_url)
-                try:
-                    entries = [event_from_entry(i, f) for i, f in client.xrange(events_key(created.game_id))]
-                finally:
-                    client.close()
+                      >= version + 2, 30, "the late moves")
+                assert client.get(timekeeper_key(0)) not in (None, dead), "the new replica keeps the time"
+                entries = [event_from_entry(i, f) for i, f in client.xrange(events_key(created.game_id))]
                 versions = [e.version for e in entries]
                 assert versions == list(range(1, len(versions) + 1)), "one event per version, none doubled"
                 gifts = [e for e in entries if e.get("kind") == "move" and e.get("move_id").startswith("give")]
                 assert sorted(e.get("seat") for e in gifts) == ["0", "1"], "each late gift made once"
+                assert {e.get("by") for e in gifts} == {"timeout"}
         finally:
+            client.close()
             _stop(worker)
 
 
@@ -262,12 +277,41 @@ def test_leave_and_resign_in_every_built_in_game(stack, game_type, humans):
         assert resigned.state.status == pb.GAME_STATUS_IN_PROGRESS and not score.final
 
 
-def test_a_timer_that_forfeits_resigns_the_late_seat(stack):
-    stub, _ = stack
-    created = _create(stub, "naishi", humans=2, turn_seconds=1, on_timeout=pb.TIMEOUT_POLICY_FORFEIT)
-    final = _wait(lambda: (lambda s: s if s.status == pb.GAME_STATUS_FINISHED else None)(
-        stub.GetState(pb.GetStateRequest(game_id=created.game_id), timeout=10).state), 20, "the forfeit")
-    assert any(s.state == pb.SEAT_STATE_RESIGNED for s in final.seats)
+def test_a_timed_game_of_two_humans_plays_to_its_end_with_no_worker(redis_db_url, toy_game):
+    """The issue (25): "A test runs a timed all-human game to its end with no worker running". Two humans play the
+    toy game on a 2 s turn timer that forfeits, and no AI worker exists: they decide in time for two rounds, then
+    seat 1 stops answering, and the service's own timekeeper resigns it when its deadline passes, which ends the
+    game."""
+    server = ServerThread(service_config(redis_db_url, ai_job_shards=1)).start()
+    channel = grpc.insecure_channel(server.target)
+    client = redis.Redis.from_url(redis_db_url)
+    try:
+        api = Api(game_service_pb2_grpc.GameServiceStub(channel), channel)
+        created = api.create("toy", [HUMAN, HUMAN], start=True,
+                             timer=pb.TurnTimer(turn_seconds=2, on_timeout=pb.TIMEOUT_POLICY_FORFEIT))
+        game_id, tokens = created.game_id, {t.seat: t.token for t in created.seat_tokens}
+        watched = api.stub.WatchGame(pb.WatchGameRequest(game_id=game_id), timeout=30)
+        for seat in (0, 1, 0, 1, 0):  # two whole rounds, and seat 0's card of the third
+            mine = api.state(game_id, tokens[seat])
+            assert mine.seats[seat].deadline_unix_ms > time.time() * 1000, "a fresh deadline for each decision"
+            api.move(game_id, tokens[seat], mine.legal_moves[0].id, expected_version=mine.version)
+        events = []
+        for update in watched:  # the stream ends after the game's last event
+            events.append(update.event)
+        moves = [e for e in events if e.kind == pb.GameEvent.KIND_MOVE]
+        assert [(e.seat, e.moved_by) for e in moves] == [(s, pb.GameEvent.MOVED_BY_HOLDER) for s in (0, 1, 0, 1, 0)]
+        last = events[-1]
+        assert (last.kind, last.seat, last.game_over) == (pb.GameEvent.KIND_RESIGNED, 1, True)
+        final = api.state(game_id)
+        assert final.status == pb.GAME_STATUS_FINISHED and not final.to_act
+        assert [s.state for s in final.seats] == [pb.SEAT_STATE_PRESENT, pb.SEAT_STATE_RESIGNED]
+        score = api.stub.GetScore(pb.GetScoreRequest(game_id=game_id))
+        assert score.final and list(score.ranking[-1].seats) == [1]
+        assert not client.exists(job_stream(0), bulk_stream(0)), "no AI job was ever made"
+    finally:
+        client.close()
+        channel.close()
+        server.stop()
 
 
 def test_a_bad_timer_is_refused(stack):
