@@ -17,11 +17,11 @@ from concurrent.futures import ThreadPoolExecutor
 import grpc
 import pytest
 import redis
-from commands.embedded_redis import free_port
-from commands.launcher import wait_serving
 
 from service.store import active_key, event_from_entry, events_key, game_key, timekeeper_key
 from tabletop.job_shards import bulk_stream, job_stream
+from tabletop.stack.embedded_redis import free_port
+from tabletop.stack.launcher import wait_serving
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.ai.test_worker import _env, _service, _spawn, _stop, _worker
