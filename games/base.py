@@ -334,8 +334,14 @@ class Game(ABC, Generic[S, V]):
                 return move
         raise UnknownMove(f"seat {seat} has no legal move with id {move_id!r}")
 
+    def play_id(self, state: S, seat: int, move_id: str) -> tuple[Move, S]:
+        """The legal move of `seat` whose id is `move_id` and the state after it; raise as `move_by_id` does. Checked
+        as `apply` is, listing the legal moves once."""
+        move = self.move_by_id(state, seat, move_id)
+        return move, self.transition(state, seat, move)
+
     def apply_id(self, state: S, seat: int, move_id: str) -> S:
-        return self.transition(state, seat, self.move_by_id(state, seat, move_id))
+        return self.play_id(state, seat, move_id)[1]
 
     def check_can_act(self, state: S, seat: int) -> None:
         """Raise GameOver / NotYourTurn when `seat` may not move now (the bookkeeping every game shares)."""

@@ -200,8 +200,9 @@ class Play:
             raise errors.invalid("INVALID_MOVE", "give a move_id (at most 256 characters) or a typed_move")
         try:
             if isinstance(move, str):
-                move = game.move_by_id(state, seat, move)
-            new_state = game.apply(state, seat, move)
+                move, new_state = game.play_id(state, seat, move)
+            else:
+                new_state = game.apply(state, seat, move)
         except GameError as exc:
             raise validation.engine_error(exc) from None
         # The move is stored by its id (ids of legal moves are stable: replay finds it with move_by_id), with its
