@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.base import Game, GameInfo, Move, Score, SeatScore
@@ -30,6 +30,46 @@ class Pick(Move):
 @dataclass(frozen=True)
 class State:
     picks: tuple[str | None, ...]
+    acting: tuple[int, ...] = field(init=False)  # derived from the picks
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "acting", tuple(i for i, p in enumerate(self.picks) if p is None))
+
+
+class Work:
+    __slots__ = ("picks",)
+
+    def __init__(self, state: State):
+        self.picks = list(state.picks)
+
+
+class Rules:
+    """Matching Pennies' rules on its working state (games.base.Rules)."""
+
+    thaw = Work
+
+    @staticmethod
+    def freeze(work: Work) -> State:
+        return State(tuple(work.picks))
+
+    @staticmethod
+    def to_act(work: Work) -> tuple[int, ...]:
+        return tuple(i for i, p in enumerate(work.picks) if p is None)
+
+    @staticmethod
+    def legal_moves(work: Work, seat: int) -> list[Move]:
+        return [Pick("heads"), Pick("tails")] if work.picks[seat] is None else []
+
+    @staticmethod
+    def play(work: Work, seat: int, move: Move) -> None:
+        work.picks[seat] = move.side
+
+    @staticmethod
+    def outcome(work: Work) -> tuple[list[int], tuple[int, ...]]:
+        done = all(p is not None for p in work.picks)
+        if not done:
+            return [0, 0], (0, 1)
+        return ([1, 0], (0,)) if work.picks[0] == work.picks[1] else ([0, 1], (1,))
 
 
 @dataclass(frozen=True)
@@ -42,6 +82,7 @@ class View:
 
 class MatchingPennies(Game[State, View]):
     info = GameInfo(name="pennies", title="Matching Pennies", min_seats=2, max_seats=2)
+    rules = Rules
     state_type = State
     view_type = View
     move_types = (Pick,)
@@ -52,17 +93,6 @@ class MatchingPennies(Game[State, View]):
 
     def num_seats(self, state: State) -> int:
         return 2
-
-    def to_act(self, state: State) -> frozenset[int]:
-        return frozenset(i for i, p in enumerate(state.picks) if p is None)
-
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
-        return [Pick("heads"), Pick("tails")] if state.picks[seat] is None else []
-
-    def transition(self, state: State, seat: int, move: Move) -> State:
-        picks = list(state.picks)
-        picks[seat] = move.side
-        return replace(state, picks=tuple(picks))
 
     def view(self, state: State, seat: int | None) -> View:
         done = all(p is not None for p in state.picks)

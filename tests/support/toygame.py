@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.base import Game, GameInfo, Move, OptionSpec, Score, SeatScore, chance
@@ -31,6 +31,11 @@ class Commit(Move):
         return f"Commit {self.card}"
 
 
+def _acting(committed: tuple[int | None, ...] | list[int | None], rounds_done: int) -> tuple[int, ...]:
+    """Every seat that has not committed this round, until the last round is revealed."""
+    return () if rounds_done == ROUNDS else tuple(i for i, c in enumerate(committed) if c is None)
+
+
 @dataclass(frozen=True)
 class State:
     seed: int
@@ -39,6 +44,67 @@ class State:
     revealed: tuple[tuple[int, ...], ...]  # one tuple of cards per finished round
     points: tuple[int, ...]
     double: bool
+    acting: tuple[int, ...] = field(init=False)  # derived, so the toy's tests build states by their facts alone
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "acting", _acting(self.committed, len(self.revealed)))
+
+
+class Work:
+    """The toy's working state (games.base.Rules): its rules are written once, on this."""
+
+    __slots__ = ("seed", "hands", "committed", "revealed", "points", "double")
+
+    def __init__(self, state: State):
+        self.seed = state.seed
+        self.hands = [list(hand) for hand in state.hands]
+        self.committed = list(state.committed)
+        self.revealed = list(state.revealed)
+        self.points = list(state.points)
+        self.double = state.double
+
+
+class Rules:
+    """Secret Duel's rules, on its working state."""
+
+    thaw = Work
+
+    @staticmethod
+    def freeze(work: Work) -> State:
+        return State(work.seed, tuple(map(tuple, work.hands)), tuple(work.committed), tuple(work.revealed),
+                     tuple(work.points), work.double)
+
+    @staticmethod
+    def to_act(work: Work) -> tuple[int, ...]:
+        return _acting(work.committed, len(work.revealed))
+
+    @staticmethod
+    def legal_moves(work: Work, seat: int) -> list[Move]:
+        if seat not in Rules.to_act(work):
+            return []
+        return [Commit(c) for c in work.hands[seat]]
+
+    @staticmethod
+    def play(work: Work, seat: int, move: Move) -> None:
+        assert isinstance(move, Commit)
+        work.hands[seat].remove(move.card)
+        committed = work.committed
+        committed[seat] = move.card
+        if any(c is None for c in committed):
+            return
+        cards = tuple(c for c in committed if c is not None)
+        unique = [c for c in cards if cards.count(c) == 1]
+        if unique:
+            best = max(unique)
+            factor = 2 if work.double and len(work.revealed) == ROUNDS - 1 else 1
+            work.points[cards.index(best)] += best * factor
+        work.committed = [None] * len(cards)
+        work.revealed.append(cards)
+
+    @staticmethod
+    def outcome(work: Work) -> tuple[list[int], tuple[int, ...]]:
+        best = max(work.points)
+        return list(work.points), tuple(i for i, p in enumerate(work.points) if p == best)
 
 
 @dataclass(frozen=True)
@@ -61,6 +127,7 @@ class SecretDuel(Game[State, View]):
         max_seats=3,
         options=(OptionSpec("double", "bool", False, "the last round scores double"),),
     )
+    rules = Rules
     state_type = State
     view_type = View
     move_types = (Commit,)
@@ -74,39 +141,6 @@ class SecretDuel(Game[State, View]):
 
     def num_seats(self, state: State) -> int:
         return len(state.hands)
-
-    def to_act(self, state: State) -> frozenset[int]:
-        if len(state.revealed) == ROUNDS:
-            return frozenset()
-        return frozenset(i for i, c in enumerate(state.committed) if c is None)
-
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
-        if seat not in self.to_act(state):
-            return []
-        return [Commit(c) for c in state.hands[seat]]
-
-    def transition(self, state: State, seat: int, move: Move) -> State:
-        assert isinstance(move, Commit)
-        hands = list(state.hands)
-        hands[seat] = tuple(c for c in hands[seat] if c != move.card)
-        committed = list(state.committed)
-        committed[seat] = move.card
-        if any(c is None for c in committed):
-            return replace(state, hands=tuple(hands), committed=tuple(committed))
-        cards = tuple(c for c in committed if c is not None)
-        points = list(state.points)
-        unique = [c for c in cards if cards.count(c) == 1]
-        if unique:
-            best = max(unique)
-            factor = 2 if state.double and len(state.revealed) == ROUNDS - 1 else 1
-            points[cards.index(best)] += best * factor
-        return replace(
-            state,
-            hands=tuple(hands),
-            committed=(None,) * len(cards),
-            revealed=state.revealed + (cards,),
-            points=tuple(points),
-        )
 
     def view(self, state: State, seat: int | None) -> View:
         return View(
