@@ -303,10 +303,11 @@ def legal_moves(work: Work, seat: int) -> list[Move]:
     if court[DECREE_SPACE] is None and mine < EMISSARIES:
         main += DECREES
     if mine:  # "Recall one or both of your Emissary tokens"; never the Decree's
-        spaces = tuple(s for s in RECALLABLE if court[s] == seat)
-        main += [RECALLS[(s,)] for s in spaces]
-        if len(spaces) == 2:
-            main.append(RECALLS[spaces])
+        placed = [s for s in RECALLABLE if court[s] == seat]
+        for space in placed:
+            main.append(RECALLS[(space,)])
+        if len(placed) == 2:
+            main.append(RECALLS[(placed[0], placed[1])])
     if work.final_turn is None and work.open != _ALL_OPEN:  # "only if one of the draw piles ... is depleted"
         main.append(DECLARE_END)
     if not main:
