@@ -10,7 +10,7 @@ DESCRIPTOR = register(GameDescriptor(
     baselines={"greedy": "games.naishi.greedy:NaishiGreedy"},
     rules_doc="docs/rules/naishi.md",
     clairvoyance="games.naishi.views:unknown_reshuffled",
-    kernel="games.naishi.fast:KERNEL",
+    playout="games.naishi.policy:POLICY",
 ))
 
 __all__ = ["DESCRIPTOR", "GAME", "Naishi"]

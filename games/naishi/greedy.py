@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from games.naishi.data import BANNER, FORT, NAISHI, RONIN, SENTINEL, TORII
 from games.naishi.moves import DeclareEnd, Decree, Develop, DiscardRiver, EndTurn, Give, Recall, Switch
+from games.naishi.rules import PAIRS
 from games.naishi.scoring import score_territory
 from games.naishi.state import View, knowledge_index
 
@@ -21,7 +22,6 @@ GIVE_FIRST = (TORII, BANNER, FORT, SENTINEL)
 KEEP_FIRST = (NAISHI, RONIN)
 DECLARE_MARGIN = 5  # declare the end only with a clear lead over the opponent's expected score
 DECLARE_SAMPLES = 8
-PAIRS = tuple((a, b) for a in range(5) for b in range(a + 1, 5))
 
 Territory = tuple[tuple[int, ...], tuple[int, ...]]  # (Line, Hand)
 

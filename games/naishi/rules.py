@@ -1,4 +1,6 @@
-"""The turn: legal moves and their effects.
+"""Naishi's rules, written once, on one mutable working state (`Work`): the deal, the legal moves, their effects,
+the end of a turn and of the game, the outcome (games.base.Rules). The checked engine (thaw, play, freeze per move)
+and the search (one working state played on in place per iteration) run this same code.
 
 A turn is a sequence of decisions by the seat on turn, one move each:
   [additional action] develop [additional action, or end the turn]
@@ -8,11 +10,12 @@ is left to decide (developed and the additional action done, or none possible).
 
 from __future__ import annotations
 
-from games.base import Move, chance, evolve
-from games.naishi.data import HAND_MOUNTAINS, MOUNTAIN, PILES
+from games.base import Move, chance, frozen
+from games.naishi.data import DEVELOPMENT_DECK, HAND_MOUNTAINS, LINE_MOUNTAINS, MOUNTAIN, NAMES, PILE_SIZE, PILES
 from games.naishi.moves import (
     DECREE_SPACE,
     DISCARD_SPACES,
+    SPACES,
     SWITCH_SPACES,
     DeclareEnd,
     Decree,
@@ -23,7 +26,9 @@ from games.naishi.moves import (
     Recall,
     Switch,
 )
+from games.naishi.scoring import territory_key, winners
 from games.naishi.state import (
+    HandKnowledge,
     State,
     decreed_hands,
     initial_knowledge,
@@ -36,9 +41,208 @@ EMISSARIES = 2
 POSITIONS = range(PILES)
 PAIRS = tuple((a, b) for a in POSITIONS for b in POSITIONS if a < b)
 
+# What the public learns of a Hand, noted by `play` as (kind, ...) and folded into the knowledge by `freeze`:
+REPLACED = 0  # (REPLACED, owner, position, the card that left face up, the card put there in view)
+SWITCHED = 1  # (SWITCHED, owner, a, b, 0): two Hand cards changed places
+DECREED = 2  # (DECREED, position, Hand 0's card, Hand 1's card, 0): the Hand Decree exchanged them
 
-# --- legal moves ---------------------------------------------------------------------------------------------
+Event = tuple[int, int, int, int, int]
+
+
+class Work:
+    """A Naishi state as lists, changed in place (River piles top card first, as in `State`).
+
+    Who knows what of each Hand is read by views only, never by the rules, so `play` merely notes the events that
+    move it (`events`) and `freeze` folds them in: the search, which never freezes, pays an append for them."""
+
+    __slots__ = (
+        "seed", "first", "phase", "turn", "developed", "court_used", "final_turn", "declared_by", "offers", "gifts",
+        "hands", "lines", "piles", "discard", "court", "knowledge", "events", "acting", "open", "river_cards",
+    )  # fmt: skip
+
+    seed: int
+    first: int
+    phase: str
+    turn: int
+    developed: bool
+    court_used: bool
+    final_turn: int | None
+    declared_by: int | None
+    offers: tuple[tuple[int, ...], ...]
+    gifts: list[int | None]
+    hands: list[list[int]]
+    lines: list[list[int]]
+    piles: list[list[int]]
+    discard: list[int]
+    court: list[int | None]
+    knowledge: tuple[HandKnowledge, ...]  # as of the last freeze (or thaw): `events` come after
+    events: list[Event]
+    acting: tuple[int, ...]  # `seats_to_act` of the phase, turn and gifts, kept as they change (the search asks often)
+    open: int  # bit p: River pile p still has cards (indexes the move tables below)
+    river_cards: int  # cards left in the River
+
+    def __init__(
+        self,
+        seed: int,
+        first: int,
+        phase: str,
+        turn: int,
+        developed: bool,
+        court_used: bool,
+        final_turn: int | None,
+        declared_by: int | None,
+        offers: tuple[tuple[int, ...], ...],
+        gifts: list[int | None],
+        hands: list[list[int]],
+        lines: list[list[int]],
+        piles: list[list[int]],
+        discard: list[int],
+        court: list[int | None],
+        knowledge: tuple[HandKnowledge, ...],
+    ):
+        self.seed = seed
+        self.first = first
+        self.phase = phase
+        self.turn = turn
+        self.developed = developed
+        self.court_used = court_used
+        self.final_turn = final_turn
+        self.declared_by = declared_by
+        self.offers = offers
+        self.gifts = gifts
+        self.hands = hands
+        self.lines = lines
+        self.piles = piles
+        self.discard = discard
+        self.court = court
+        self.knowledge = knowledge
+        self.events = []
+        self.acting = seats_to_act(phase, turn, gifts)
+        mask = cards = 0
+        for p, pile in enumerate(piles):
+            if pile:
+                mask |= 1 << p
+                cards += len(pile)
+        self.open = mask
+        self.river_cards = cards
+
+
+# --- the frozen state and back -------------------------------------------------------------------------------
+
+
+def deal(seed: int) -> Work:
+    """Set up: "Shuffle the Development cards and form 5 draw piles of 6 cards face down. Then, reveal the first card
+    for each pile ... Give 2 of the remaining 4 Development cards to each player"; "Randomly determine a first
+    player"; each player "places 5 mountain cards in a line"."""
+    deck = list(DEVELOPMENT_DECK)
+    chance(seed, "deal").shuffle(deck)
+    piles = [deck[p * PILE_SIZE : (p + 1) * PILE_SIZE] for p in range(PILES)]
+    rest = deck[PILES * PILE_SIZE :]
+    return Work(
+        seed=seed,
+        first=chance(seed, "first").randrange(2),
+        phase="gift",
+        turn=0,
+        developed=False,
+        court_used=False,
+        final_turn=None,
+        declared_by=None,
+        offers=(tuple(rest[:2]), tuple(rest[2:4])),
+        gifts=[None, None],
+        hands=[[], []],
+        lines=[[MOUNTAIN] * LINE_MOUNTAINS for _ in range(2)],
+        piles=piles,
+        discard=[],
+        court=[None] * len(SPACES),
+        knowledge=(HandKnowledge(),) * 4,  # nobody knows anything of the Hands before they exist
+    )
+
+
+def thaw(state: State) -> Work:
+    """A working copy of `state`: every list is its own."""
+    hands, lines = state.hands, state.lines
+    return Work(
+        state.seed,
+        state.first,
+        state.phase,
+        state.turn,
+        state.developed,
+        state.court_used,
+        state.final_turn,
+        state.declared_by,
+        state.offers,
+        list(state.gifts),
+        [list(hands[0]), list(hands[1])],
+        [list(lines[0]), list(lines[1])],
+        list(map(list, state.piles)),
+        list(state.discard),
+        list(state.court),
+        state.knowledge,
+    )
+
+
+def freeze(work: Work) -> State:
+    """The frozen state of `work` (which may be played on after)."""
+    if work.events:
+        work.knowledge = _folded(work.knowledge, work.events)
+        work.events = []
+    hands, lines = work.hands, work.lines
+    return frozen(State, {
+        "seed": work.seed,
+        "first": work.first,
+        "phase": work.phase,
+        "acting": work.acting,
+        "turn": work.turn,
+        "developed": work.developed,
+        "court_used": work.court_used,
+        "final_turn": work.final_turn,
+        "declared_by": work.declared_by,
+        "offers": work.offers,
+        "gifts": tuple(work.gifts),
+        "hands": (tuple(hands[0]), tuple(hands[1])),
+        "lines": (tuple(lines[0]), tuple(lines[1])),
+        "piles": tuple(map(tuple, work.piles)),
+        "discard": tuple(work.discard),
+        "court": tuple(work.court),
+        "knowledge": work.knowledge,
+    })
+
+
+def _folded(knowledge: tuple[HandKnowledge, ...], events: list[Event]) -> tuple[HandKnowledge, ...]:
+    """`knowledge` after the public events, in order: what each observer saw of the Hands it cannot see."""
+    entries = list(knowledge)
+    for kind, a, b, c, d in events:
+        if kind == DECREED:
+            entries = list(decreed_hands(tuple(entries), a, b, c))
+            continue
+        for observer in (1 - a, None):  # the owner's opponent and the public saw it
+            i = knowledge_index(observer, a)
+            entries[i] = revealed_replacement(entries[i], b, c, d) if kind == REPLACED else switched(entries[i], b, c)
+    return tuple(entries)
+
+
+# --- who acts, and the legal moves -----------------------------------------------------------------------------
+
+_TURN = ((0,), (1,))
+
+
+def to_act(work: Work) -> tuple[int, ...]:
+    return work.acting
+
+
+def seats_to_act(phase: str, turn: int, gifts: list[int | None] | tuple[int | None, ...]) -> tuple[int, ...]:
+    """The seats to act, ascending: the seat on turn; at setup, each seat until it has chosen its gift."""
+    if phase == "turn":
+        return _TURN[turn]
+    if phase == "gift":
+        if gifts[0] is None:
+            return (0, 1) if gifts[1] is None else (0,)
+        return (1,) if gifts[1] is None else ()
+    return ()
+
+
 # Moves are immutable values: build each once, so listing the legal moves allocates nothing but lists.
+GIVES = tuple(Give(card) for card in range(len(NAMES)))
 DEVELOPS = {row: tuple(Develop(row, p) for p in POSITIONS) for row in ("hand", "line")}
 RIVER_SWITCHES = {(a, b): Switch("river", a, b) for a, b in PAIRS}
 OWN_SWITCHES = (
@@ -48,229 +252,236 @@ OWN_SWITCHES = (
 )
 DISCARDS = {(a, b): DiscardRiver(a, b) for a, b in PAIRS}
 DECREES = tuple(Decree(row, p) for row in ("hand", "line") for p in POSITIONS)
+# "A token placed on the Imperial Decree space may never be recalled!"
+RECALLABLE = tuple(s for s in range(len(SPACES)) if s != DECREE_SPACE)
+RECALLS = {
+    spaces: Recall(spaces)
+    for spaces in [(s,) for s in RECALLABLE] + [(a, b) for a in RECALLABLE for b in RECALLABLE if a < b]
+}
 END_TURN = EndTurn()
 DECLARE_END = DeclareEnd()
 
+# By the mask of River piles that still have cards (`Work.open`), in the rules' order: the developments (Hand,
+# then Line), the switches (River pairs, then your own cards), the River discards; and how many piles are empty.
+_MASKS = range(1 << PILES)
+_ALL_OPEN = (1 << PILES) - 1
 
-def legal_moves(state: State, seat: int) -> list[Move]:
-    if state.phase == "gift":
-        if state.gifts[seat] is not None:
+
+def _open(mask: int, p: int) -> bool:
+    return bool(mask >> p & 1)
+
+
+_DEVELOPS = tuple(
+    tuple(m for row in ("hand", "line") for p, m in enumerate(DEVELOPS[row]) if _open(mask, p)) for mask in _MASKS
+)
+_SWITCHES = tuple(
+    tuple(RIVER_SWITCHES[(a, b)] for a, b in PAIRS if _open(mask, a) and _open(mask, b)) + OWN_SWITCHES
+    for mask in _MASKS
+)
+_DISCARDS = tuple(tuple(DISCARDS[(a, b)] for a, b in PAIRS if _open(mask, a) and _open(mask, b)) for mask in _MASKS)
+_EMPTY_PILES = tuple(PILES - bin(mask).count("1") for mask in _MASKS)
+assert SWITCH_SPACES == (0, 1, 2) and DISCARD_SPACES == (3, 4), "_additional spells out the court's spaces"
+
+
+def legal_moves(work: Work, seat: int) -> list[Move]:
+    phase = work.phase
+    if phase == "gift":
+        if work.gifts[seat] is not None:
             return []
-        return [Give(card) for card in sorted(set(state.offers[seat]))]
-    if state.phase != "turn" or seat != state.turn:
+        return [GIVES[card] for card in sorted(set(work.offers[seat]))]
+    if phase != "turn" or seat != work.turn:
         return []
-    if state.developed:
-        moves = additional_moves(state, seat, before_develop=False)
+    if work.developed:
+        moves = _additional(work, seat, False)
         moves.append(END_TURN)
         return moves
-    if state.court_used:
-        return develop_moves(state)
-    main = develop_moves(state) + decree_moves(state, seat) + recall_moves(state, seat)
-    if state.final_turn is None and not all(state.piles):
+    if work.court_used:
+        return list(_DEVELOPS[work.open])
+    court = work.court
+    main: list[Move] = list(_DEVELOPS[work.open])
+    mine = court.count(seat)
+    if court[DECREE_SPACE] is None and mine < EMISSARIES:
+        main += DECREES
+    if mine:  # "Recall one or both of your Emissary tokens"; never the Decree's
+        placed = [s for s in RECALLABLE if court[s] == seat]
+        for space in placed:
+            main.append(RECALLS[(space,)])
+        if len(placed) == 2:
+            main.append(RECALLS[(placed[0], placed[1])])
+    if work.final_turn is None and work.open != _ALL_OPEN:  # "only if one of the draw piles ... is depleted"
         main.append(DECLARE_END)
     if not main:
         return [END_TURN]  # nothing at all is possible: the seat can only pass
-    return main + additional_moves(state, seat, before_develop=True)
+    return main + _additional(work, seat, True)
 
 
-def develop_moves(state: State) -> list[Move]:
-    piles = state.piles
-    return [move for row in ("hand", "line") for p, move in enumerate(DEVELOPS[row]) if piles[p]]
-
-
-def emissaries_available(state: State, seat: int) -> int:
-    return EMISSARIES - state.court.count(seat)
-
-
-def additional_moves(state: State, seat: int, before_develop: bool) -> list[Move]:
+def _additional(work: Work, seat: int, before_develop: bool) -> list[Move]:
     """Additional actions: an Emissary on a free space; before developing, a development must stay possible."""
-    if state.court_used or emissaries_available(state, seat) == 0:
+    court = work.court
+    if work.court_used or court.count(seat) >= EMISSARIES:
         return []
-    piles = state.piles
-    open_pairs = [pair for pair in PAIRS if piles[pair[0]] and piles[pair[1]]]
-    if before_develop and not any(piles):
+    mask = work.open
+    if before_develop and not mask:
         return []
-    court = state.court
-    moves: list[Move] = []
-    if any(court[s] is None for s in SWITCH_SPACES):
-        moves += [RIVER_SWITCHES[pair] for pair in open_pairs]
-        moves += OWN_SWITCHES
-    if (
-        any(court[s] is None for s in DISCARD_SPACES)
-        and open_pairs
-        and (not before_develop or sum(map(len, piles)) > 2)
-    ):
-        moves += [DISCARDS[pair] for pair in open_pairs]
+    # a free "switch" space (SWITCH_SPACES), a free "discard" space (DISCARD_SPACES), spelt out: this runs after
+    # every development
+    moves: list[Move] = list(_SWITCHES[mask]) if court[0] is None or court[1] is None or court[2] is None else []
+    if (court[3] is None or court[4] is None) and (not before_develop or work.river_cards > 2):
+        moves += _DISCARDS[mask]
     return moves
 
 
-def decree_moves(state: State, seat: int) -> list[Move]:
-    if state.court[DECREE_SPACE] is not None or emissaries_available(state, seat) == 0:
-        return []
-    return list(DECREES)
+# --- effects ---------------------------------------------------------------------------------------------------
 
 
-def recall_moves(state: State, seat: int) -> list[Move]:
-    mine = [s for s, owner in enumerate(state.court) if owner == seat and s != DECREE_SPACE]
-    moves: list[Move] = [Recall((s,)) for s in mine]
-    if len(mine) == 2:
-        moves.append(Recall(tuple(mine)))
-    return moves
-
-
-# --- effects -------------------------------------------------------------------------------------------------
-
-
-def transition(state: State, seat: int, move: Move) -> State:
-    """Apply a move already checked to be legal."""
-    if isinstance(move, Give):
-        return _give(state, seat, move.card)
+def play(work: Work, seat: int, move: Move) -> None:
+    """Make a legal move in place."""
     if isinstance(move, Develop):
-        state = _develop(state, seat, move)
-        if state.court_used or not additional_moves(state, seat, before_develop=False):
-            return end_turn(state)
-        return state
-    if isinstance(move, Switch | DiscardRiver):
-        state = _place_emissary(state, seat, SWITCH_SPACES if isinstance(move, Switch) else DISCARD_SPACES)
-        state = _switch(state, seat, move) if isinstance(move, Switch) else _discard_river(state, seat, move)
-        return end_turn(state) if state.developed else state
-    if isinstance(move, Decree):
-        state = _place_emissary(state, seat, (DECREE_SPACE,))
-        return end_turn(_decree(state, seat, move))
-    if isinstance(move, Recall):
-        court = tuple(None if s in move.spaces else owner for s, owner in enumerate(state.court))
-        return end_turn(evolve(state, court=court))
-    if isinstance(move, DeclareEnd):
-        return end_turn(evolve(state, final_turn=1 - seat, declared_by=seat))
-    if isinstance(move, EndTurn):
-        return end_turn(state)
-    raise AssertionError(f"unhandled move {move!r}")
-
-
-def _give(state: State, seat: int, card: int) -> State:
-    gifts = tuple(card if s == seat else g for s, g in enumerate(state.gifts))
-    if any(g is None for g in gifts):
-        return evolve(state, gifts=gifts)
-    hands = []
-    for s in (0, 1):
-        kept = list(state.offers[s])
-        kept.remove(gifts[s])
-        hand = [MOUNTAIN] * HAND_MOUNTAINS + kept + [gifts[1 - s]]
-        chance(state.seed, "shuffle", s).shuffle(hand)
-        hands.append(tuple(hand))
-    return evolve(
-        state,
-        phase="turn",
-        turn=state.first,
-        gifts=gifts,
-        offers=((), ()),
-        hands=tuple(hands),
-        knowledge=initial_knowledge(gifts),
-    )
-
-
-def _set(row: tuple[int, ...], pos: int, card: int) -> tuple[int, ...]:
-    return row[:pos] + (card,) + row[pos + 1 :]
-
-
-def _set_seat(rows: tuple[tuple[int, ...], ...], seat: int, row: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    return (row, rows[1]) if seat == 0 else (rows[0], row)
-
-
-def _hand_replaced(state: State, owner: int, pos: int, old: int, new: int) -> tuple:
-    """Update every observer's knowledge of `owner`'s Hand after a face-up replacement at `pos`."""
-    knowledge = list(state.knowledge)
-    for observer in (1 - owner, None):
-        i = knowledge_index(observer, owner)
-        knowledge[i] = revealed_replacement(knowledge[i], pos, old, new)
-    return tuple(knowledge)
-
-
-def _develop(state: State, seat: int, move: Develop) -> State:
-    pile = state.piles[move.pos]
-    taken = pile[0]
-    piles = state.piles[: move.pos] + (pile[1:],) + state.piles[move.pos + 1 :]
-    if move.row == "hand":
-        old = state.hands[seat][move.pos]
-        hands = _set_seat(state.hands, seat, _set(state.hands[seat], move.pos, taken))
-        knowledge = _hand_replaced(state, seat, move.pos, old, taken)
-        state = evolve(state, hands=hands, knowledge=knowledge)
+        # "Choose one card from your Hand OR your Line and discard it. Take the corresponding card from the River, IN
+        # THE SAME POSITION ... Reveal the next card from the draw pile in the River." Cards are discarded face up.
+        pos = move.pos
+        pile = work.piles[pos]
+        taken = pile.pop(0)
+        work.river_cards -= 1
+        if not pile:
+            work.open &= ~(1 << pos)
+        in_hand = move.row == "hand"
+        cards = work.hands[seat] if in_hand else work.lines[seat]
+        old = cards[pos]
+        cards[pos] = taken
+        work.discard.append(old)
+        if in_hand:
+            work.events.append((REPLACED, seat, pos, old, taken))
+        work.developed = True
+        if work.court_used or not _additional(work, seat, False):
+            _end_turn(work)
+    elif isinstance(move, EndTurn):
+        _end_turn(work)
+    elif isinstance(move, Switch):
+        _place_emissary(work, seat, SWITCH_SPACES)
+        _switch(work, seat, move.kind, move.a, move.b)
+        if work.developed:
+            _end_turn(work)
+    elif isinstance(move, DiscardRiver):
+        _place_emissary(work, seat, DISCARD_SPACES)
+        _discard_river(work, move.a, move.b)
+        if work.developed:
+            _end_turn(work)
+    elif isinstance(move, Decree):
+        _place_emissary(work, seat, (DECREE_SPACE,))
+        _decree(work, move.row, move.pos)
+        _end_turn(work)
+    elif isinstance(move, Recall):
+        court = work.court
+        for space in move.spaces:
+            court[space] = None
+        _end_turn(work)
+    elif isinstance(move, DeclareEnd):
+        work.final_turn = 1 - seat
+        work.declared_by = seat
+        _end_turn(work)
+    elif isinstance(move, Give):
+        _give(work, seat, move.card)
     else:
-        old = state.lines[seat][move.pos]
-        state = evolve(state, lines=_set_seat(state.lines, seat, _set(state.lines[seat], move.pos, taken)))
-    return evolve(state, piles=piles, discard=state.discard + (old,), developed=True)
+        raise AssertionError(f"unhandled move {move!r}")
 
 
-def _place_emissary(state: State, seat: int, spaces: tuple[int, ...]) -> State:
-    space = next(s for s in spaces if state.court[s] is None)
-    court = state.court[:space] + (seat,) + state.court[space + 1 :]
-    return evolve(state, court=court, court_used=True)
+def _give(work: Work, seat: int, card: int) -> None:
+    """"Each player keeps one Development card ... and gives the other to their opponent"; once both have chosen,
+    "Each player adds 3 mountain cards to their Hand" and "now shuffles the 5 cards in their Hand"."""
+    gifts = work.gifts
+    gifts[seat] = card
+    given0, given1 = gifts
+    if given0 is not None and given1 is not None:
+        for s, given, received in ((0, given0, given1), (1, given1, given0)):
+            kept = list(work.offers[s])
+            kept.remove(given)
+            hand = [MOUNTAIN] * HAND_MOUNTAINS + kept + [received]
+            chance(work.seed, "shuffle", s).shuffle(hand)
+            work.hands[s] = hand
+        work.phase = "turn"
+        work.turn = work.first
+        work.offers = ((), ())
+        work.knowledge = initial_knowledge((given0, given1))
+    work.acting = seats_to_act(work.phase, work.turn, gifts)
 
 
-def _switch(state: State, seat: int, move: Switch) -> State:
-    a, b = move.a, move.b
-    if move.kind == "river":
-        pa, pb = state.piles[a], state.piles[b]
-        piles = list(state.piles)
-        piles[a], piles[b] = (pb[0],) + pa[1:], (pa[0],) + pb[1:]
-        return evolve(state, piles=tuple(piles))
-    if move.kind == "line":
-        line = list(state.lines[seat])
+def _place_emissary(work: Work, seat: int, spaces: tuple[int, ...]) -> None:
+    """The Emissary goes to the lowest free space of the action's kind."""
+    court = work.court
+    for space in spaces:
+        if court[space] is None:
+            court[space] = seat
+            break
+    work.court_used = True
+
+
+def _switch(work: Work, seat: int, kind: str, a: int, b: int) -> None:
+    if kind == "river":  # the face-up cards only; the piles beneath stay
+        pa, pb = work.piles[a], work.piles[b]
+        pa[0], pb[0] = pb[0], pa[0]
+    elif kind == "line":
+        line = work.lines[seat]
         line[a], line[b] = line[b], line[a]
-        return evolve(state, lines=_set_seat(state.lines, seat, tuple(line)))
-    if move.kind == "hand":
-        hand = list(state.hands[seat])
+    elif kind == "hand":
+        hand = work.hands[seat]
         hand[a], hand[b] = hand[b], hand[a]
-        knowledge = list(state.knowledge)
-        for observer in (1 - seat, None):
-            i = knowledge_index(observer, seat)
-            knowledge[i] = switched(knowledge[i], a, b)
-        return evolve(
-            state,
-            hands=_set_seat(state.hands, seat, tuple(hand)),
-            knowledge=tuple(knowledge),
-        )
-    # column: the Hand card goes face up to the Line, the Line card into the Hand, both in view
-    hand_card, line_card = state.hands[seat][a], state.lines[seat][a]
-    return evolve(
-        state,
-        hands=_set_seat(state.hands, seat, _set(state.hands[seat], a, line_card)),
-        lines=_set_seat(state.lines, seat, _set(state.lines[seat], a, hand_card)),
-        knowledge=_hand_replaced(state, seat, a, hand_card, line_card),
-    )
+        work.events.append((SWITCHED, seat, a, b, 0))
+    else:  # column: the Hand card goes face up to the Line, the Line card into the Hand, both in view
+        hand, line = work.hands[seat], work.lines[seat]
+        hand_card = hand[a]
+        hand[a], line[a] = line[a], hand_card
+        work.events.append((REPLACED, seat, a, hand_card, hand[a]))
 
 
-def _discard_river(state: State, seat: int, move: DiscardRiver) -> State:
-    piles = list(state.piles)
-    gone = (piles[move.a][0], piles[move.b][0])
-    piles[move.a], piles[move.b] = piles[move.a][1:], piles[move.b][1:]
-    return evolve(state, piles=tuple(piles), discard=state.discard + gone)
+def _discard_river(work: Work, a: int, b: int) -> None:
+    """"Discard 1 card from the top of 2 different draw piles in the River and immediately reveal the top cards"."""
+    piles = work.piles
+    work.discard += (piles[a].pop(0), piles[b].pop(0))
+    work.river_cards -= 2
+    if not piles[a]:
+        work.open &= ~(1 << a)
+    if not piles[b]:
+        work.open &= ~(1 << b)
 
 
-def _decree(state: State, seat: int, move: Decree) -> State:
-    p = move.pos
-    if move.row == "line":
-        c0, c1 = state.lines[0][p], state.lines[1][p]
-        lines = (_set(state.lines[0], p, c1), _set(state.lines[1], p, c0))
-        return evolve(state, lines=lines)
-    c0, c1 = state.hands[0][p], state.hands[1][p]
-    hands = (_set(state.hands[0], p, c1), _set(state.hands[1], p, c0))
-    return evolve(state, hands=hands, knowledge=decreed_hands(state.knowledge, p, c0, c1))
+def _decree(work: Work, row: str, pos: int) -> None:
+    """"Exchanging a card from both players' Hand (or Line) in the same position.\""""
+    rows = work.hands if row == "hand" else work.lines
+    card0, card1 = rows[0][pos], rows[1][pos]
+    rows[0][pos], rows[1][pos] = card1, card0
+    if row == "hand":
+        work.events.append((DECREED, pos, card0, card1, 0))
 
 
-def end_turn(state: State) -> State:
+def _end_turn(work: Work) -> None:
     """Pass the turn on, or end the game: "When 2 draw piles from the River are empty..." or after a declaration."""
-    player = state.turn
-    if state.final_turn == player:
-        return _game_over(state)
-    final_turn = state.final_turn
-    if final_turn is None and sum(1 for pile in state.piles if not pile) >= 2:
-        if player != state.first:
-            return _game_over(state)
-        final_turn = 1 - player
-    return evolve(state, turn=1 - player, developed=False, court_used=False, final_turn=final_turn)
+    player = work.turn
+    if work.final_turn == player:
+        _game_over(work)
+        return
+    if work.final_turn is None and _EMPTY_PILES[work.open] >= 2:
+        if player != work.first:
+            _game_over(work)
+            return
+        work.final_turn = 1 - player
+    work.turn = 1 - player
+    work.developed = False
+    work.court_used = False
+    work.acting = seats_to_act(work.phase, work.turn, work.gifts)
 
 
-def _game_over(state: State) -> State:
-    return evolve(state, phase="over", developed=False, court_used=False)
+def _game_over(work: Work) -> None:
+    work.phase = "over"
+    work.developed = False
+    work.court_used = False
+    work.acting = seats_to_act(work.phase, work.turn, work.gifts)
 
+
+# --- the outcome ----------------------------------------------------------------------------------------------
+
+
+def outcome(work: Work) -> tuple[list[int], tuple[int, ...]]:
+    lines, hands = work.lines, work.hands
+    keys = [territory_key(lines[0], hands[0]), territory_key(lines[1], hands[1])]
+    return [keys[0][0], keys[1][0]], winners(keys)

@@ -21,8 +21,9 @@ class HandKnowledge:
     among: tuple[int, ...] = ()
 
 
-# Index into `knowledge`: who knows (seat or the public) about whose Hand.
-SEAT0_OF_HAND1, SEAT1_OF_HAND0, PUBLIC_OF_HAND0, PUBLIC_OF_HAND1 = range(4)
+# Index into `knowledge`: who knows (seat or the public) about whose Hand. Entries 0 and 1 are seat 0's knowledge
+# of Hand 1 and seat 1's of Hand 0 (`knowledge_index`).
+PUBLIC_OF_HAND0, PUBLIC_OF_HAND1 = 2, 3
 
 
 def knowledge_index(observer: int | None, owner: int) -> int:
@@ -35,6 +36,7 @@ class State:
     seed: int
     first: int  # the seat holding the First Player card
     phase: str  # "gift" (the secret setup choice), "turn" or "over"
+    acting: tuple[int, ...]  # the seats to act, ascending (games.naishi.rules.to_act; filled by `freeze` only)
     turn: int
     developed: bool  # the seat on turn has developed this turn
     court_used: bool  # the seat on turn has done its additional action this turn
@@ -72,8 +74,6 @@ class View:
     discard: tuple[int, ...]
     court: tuple[int | None, ...]
     knowledge: tuple[HandKnowledge | None, ...]  # the entries of State.knowledge this observer may know
-
-
 
 
 def _remove_one(among: tuple[int, ...], card: int) -> tuple[int, ...]:

@@ -6,6 +6,7 @@ import random
 
 from games.base import evolve
 from games.naishi.data import COPIES, HAND_MOUNTAINS, MOUNTAIN
+from games.naishi.rules import seats_to_act
 from games.naishi.state import (
     PUBLIC_OF_HAND0,
     PUBLIC_OF_HAND1,
@@ -150,6 +151,7 @@ def _state(v: View, rng, offers, gifts, hands, piles, knowledge) -> State:
         seed=rng.getrandbits(32),
         first=v.first,
         phase=v.phase,
+        acting=seats_to_act(v.phase, v.turn, gifts),
         turn=v.turn,
         developed=v.developed,
         court_used=v.court_used,

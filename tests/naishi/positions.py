@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.naishi import GAME
+from games.naishi import GAME, rules
 from games.naishi.data import (
     ADVISOR,
     BANNER,
@@ -37,14 +37,16 @@ def position(
     turn=0,
     first=0,
     court=(None,) * 6,
+    phase="turn",
     **fields,
 ) -> State:
-    """A state in the middle of the game (turn phase). Knowledge of hidden Hands: nothing known."""
+    """A state in the middle of the game (turn phase, unless `phase` says otherwise). Knowledge of hidden Hands:
+    nothing known."""
     base = GAME.new_game(2, {}, 1)
     unknown = HandKnowledge((None,) * 5, ())
-    return replace(
+    return changed(
         base,
-        phase="turn",
+        phase=phase,
         first=first,
         turn=turn,
         offers=((), ()),
@@ -56,6 +58,12 @@ def position(
         knowledge=(unknown,) * 4,
         **fields,
     )
+
+
+def changed(state: State, **fields) -> State:
+    """`state` with some fields changed, as the rules would make it (with the seats to act its phase, turn and gifts
+    give): frozen from a working state thawed from it."""
+    return rules.freeze(rules.thaw(replace(state, **fields)))
 
 
 def play(state: State, seat: int, *move_ids: str) -> State:

@@ -1,11 +1,12 @@
-"""The playout policy of Naishi's kernel (games.naishi.fast): the search's cheap model of a player."""
+"""Naishi's playout policy (games.naishi.policy): the search's cheap model of a player, on the working state."""
 
 from __future__ import annotations
 
 import random
 
-from games.naishi.fast import EXPLORE, KERNEL, playout_policy
+from games.naishi import rules
 from games.naishi.moves import Develop, EndTurn
+from games.naishi.policy import EXPLORE, choose
 from tests.naishi.positions import RIVER, A, H, K, N, S, position
 
 # Tops: an Advisor, a Sentinel, a Naishi (pile 3), a Monk, a Horseman.
@@ -19,23 +20,24 @@ def never_random() -> float:
 
 def test_develops_the_card_worth_most_where_it_lands():
     """"Naishi: 12 points in the 3rd position of your Line" beats every other development of the opening River."""
-    ps = KERNEL.load(position(piles=NAISHI_IN_THE_MIDDLE))
-    moves = KERNEL.legal_moves(ps, 0)
-    assert playout_policy(ps, 0, moves, never_random) == Develop("line", 2)
+    work = rules.thaw(position(piles=NAISHI_IN_THE_MIDDLE))
+    moves = rules.legal_moves(work, 0)
+    assert choose(work, 0, moves, never_random) == Develop("line", 2)
 
 
 def test_ends_the_turn_after_developing():
-    ps = KERNEL.load(position(piles=NAISHI_IN_THE_MIDDLE))
-    ps = KERNEL.play(ps, 0, Develop("hand", 0))
-    moves = KERNEL.legal_moves(ps, 0)
+    work = rules.thaw(position(piles=NAISHI_IN_THE_MIDDLE))
+    rules.play(work, 0, Develop("hand", 0))
+    moves = rules.legal_moves(work, 0)
     assert len(moves) > 1  # switches and discards are possible too
-    assert isinstance(playout_policy(ps, 0, moves, never_random), EndTurn)
+    assert isinstance(choose(work, 0, moves, never_random), EndTurn)
 
 
 def test_a_share_of_the_picks_stays_uniformly_random():
-    ps = KERNEL.load(position(piles=NAISHI_IN_THE_MIDDLE))
-    moves = KERNEL.legal_moves(ps, 0)
+    work = rules.thaw(position(piles=NAISHI_IN_THE_MIDDLE))
+    moves = rules.legal_moves(work, 0)
     rng = random.Random(7)
-    picks = [playout_policy(ps, 0, moves, rng.random) for _ in range(2000)]
+    picks = [choose(work, 0, moves, rng.random) for _ in range(2000)]
     other = sum(1 for move in picks if move != Develop("line", 2)) / len(picks)
     assert EXPLORE * 0.7 < other < EXPLORE * 1.3
+

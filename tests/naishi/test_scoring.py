@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.naishi import GAME
 from games.naishi.scoring import score_territory
 from tests.naishi.positions import MOUNTAINS, A, B, F, H, J, K, M, N, P, R, S, T, position
@@ -18,7 +16,7 @@ def test_rulebook_scoring_example_totals_62():
     sentinel = 3 + 4 (fort), naishi = 8. Total = 62 points.\""""
     line = (F, S, A, B, P)
     hand = (F, M, N, P, P)
-    state = replace(position(hands=(hand, MOUNTAINS), lines=(line, MOUNTAINS)), phase="over")
+    state = position(hands=(hand, MOUNTAINS), lines=(line, MOUNTAINS), phase="over")
     score = GAME.score(state).seats[0]
     breakdown = dict(score.breakdown)
     assert breakdown == {
@@ -186,12 +184,12 @@ def test_ninja_copies_only_a_character_present():
 def test_tie_break_most_colours():
     """"In case of a tie, the player with the most different colors in their territory wins. If there is still a
     tie... play again!\""""
-    state = replace(position(hands=(MOUNTAINS, (N, M, M, M, M))), phase="over")
+    state = position(hands=(MOUNTAINS, (N, M, M, M, M)), phase="over")
     score = GAME.score(state)
     assert score.seats[0].total == score.seats[1].total == -5
     assert score.ranking == ((1,), (0,))
     assert score.tie_breaks
-    same = replace(position(), phase="over")
+    same = position(phase="over")
     assert GAME.score(same).ranking == ((0, 1),)
 
 
@@ -199,7 +197,7 @@ def test_tie_break_ninja_takes_the_colour_it_copies():
     """Game Park's confirmation: for the tie-break a Ninja has the colour of the card it copies, not black."""
     ninja_monk = (J, K, M, M, M)  # 5 + 5, Mountains -5: 5 points, white and orange
     three_colours = (K, K, M, N, M)  # 5 + 5, off-centre Naishi 0, Mountains -5: 5 points, 3 colours
-    state = replace(position(hands=(ninja_monk, three_colours)), phase="over")
+    state = position(hands=(ninja_monk, three_colours), phase="over")
     score = GAME.score(state)
     assert score.seats[0].total == score.seats[1].total == 5
     assert score.ranking == ((1,), (0,))

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import replace
 
 from games.naishi import GAME
 from games.naishi.moves import Give
 from games.naishi.state import knowledge_index
-from tests.naishi.positions import MOUNTAINS, RIVER, A, H, K, M, N, S, T, play, position
+from tests.naishi.positions import MOUNTAINS, RIVER, A, H, K, M, N, S, T, changed, play, position
 
 
 def _seed_with_two_different_offers() -> int:
@@ -135,7 +134,7 @@ def test_a_view_hides_the_other_hand_order_and_the_pile_depths():
 
 def test_hands_are_revealed_at_the_end():
     """"Before final scoring, each player places the 5 cards from their Hand under the 5 cards from their Line.\""""
-    state = replace(position(hands=((N, A, S, K, H), MOUNTAINS)), phase="over")
+    state = position(hands=((N, A, S, K, H), MOUNTAINS), phase="over")
     assert GAME.view(state, 1).revealed_hands[0] == (N, A, S, K, H)
     assert GAME.view(state, None).revealed_hands == state.hands
 
@@ -183,7 +182,7 @@ def test_a_discarded_gift_is_no_longer_known_to_be_in_the_hand():
     state = _after_gifts(_seed_with_two_different_offers())
     gift = state.gifts[0]
     pos = state.hands[1].index(gift)
-    state = replace(state, turn=1, piles=RIVER)
+    state = changed(state, turn=1, piles=RIVER)
     state = play(state, 1, f"develop:hand:{pos + 1}")
     known = GAME.view(state, 0).knowledge[knowledge_index(0, 1)]
     assert known.slots[pos] == RIVER[pos][0]
