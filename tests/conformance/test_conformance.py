@@ -21,7 +21,9 @@ from games.base import Game, GameError, IllegalMove, Move, Score, SeatScore
 from tests.support.toygame import GAME as TOY
 
 # At least 500 games per game type (the foundation issue asks for 500 Hinode games); CONFORMANCE_GAMES raises it.
-GAMES_PER_TYPE = int(os.environ.get("CONFORMANCE_GAMES", "520"))
+# The fast tier (make test-fast) plays a tenth of them; make test plays them all.
+FAST_TIER = os.environ.get("TABLETOP_FAST_TIER") == "1"
+GAMES_PER_TYPE = int(os.environ.get("CONFORMANCE_GAMES", "52" if FAST_TIER else "520"))
 MAX_STEPS = 2000
 
 
