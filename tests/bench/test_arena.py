@@ -139,9 +139,9 @@ def test_when_both_seats_may_act_neither_always_moves_first():
     assert switches >= 4, seen
 
 
-def test_the_ucb_variant_spec_turns_the_kernels_policy_opponents_off():
+def test_the_ucb_variant_spec_turns_the_policy_picked_opponents_off():
     """"ismcts-ucb:<strength>" is the same search with UCB1 picks for the other seats (docs/ai.md compares it with
-    the policy-picked opponents Naishi's kernel asks for); "ismcts:<strength>" leaves the kernel to decide."""
+    the policy-picked opponents Naishi's playout policy asks for); "ismcts:<strength>" leaves the policy to decide."""
     from ai import ismcts
 
     ucb = arena.make_player("ismcts-ucb:300", "naishi")
