@@ -9,6 +9,8 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from tabletop.v1 import game_service_pb2 as pb
+
 T = TypeVar("T")
 POLL_SECONDS = 0.02
 
@@ -36,3 +38,27 @@ async def wait_until_async(condition: Callable[[], T], timeout: float, what: str
         if time.monotonic() > deadline:
             raise AssertionError(f"{what}: not within {timeout:g} s")
         await asyncio.sleep(POLL_SECONDS)
+
+
+def await_turn(stub, game_id: str, metadata, timeout: float) -> pb.GameState:
+    """The state of the caller's seat (`metadata` carries its token) once it is to act or the game is over: at
+    once, or when an update of the game's watch stream makes it so (the other seats' moves come as they are made;
+    nothing is polled). The state is read afresh then, as a stream may run behind the game."""
+    def ready(state: pb.GameState) -> bool:
+        return state.status == pb.GAME_STATUS_FINISHED or state.your_seat in state.to_act
+
+    def now() -> pb.GameState:
+        return stub.GetState(pb.GetStateRequest(game_id=game_id), metadata=metadata, timeout=10).state
+
+    state = now()
+    if ready(state):
+        return state
+    stream = stub.WatchGame(pb.WatchGameRequest(game_id=game_id, from_version=state.version), metadata=metadata,
+                            timeout=timeout)
+    try:
+        for update in stream:
+            if ready(update.state) and ready(state := now()):
+                return state
+    finally:
+        stream.cancel()
+    raise AssertionError(f"the watch of game {game_id} ended at version {state.version} with the seat not to act")
