@@ -18,7 +18,7 @@ from service.store import game_key
 from tabletop.v1 import ai_service_pb2_grpc, game_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
 from tests.service.conftest import AI_TOKEN, HUMAN, Api, ServerThread, service_config
-from tests.support.clock import MovableClock
+from tests.support.clock import MovableClock, redis_ms
 from tests.support.waiting import wait_until
 
 BIG_KEY = "big-customer-key-0123456789"
@@ -228,12 +228,6 @@ def test_the_lease_of_a_replica_that_died_runs_out(serve, redis_db_url):
     stream = api.stub.WatchGame(pb.WatchGameRequest(game_id=game_id))
     next(stream)  # admitted
     stream.cancel()
-
-
-def redis_ms(client: redis.Redis) -> int:
-    """Redis's clock, in milliseconds: the leases' expiries are on it."""
-    seconds, micros = client.time()
-    return seconds * 1000 + micros // 1000
 
 
 def test_api_keys_and_limits_are_read_from_the_environment(tmp_path):

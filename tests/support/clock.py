@@ -6,6 +6,8 @@ seconds nor depend on how loaded the machine is.
   every timer, `asyncio.timeout` and `wait_for` of the code under test keeps the same order as in real time. For
   code that does no I/O of its own (a real socket's answer would come after any jump).
 - `MovableClock`: a `time.time` the test moves forward, for code that takes its clock as a parameter.
+- `redis_ms`: Redis's own clock, which the code under test cannot be handed another of (lease expiries, stream
+  entry ids): a test makes something old by dating it back on that clock.
 """
 
 from __future__ import annotations
@@ -63,3 +65,9 @@ class MovableClock:
 
     def advance(self, seconds: float) -> None:
         self._shift += seconds
+
+
+def redis_ms(client) -> int:
+    """Redis's clock (TIME), in milliseconds, read with a synchronous redis-py client."""
+    seconds, micros = client.time()
+    return seconds * 1000 + micros // 1000
