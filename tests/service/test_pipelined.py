@@ -81,7 +81,13 @@ def test_a_stalled_redis_times_the_calls_out_and_the_next_call_connects_again(re
             stalled = await asyncio.gather(connection.execute("EVAL", BUSY_SECOND, 0), connection.execute("GET", "k"),
                                            return_exceptions=True)
             assert all(isinstance(r, redis_errors.TimeoutError) for r in stalled), stalled
-            await asyncio.sleep(1)  # the late replies went with the closed connection
+            # Redis answers the next command once the script ends (its late replies go to the closed connection):
+            # another client's PING waits for that.
+            other = aioredis.Redis(connection_pool=_pool(redis_db_url))
+            try:
+                assert await other.ping()
+            finally:
+                await other.aclose()
             assert await connection.execute("GET", "k") == b"v"
         finally:
             await connection.close()
