@@ -18,7 +18,6 @@ from concurrent.futures import ThreadPoolExecutor
 import grpc
 import pytest
 import redis.asyncio
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 from redis.crc import key_slot
 
 from ai.worker_config import WorkerConfig, dead_letter_stream
@@ -104,8 +103,7 @@ def stack(cluster, tmp_path_factory):
                      logs / "service.log")
     procs = [service]
     try:
-        wait_serving(f"127.0.0.1:{port}", service, "game service")
-        _wait_ready(f"127.0.0.1:{port}", "tabletop.v1.GameService")
+        wait_serving(f"127.0.0.1:{port}", service, "game service", service="tabletop.v1.GameService")
         for name in ("w1", "w2"):
             ai_port = free_port()
             metrics_ports.append(free_port())
@@ -114,24 +112,12 @@ def stack(cluster, tmp_path_factory):
                                                 TABLETOP_AI_METRICS_PORT=str(metrics_ports[-1]),
                                                 TABLETOP_AI_CONSUMER=name), logs / f"{name}.log")
             procs.append(worker)
-            wait_serving(f"127.0.0.1:{ai_port}", worker, f"AI worker {name}")
-            _wait_ready(f"127.0.0.1:{ai_port}", "tabletop.v1.AIService")
+            wait_serving(f"127.0.0.1:{ai_port}", worker, f"AI worker {name}", service="tabletop.v1.AIService")
         yield Stack(f"127.0.0.1:{port}", metrics_ports)
     finally:
         for proc in procs:
             _stop(proc)
         assert all(p.returncode == 0 for p in procs), [(p.args, p.returncode) for p in procs]
-
-
-def _wait_ready(target: str, service: str) -> None:
-    """Readiness: the named service turns SERVING once the process reaches the cluster."""
-    with grpc.insecure_channel(target) as channel:
-        checker = health_pb2_grpc.HealthStub(channel)
-        deadline = time.monotonic() + 10
-        while (status := checker.Check(health_pb2.HealthCheckRequest(service=service), timeout=2).status) != \
-                health_pb2.HealthCheckResponse.SERVING and time.monotonic() < deadline:
-            time.sleep(0.1)
-    assert status == health_pb2.HealthCheckResponse.SERVING, f"{service} at {target} is not ready"
 
 
 @pytest.fixture

@@ -16,7 +16,6 @@ from contextlib import contextmanager
 import grpc
 import pytest
 import redis
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from ai.worker_config import WorkerConfig
 from ai.worker_jobs import BULK as BULK_LANE
@@ -214,12 +213,9 @@ def test_suggest_move_answers_within_the_callers_deadline(redis_db_url, tmp_path
     worker, _ = _worker(redis_db_url, "127.0.0.1:1", tmp_path, "suggest", ai_port=(port := free_port()),
                         TABLETOP_AI_SUGGEST_MAX_SECONDS="60")  # so that only the caller's deadline cuts the search
     try:
+        # Readiness: AIService turns SERVING once Redis answers (the liveness name "" is SERVING at once).
+        wait_serving(f"127.0.0.1:{port}", worker, "AI worker", service="tabletop.v1.AIService")
         with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
-            # Readiness: AIService turns SERVING once Redis answers (the liveness name "" is SERVING at once).
-            checker = health_pb2_grpc.HealthStub(channel)
-            wait_until(lambda: checker.Check(health_pb2.HealthCheckRequest(service="tabletop.v1.AIService"),
-                                             timeout=2).status == health_pb2.HealthCheckResponse.SERVING,
-                       10, "AIService SERVING")
             stub = ai_service_pb2_grpc.AIServiceStub(channel)
             request = ai_service_pb2.AIServiceSuggestMoveRequest(
                 game_type="hinode", seat=seat, version=1, view=wire.view_to_any(game, view),

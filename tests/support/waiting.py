@@ -9,6 +9,9 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
 from tabletop.v1 import game_service_pb2 as pb
 
 T = TypeVar("T")
@@ -62,3 +65,13 @@ def await_turn(stub, game_id: str, metadata, timeout: float) -> pb.GameState:
     finally:
         stream.cancel()
     raise AssertionError(f"the watch of game {game_id} ended at version {state.version} with the seat not to act")
+
+
+def health_status(channel: grpc.Channel, service: str) -> int | None:
+    """What gRPC health says of `service` now (a HealthCheckResponse status); None while the server does not
+    answer."""
+    try:
+        return health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=service),
+                                                         timeout=1).status
+    except grpc.RpcError:
+        return None
