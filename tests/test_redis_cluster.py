@@ -32,6 +32,7 @@ from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.ai.test_worker import _metric, _spawn, _stop
 from tests.cluster_fixture import LocalCluster
+from tests.support.waiting import await_turn
 
 TOKEN = "cluster-test-token-" + os.urandom(6).hex()
 HUMAN = pb.SeatSpec(kind=pb.SEAT_KIND_HUMAN)
@@ -136,12 +137,9 @@ def _play_human_moves(stub, game_id: str, token: str, rng: random.Random, moves:
     deadline = time.monotonic() + timeout
     made = 0
     while time.monotonic() < deadline:
-        state = stub.GetState(pb.GetStateRequest(game_id=game_id), metadata=_auth(token), timeout=10).state
+        state = await_turn(stub, game_id, _auth(token), deadline - time.monotonic())
         if state.status == pb.GAME_STATUS_FINISHED or made == moves:
             return state
-        if state.your_seat not in state.to_act:
-            time.sleep(0.05)
-            continue
         stub.MakeMove(pb.MakeMoveRequest(game_id=game_id, move_id=rng.choice(state.legal_moves).id,
                                          expected_version=state.version), metadata=_auth(token), timeout=10)
         made += 1
