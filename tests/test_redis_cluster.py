@@ -286,7 +286,7 @@ def test_a_master_fails_over_and_play_goes_on(tmp_path):
                 games.setdefault(local.master_of_slot(key_slot(created.game_id.encode())) == down, created)
                 if len(games) == 2:
                     break
-            time.sleep(0.5)  # replication is asynchronous: let the replicas catch up before the crash
+            local.replicated(down)  # replication is asynchronous: the replica has every write before the crash
             local.kill(down)
 
             codes = set()
