@@ -1,10 +1,12 @@
-"""Waiting for something another thread or process does (a server, Redis, a worker), where no event of it reaches
-the test: poll the condition itself, and go on the moment it holds. A fixed sleep would be too long on a quiet
-machine and too short on a loaded one."""
+"""Waiting for what another thread or process does (a server, Redis, a worker), on the thing itself: a fixed sleep
+would be too long on a quiet machine and too short on a loaded one.
+
+- `await_turn`: a seat's turn, as the game's watch stream brings the other seats' moves;
+- `wait_until`: where no event reaches the test, the condition itself, polled until a deadline, returning the
+  moment it holds; `health_status` is one such condition (gRPC health)."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -29,18 +31,6 @@ def wait_until(condition: Callable[[], T], timeout: float, what: str) -> T:
         if time.monotonic() > deadline:
             raise AssertionError(f"{what}: not within {timeout:g} s")
         time.sleep(POLL_SECONDS)
-
-
-async def wait_until_async(condition: Callable[[], T], timeout: float, what: str) -> T:
-    """`wait_until` for a coroutine: the event loop goes on between the looks."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not within {timeout:g} s")
-        await asyncio.sleep(POLL_SECONDS)
 
 
 def await_turn(stub, game_id: str, metadata, timeout: float) -> pb.GameState:
