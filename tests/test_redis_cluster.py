@@ -32,7 +32,7 @@ from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.ai.test_worker import _metric, _spawn, _stop
 from tests.cluster_fixture import LocalCluster
-from tests.support.waiting import await_turn
+from tests.support.waiting import await_turn, wait_until
 
 TOKEN = "cluster-test-token-" + os.urandom(6).hex()
 HUMAN = pb.SeatSpec(kind=pb.SEAT_KIND_HUMAN)
@@ -173,8 +173,13 @@ def test_a_human_plays_hinode_against_three_ai_seats_beside_other_games(stub, st
     ai_moves = [e for e in stub.WatchGame(pb.WatchGameRequest(game_id=created.game_id), timeout=20)
                 if e.event.kind == pb.GameEvent.KIND_MOVE and e.event.seat != 0]
     # Exactly one move per AI turn, all made by the two workers (the only holders of the AI credential), and
-    # both took their share: they read the same consumer group on every shard.
-    moved = [_metric(port, 'tabletop_ai_jobs_total{outcome="moved"}') for port in stack.worker_metrics_ports]
+    # both took their share: they read the same consumer group on every shard. A worker counts a move once its
+    # MakeMove has returned, a moment after the game's log has it.
+    def counted() -> list[float]:
+        return [_metric(port, 'tabletop_ai_jobs_total{outcome="moved"}') for port in stack.worker_metrics_ports]
+
+    wait_until(lambda: sum(counted()) >= len(ai_moves), 10, "the workers counting their moves")
+    moved = counted()
     assert sum(moved) == len(ai_moves) > 0
     assert all(n > 0 for n in moved), moved
 
