@@ -2,8 +2,8 @@
 
 Players are specs: "ismcts:<strength>" (easy, normal, hard, an iteration count or seconds like 2s),
 "ismcts-ucb:<strength>" (the same search with the other seats' moves in the tree picked by UCB1 even where the game's
-playout policy asks to pick them: what `PlayoutPolicy.tree_opponents` changes), "cheat:<strength>" (the same search on the
-true state, bench.cheating: the cost of not peeking, arena only), and whatever
+playout policy asks to pick them: what `PlayoutPolicy.tree_opponents` changes), "cheat:<strength>" (the same
+search on the true state, bench.cheating: the cost of not peeking, arena only), and whatever
 `ai.players.make_player` knows ("random", "greedy"). Ties are split among the tied winners. Every game is seeded
 from --seed and its index, so a run with iteration-bounded players is reproducible whatever --jobs is.
 """

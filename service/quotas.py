@@ -26,7 +26,7 @@ import os
 import re
 import secrets
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -203,9 +203,10 @@ def exhausted(reason: str, message: str, retry_ms: int) -> errors.ServiceError:
 
 
 class Quotas:
-    def __init__(self, store: GameStore, config: Config):
+    def __init__(self, store: GameStore, config: Config, clock: Callable[[], float] = time.time):
         self.store = store
         self.config = config
+        self.clock = clock  # wall-clock seconds, which number the creation windows
         self._keys = load_api_keys(config)
         self._keys_checked = time.monotonic()
         self._keys_mtime = self._mtime()
@@ -279,7 +280,7 @@ class Quotas:
             yield creation
             return
         window_ms = max(1, int(self.config.quota_create_window_seconds * 1000))
-        window = int(time.time() * 1000) // window_ms
+        window = int(self.clock() * 1000) // window_ms
         rate_key = quota_key(who.caller, f"created:{window}")
         open_key = quota_key(who.caller, "open")
         reservation = "reserved:" + secrets.token_hex(8)

@@ -82,6 +82,23 @@ class LocalCluster:
                 raise LookupError(f"no master owns slot {slot}")
             time.sleep(0.1)
 
+    def replicated(self, port: int, timeout: float = 10.0) -> None:
+        """Wait until each replica of the master at `port` holds every write the master has taken so far
+        (replication is asynchronous): the replica's own offset reaches the master's."""
+        info = self._fields(port, "replication")
+        target = int(info["master_repl_offset"])
+        replicas = [int(dict(pair.split("=", 1) for pair in value.split(","))["port"])
+                    for name, value in info.items() if name.startswith("slave") and name[5:].isdigit()]
+        assert replicas, f"the master {port} has no replica"
+        deadline = time.monotonic() + timeout
+        for replica in replicas:
+            while int(self._fields(replica, "replication").get("slave_repl_offset", -1)) < target:
+                self._check(deadline, f"replica {replica} did not catch up with its master {port}")
+
+    def _fields(self, port: int, section: str) -> dict[str, str]:
+        """A section of a node's INFO, as `name: value` text."""
+        return dict(line.split(":", 1) for line in self._cli(port, "info", section).splitlines() if ":" in line)
+
     def kill(self, port: int) -> None:
         """SIGKILL one node, as a crashed host."""
         self.procs[self.ports.index(port)].kill()

@@ -18,7 +18,6 @@ from concurrent.futures import ThreadPoolExecutor
 import grpc
 import pytest
 import redis.asyncio
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 from redis.crc import key_slot
 
 from ai.worker_config import WorkerConfig, dead_letter_stream
@@ -33,6 +32,7 @@ from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.ai.test_worker import _metric, _spawn, _stop
 from tests.cluster_fixture import LocalCluster
+from tests.support.waiting import await_turn, wait_until
 
 TOKEN = "cluster-test-token-" + os.urandom(6).hex()
 HUMAN = pb.SeatSpec(kind=pb.SEAT_KIND_HUMAN)
@@ -104,8 +104,7 @@ def stack(cluster, tmp_path_factory):
                      logs / "service.log")
     procs = [service]
     try:
-        wait_serving(f"127.0.0.1:{port}", service, "game service")
-        _wait_ready(f"127.0.0.1:{port}", "tabletop.v1.GameService")
+        wait_serving(f"127.0.0.1:{port}", service, "game service", service="tabletop.v1.GameService")
         for name in ("w1", "w2"):
             ai_port = free_port()
             metrics_ports.append(free_port())
@@ -114,24 +113,12 @@ def stack(cluster, tmp_path_factory):
                                                 TABLETOP_AI_METRICS_PORT=str(metrics_ports[-1]),
                                                 TABLETOP_AI_CONSUMER=name), logs / f"{name}.log")
             procs.append(worker)
-            wait_serving(f"127.0.0.1:{ai_port}", worker, f"AI worker {name}")
-            _wait_ready(f"127.0.0.1:{ai_port}", "tabletop.v1.AIService")
+            wait_serving(f"127.0.0.1:{ai_port}", worker, f"AI worker {name}", service="tabletop.v1.AIService")
         yield Stack(f"127.0.0.1:{port}", metrics_ports)
     finally:
         for proc in procs:
             _stop(proc)
         assert all(p.returncode == 0 for p in procs), [(p.args, p.returncode) for p in procs]
-
-
-def _wait_ready(target: str, service: str) -> None:
-    """Readiness: the named service turns SERVING once the process reaches the cluster."""
-    with grpc.insecure_channel(target) as channel:
-        checker = health_pb2_grpc.HealthStub(channel)
-        deadline = time.monotonic() + 10
-        while (status := checker.Check(health_pb2.HealthCheckRequest(service=service), timeout=2).status) != \
-                health_pb2.HealthCheckResponse.SERVING and time.monotonic() < deadline:
-            time.sleep(0.1)
-    assert status == health_pb2.HealthCheckResponse.SERVING, f"{service} at {target} is not ready"
 
 
 @pytest.fixture
@@ -150,12 +137,9 @@ def _play_human_moves(stub, game_id: str, token: str, rng: random.Random, moves:
     deadline = time.monotonic() + timeout
     made = 0
     while time.monotonic() < deadline:
-        state = stub.GetState(pb.GetStateRequest(game_id=game_id), metadata=_auth(token), timeout=10).state
+        state = await_turn(stub, game_id, _auth(token), deadline - time.monotonic())
         if state.status == pb.GAME_STATUS_FINISHED or made == moves:
             return state
-        if state.your_seat not in state.to_act:
-            time.sleep(0.05)
-            continue
         stub.MakeMove(pb.MakeMoveRequest(game_id=game_id, move_id=rng.choice(state.legal_moves).id,
                                          expected_version=state.version), metadata=_auth(token), timeout=10)
         made += 1
@@ -189,8 +173,13 @@ def test_a_human_plays_hinode_against_three_ai_seats_beside_other_games(stub, st
     ai_moves = [e for e in stub.WatchGame(pb.WatchGameRequest(game_id=created.game_id), timeout=20)
                 if e.event.kind == pb.GameEvent.KIND_MOVE and e.event.seat != 0]
     # Exactly one move per AI turn, all made by the two workers (the only holders of the AI credential), and
-    # both took their share: they read the same consumer group on every shard.
-    moved = [_metric(port, 'tabletop_ai_jobs_total{outcome="moved"}') for port in stack.worker_metrics_ports]
+    # both took their share: they read the same consumer group on every shard. A worker counts a move once its
+    # MakeMove has returned, a moment after the game's log has it.
+    def counted() -> list[float]:
+        return [_metric(port, 'tabletop_ai_jobs_total{outcome="moved"}') for port in stack.worker_metrics_ports]
+
+    wait_until(lambda: sum(counted()) >= len(ai_moves), 10, "the workers counting their moves")
+    moved = counted()
     assert sum(moved) == len(ai_moves) > 0
     assert all(n > 0 for n in moved), moved
 
@@ -302,7 +291,7 @@ def test_a_master_fails_over_and_play_goes_on(tmp_path):
                 games.setdefault(local.master_of_slot(key_slot(created.game_id.encode())) == down, created)
                 if len(games) == 2:
                     break
-            time.sleep(0.5)  # replication is asynchronous: let the replicas catch up before the crash
+            local.replicated(down)  # replication is asynchronous: the replica has every write before the crash
             local.kill(down)
 
             codes = set()

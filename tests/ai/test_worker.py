@@ -16,7 +16,6 @@ from contextlib import contextmanager
 import grpc
 import pytest
 import redis
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from ai.worker_config import WorkerConfig
 from ai.worker_jobs import BULK as BULK_LANE
@@ -26,6 +25,7 @@ from tabletop.stack.embedded_redis import free_port
 from tabletop.stack.launcher import wait_serving
 from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc, game_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
+from tests.support.waiting import await_turn, wait_until
 
 TOKEN = "worker-test-token-" + os.urandom(6).hex()
 JOBS = "ai:jobs:{j0}"  # the only shard: these tests run with TABLETOP_AI_JOB_SHARDS=1
@@ -91,13 +91,10 @@ def _create(stub, seats: list[pb.SeatSpec]) -> pb.CreateGameResponse:
 
 
 def _wait_finished(stub, game_id: str, timeout: float = GAME_TIMEOUT) -> pb.GameState:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        state = stub.GetState(pb.GetStateRequest(game_id=game_id), timeout=10).state
-        if state.status == pb.GAME_STATUS_FINISHED:
-            return state
-        time.sleep(0.2)
-    raise AssertionError(f"game {game_id} did not finish within {timeout}s (version {state.version})")
+    """The game's state once finished: its watch stream ends with its last event."""
+    updates = list(stub.WatchGame(pb.WatchGameRequest(game_id=game_id), timeout=timeout))
+    assert updates and updates[-1].state.status == pb.GAME_STATUS_FINISHED, f"game {game_id} did not finish"
+    return updates[-1].state
 
 
 def test_a_human_plays_three_ai_seats_to_the_end(redis_db_url, tmp_path):
@@ -117,12 +114,9 @@ def test_a_human_plays_three_ai_seats_to_the_end(redis_db_url, tmp_path):
                 suggested = False
                 deadline = time.monotonic() + GAME_TIMEOUT
                 while time.monotonic() < deadline:
-                    state = stub.GetState(pb.GetStateRequest(game_id=created.game_id), metadata=auth, timeout=10).state
+                    state = await_turn(stub, created.game_id, auth, deadline - time.monotonic())
                     if state.status == pb.GAME_STATUS_FINISHED:
                         break
-                    if me.seat not in state.to_act:
-                        time.sleep(0.05)
-                        continue
                     legal = [m.id for m in state.legal_moves]
                     if not suggested and len(legal) > 1:
                         # On demand: the service forwards to the worker's AIService, which answers in time.
@@ -157,13 +151,8 @@ def test_a_killed_worker_s_job_is_reclaimed_and_another_worker_finishes_the_game
             stub = game_service_pb2_grpc.GameServiceStub(channel)
             ai = pb.SeatSpec(kind=pb.SEAT_KIND_AI, strength="easy")
             created = _create(stub, [ai, ai, ai, ai])
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                consumers = {c["name"]: c["pending"] for c in client.xinfo_consumers(BULK, "ai-workers")}
-                if consumers.get("slow"):
-                    break
-                time.sleep(0.05)
-            assert consumers.get("slow"), "the slow worker never took a job"
+            wait_until(lambda: any(c["name"] == "slow" and c["pending"]
+                                   for c in client.xinfo_consumers(BULK, "ai-workers")), 60, "the slow worker's job")
             os.kill(slow.pid, signal.SIGKILL)
             slow.wait()
             fast, metrics_port = _worker(redis_db_url, target, tmp_path, "fast", TABLETOP_AI_BUDGETS="easy=30",
@@ -186,12 +175,9 @@ def test_sigterm_finishes_the_job_in_hand(redis_db_url, tmp_path):
             stub = game_service_pb2_grpc.GameServiceStub(channel)
             ai = pb.SeatSpec(kind=pb.SEAT_KIND_AI, strength="easy")
             created = _create(stub, [ai, ai, ai, ai])
-            deadline = time.monotonic() + 60
-            held: list = []
-            while time.monotonic() < deadline and len(held) != 1:  # a job in the worker's hand, read in one call
-                held = client.xpending_range(BULK, "ai-workers", min="-", max="+", count=10, consumername="term")
-                time.sleep(0.02)
-            [in_hand] = held
+            [in_hand] = wait_until(  # a job in the worker's hand, read in one call
+                lambda: client.xpending_range(BULK, "ai-workers", min="-", max="+", count=10, consumername="term"),
+                60, "a job in the worker's hand")
             [(_, job)] = client.xrange(BULK, in_hand["message_id"], in_hand["message_id"])
             worker.send_signal(signal.SIGTERM)
             assert worker.wait(timeout=30) == 0
@@ -208,9 +194,7 @@ def test_a_job_that_keeps_failing_goes_to_the_dead_letter_stream(redis_db_url, t
                                    TABLETOP_AI_MAX_ATTEMPTS="2")
     try:
         client.xadd(JOBS, {"game_id": "no-such-game", "job_id": "broken-1"})
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and not client.exists(DEAD):
-            time.sleep(0.1)
+        wait_until(lambda: client.exists(DEAD), 30, "the dead-letter stream")
         [(_, fields)] = client.xrange(DEAD)
         assert fields["job_id"] == "broken-1" and "KeyError" in fields["error"]
         assert client.xpending(JOBS, "ai-workers")["pending"] == 0
@@ -229,16 +213,9 @@ def test_suggest_move_answers_within_the_callers_deadline(redis_db_url, tmp_path
     worker, _ = _worker(redis_db_url, "127.0.0.1:1", tmp_path, "suggest", ai_port=(port := free_port()),
                         TABLETOP_AI_SUGGEST_MAX_SECONDS="60")  # so that only the caller's deadline cuts the search
     try:
+        # Readiness: AIService turns SERVING once Redis answers (the liveness name "" is SERVING at once).
+        wait_serving(f"127.0.0.1:{port}", worker, "AI worker", service="tabletop.v1.AIService")
         with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
-            # Readiness: AIService turns SERVING once Redis answers (the liveness name "" is SERVING at once).
-            checker = health_pb2_grpc.HealthStub(channel)
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline:
-                reply = checker.Check(health_pb2.HealthCheckRequest(service="tabletop.v1.AIService"), timeout=2)
-                if reply.status == health_pb2.HealthCheckResponse.SERVING:
-                    break
-                time.sleep(0.1)
-            assert reply.status == health_pb2.HealthCheckResponse.SERVING
             stub = ai_service_pb2_grpc.AIServiceStub(channel)
             request = ai_service_pb2.AIServiceSuggestMoveRequest(
                 game_type="hinode", seat=seat, version=1, view=wire.view_to_any(game, view),
@@ -275,18 +252,14 @@ def test_a_person_waiting_is_served_before_a_backlog_of_all_ai_games(redis_db_ur
                 ai = pb.SeatSpec(kind=pb.SEAT_KIND_AI, strength="easy")
                 for _ in range(8):  # 16 gifts queued at once, then a job after every move: a long backlog
                     stub.CreateGame(pb.CreateGameRequest(game_type="naishi", seats=[ai, ai], start=True), timeout=10)
-                time.sleep(1.0)
+                wait_until(lambda: any(g["pending"] for g in client.xinfo_groups(BULK)), 30, "the backlog taken up")
                 human = stub.CreateGame(pb.CreateGameRequest(
                     game_type="naishi", seats=[pb.SeatSpec(kind=pb.SEAT_KIND_HUMAN, name="Ann"), ai], start=True),
                     timeout=10)
                 [(job_id, job)] = [(i, f) for i, f in client.xrange(JOBS) if f["game_id"] == human.game_id]
-                deadline = time.monotonic() + 30
-                while time.monotonic() < deadline:
-                    state = stub.GetState(pb.GetStateRequest(game_id=human.game_id), timeout=10).state
-                    if state.version > int(job["version"]):
-                        break
-                    time.sleep(0.02)
-                assert state.version > int(job["version"]), "the AI seat of the human's game never moved"
+                # The AI seat's move: the first event after the job's version.
+                next(stub.WatchGame(pb.WatchGameRequest(game_id=human.game_id, from_version=int(job["version"])),
+                                    timeout=30))
                 [group] = client.xinfo_groups(BULK)
                 older_waiting = client.xrange(BULK, f"({group['last-delivered-id']}", f"({job_id}")
                 assert older_waiting, "bulk jobs queued before the human's were still waiting when it was served"
@@ -310,7 +283,9 @@ def test_gone_workers_leave_the_consumer_groups(redis_db_url):
         [(_, [(done, _)])] = client.xreadgroup("ai-workers", "ghost", {JOBS: ">"}, count=1)
         client.xack(JOBS, "ai-workers", done)  # the ghost finished its job and went away: nothing pending
         client.xreadgroup("ai-workers", "alive", {JOBS: ">"}, count=1)
-        time.sleep(0.01)
+        patient = JobConsumer(dataclasses.replace(config, dead_consumer_seconds=3600.0), client,
+                              grpc.insecure_channel("127.0.0.1:1"), threading.Event())
+        assert patient.prune_consumers() == 0, "nobody has been idle for an hour"
         assert consumer.prune_consumers() == 1
         names = {c["name"] for c in client.xinfo_consumers(JOBS, "ai-workers")}
         assert names == {"holder", "alive"}

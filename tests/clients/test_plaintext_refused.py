@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import subprocess
-import time
 
 import grpc
 import pytest
@@ -15,6 +14,7 @@ from bench import flood, load, wait, watch
 from clients import demo, terminal
 from clients.sdk import PlaintextRefused, Seat, connect
 from tests.clients.conftest import client_env, tabletop
+from tests.support.waiting import wait_until
 
 REMOTE = "192.0.2.1:50051"
 
@@ -36,7 +36,10 @@ def watched(client, states):
         yield client
     finally:
         client.channel.unsubscribe(record)
-        time.sleep(0.3)  # gRPC's polling thread notices within 0.2 s; closing before then makes it complain
+        # gRPC's thread that polled the channel's state for `record` ends at its next look (within 0.2 s); a
+        # channel closed before then makes it fail ("Cannot monitor channel state: Channel closed!").
+        polling = client.channel._connectivity_state  # no public way to know: gRPC's own record of it
+        wait_until(lambda: not polling.polling, 5, "gRPC's connectivity polling ending")
         client.close()
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 import pytest
 
@@ -44,21 +46,39 @@ class Watcher(threading.Thread):
         self.client, self.game_id = client, game_id
         self.events: list[tuple[int, int, int | None]] = []
         self.error: BaseException | None = None
+        self.changed = threading.Condition()  # notified at each event, and when the watch ends
 
     def run(self) -> None:
         try:
             for update in self.client.watch(self.game_id, resume_for=30):
                 event = update.event
-                self.events.append((event.version, event.kind, event.seat if event.HasField("seat") else None))
+                with self.changed:
+                    self.events.append((event.version, event.kind, event.seat if event.HasField("seat") else None))
+                    self.changed.notify_all()
         except BaseException as exc:  # noqa: BLE001 - reported by the test
             self.error = exc
+        with self.changed:
+            self.changed.notify_all()
 
     def wait_for(self, version: int, timeout: float = 20.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not (self.events and self.events[-1][0] >= version):
+        with self.changed:
+            self.changed.wait_for(lambda: (self.events and self.events[-1][0] >= version) or not self.is_alive(),
+                                  timeout)
             assert self.error is None, self.error
-            assert time.monotonic() < deadline, f"the watcher is stuck at {self.events[-1:]}, expected {version}"
-            time.sleep(0.02)
+            assert self.events and self.events[-1][0] >= version, \
+                f"the watcher is stuck at {self.events[-1:]}, expected {version}"
+
+
+@dataclass(frozen=True)
+class NoticedRetry(RetryPolicy):
+    """A retry policy that tells when a call first failed and is being retried."""
+
+    retrying: threading.Event = field(default_factory=threading.Event)
+
+    def delays(self) -> Iterator[float]:
+        for delay in super().delays():
+            self.retrying.set()
+            yield delay
 
 
 def finish(client, game, players, rng) -> int:
@@ -103,7 +123,7 @@ def test_watch_resumes_after_a_proxy_cuts_the_connection(service_process):
 @pytest.mark.parametrize("how", ["killed", "stopped"])
 def test_watch_and_moves_survive_a_killed_or_stopped_and_restarted_service(service_process, how):
     rng = random.Random(6)
-    patient = RetryPolicy(attempts=40, first_delay=0.05, max_delay=0.5)
+    patient = NoticedRetry(attempts=40, first_delay=0.05, max_delay=0.5)
     client = connect(service_process.target, retry=patient)
     try:
         game, players = new_naishi(client)
@@ -114,6 +134,7 @@ def test_watch_and_moves_survive_a_killed_or_stopped_and_restarted_service(servi
         watcher.wait_for(before.version)
         state = players[before.to_act[0]].state()
 
+        patient.retrying.clear()
         if how == "killed":
             service_process.kill()  # SIGKILL: the stream dies without a goodbye
         else:
@@ -121,7 +142,7 @@ def test_watch_and_moves_survive_a_killed_or_stopped_and_restarted_service(servi
         seat = before.to_act[0]
         mover = threading.Thread(target=players[seat].move, args=(state.legal_moves[0].id,), daemon=True)
         mover.start()  # sent while the service is down: retried with the same request_id until it is back
-        time.sleep(0.5)
+        assert patient.retrying.wait(30), "the move was not refused while the service was down"
         service_process.start()
         mover.join(30)
         assert not mover.is_alive()

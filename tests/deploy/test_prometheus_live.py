@@ -17,6 +17,7 @@ import time
 import urllib.parse
 import urllib.request
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 import aiohttp
@@ -28,17 +29,19 @@ from clients.grpcweb import GrpcWebError, GrpcWebStub
 from clients.sdk import Seat, TabletopError, connect
 from tabletop import grpcweb
 from tabletop.stack.embedded_redis import free_port
-from tabletop.stack.launcher import wait_serving
+from tabletop.stack.launcher import wait_http, wait_serving
 from tabletop.v1 import game_service_pb2 as pb
 from tests.ai.test_worker import _env, _spawn, _stop, _worker
 from tests.deploy.promtools import RULES, binary, rules
 from tests.deploy.rendering import DEPLOY, REPO
 from tests.deploy.test_dashboard import DASHBOARD
 from tests.deploy.test_metric_labels import documented_values
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.integration
 
-SCRAPE = "1s"
+SCRAPE_SECONDS = 1
+SCRAPE = f"{SCRAPE_SECONDS}s"
 GAME = "naishi"  # two seats, short games: the whole test stays well under a minute
 
 # Expressions that are rightly empty while everything is healthy. Every other one must give a finite value.
@@ -103,16 +106,10 @@ def _gateway(redis_url: str, tmp_path: Path, upstream: str):
     proc = _spawn(["gateway"], env, tmp_path / "gateway.log")
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert proc.poll() is None, (tmp_path / "gateway.log").read_text()
-            try:
-                if urllib.request.urlopen(f"{url}/readyz", timeout=1).status == 200:
-                    break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "the gateway did not become ready in 30 s"
-            time.sleep(0.2)
+        try:
+            wait_http(f"{url}/readyz", proc, "the gateway")
+        except RuntimeError as exc:
+            raise AssertionError((tmp_path / "gateway.log").read_text()) from exc
         yield url, metrics_port
     finally:
         _stop(proc)
@@ -132,6 +129,25 @@ class Prometheus:
 
     def query(self, expr: str) -> dict:
         return self.get("/api/v1/query", query=expr)
+
+    def scraped_twice_since(self, since: float, timeout: float = 30) -> None:
+        """Wait until every target has been scraped twice after `since` (Unix seconds: a rate needs two samples),
+        and every rule group evaluated after those scrapes."""
+        def scraped() -> float | None:
+            last = [_unix(t["lastScrape"]) for t in self.get("/api/v1/targets")["data"]["activeTargets"]]
+            # Scrapes are SCRAPE apart: one more than 1.5 SCRAPE after `since` had another before it, after `since`.
+            return max(last) if min(last) > since + 1.5 * SCRAPE_SECONDS else None
+
+        scrapes = wait_until(scraped, timeout, "two scrapes of every target")
+        wait_until(lambda: all(_unix(group["lastEvaluation"]) > scrapes
+                               for group in self.get("/api/v1/rules")["data"]["groups"]),
+                   timeout, "the rules evaluated after them")
+
+
+def _unix(stamp: str) -> float:
+    """A time as Prometheus's API writes it (RFC 3339 in UTC, up to nanoseconds) in Unix seconds."""
+    whole, _, fraction = stamp.removesuffix("Z").partition(".")
+    return datetime.fromisoformat(whole).replace(tzinfo=UTC).timestamp() + float(f"0.{fraction or 0}")
 
 
 @contextmanager
@@ -156,22 +172,15 @@ def _prometheus(tmp_path: Path, service_metrics: int, worker_metrics: int, gatew
             stdout=log, stderr=log, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert proc.poll() is None, (tmp_path / "prometheus.log").read_text()
-            try:
-                if urllib.request.urlopen(f"{url}/-/ready", timeout=1).status == 200:
-                    break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "Prometheus did not become ready in 30 s"
-            time.sleep(0.2)
+        try:
+            wait_http(f"{url}/-/ready", proc, "Prometheus")
+        except RuntimeError as exc:
+            raise AssertionError((tmp_path / "prometheus.log").read_text()) from exc
         prometheus = Prometheus(url)
         # Discovered targets reach the scrape loop in up to 5 s (Prometheus batches discovery updates): wait for
         # the first scrape of all three, so that the games below are seen from before they start.
-        while not prometheus.query('count(up{job=~"tabletop-.*"} == 1) == 3')["data"]["result"]:
-            assert time.monotonic() < deadline, "Prometheus did not scrape the three targets in 30 s"
-            time.sleep(0.2)
+        wait_until(lambda: prometheus.query('count(up{job=~"tabletop-.*"} == 1) == 3')["data"]["result"], 30,
+                   "Prometheus scraping the three targets")
         yield prometheus
     finally:
         _stop(proc)
@@ -192,16 +201,12 @@ def _play(target: str) -> dict:
                                    timer=pb.TurnTimer(turn_seconds=1, on_timeout=pb.TIMEOUT_POLICY_FORFEIT))
         game = client.create_game(GAME, [Seat.human("Ann"), Seat.ai("easy")], start=True)
         ann = game.player(0)
-        deadline = time.monotonic() + 30
-        while 0 not in ann.state().to_act:
-            assert time.monotonic() < deadline, "seat 0 never came to act"
-            time.sleep(0.1)
+        if 0 not in (state := ann.state()).to_act:
+            assert any(0 in update.state.to_act for update in ann.watch(state.version)), "seat 0 never came to act"
         assert ann.suggest(strength="easy").best_move_id
         ann.resign()
-        deadline = time.monotonic() + 30
-        while client.state(timed.game_id).status != pb.GAME_STATUS_FINISHED:
-            assert time.monotonic() < deadline, "the turn timer did not end the game"
-            time.sleep(0.2)
+        ends = list(client.watch(timed.game_id))  # to the game's end: its turn timer forfeits the late seat
+        assert ends[-1].state.status == pb.GAME_STATUS_FINISHED, "the turn timer did not end the game"
     out, err = demo.communicate(timeout=60)
     assert demo.returncode == 0, err
     return json.loads(out)
@@ -220,9 +225,12 @@ def _play_in_a_browser(gateway_url: str) -> None:
                                        pb.SeatSpec(kind=pb.SEAT_KIND_AI, strength="easy")], start=True))
             seat = [("authorization", f"Bearer {created.seat_tokens[0].token}")]
             state = (await stub.GetState(pb.GetStateRequest(game_id=created.game_id), metadata=seat)).state
-            while 0 not in state.to_act:
-                await asyncio.sleep(0.1)
-                state = (await stub.GetState(pb.GetStateRequest(game_id=created.game_id), metadata=seat)).state
+            if 0 not in state.to_act:  # Bea's turn comes with an update of the game's stream
+                async for update in stub.WatchGame(pb.WatchGameRequest(game_id=created.game_id,
+                                                                       from_version=state.version), metadata=seat):
+                    if 0 in update.state.to_act:
+                        state = update.state
+                        break
             for _ in range(20):  # Naishi's seats may act at once: a move that raced the AI's is ABORTED, read again
                 try:
                     await stub.MakeMove(pb.MakeMoveRequest(game_id=created.game_id, move_id=state.legal_moves[0].id,
@@ -275,8 +283,9 @@ def test_a_real_prometheus_evaluates_every_promql_expression(redis_db_url, tmp_p
                 _play_in_a_browser(gateway_url)
                 summary = _play(target)
                 _play_in_a_browser(gateway_url)
+                played = time.time()
                 assert summary["status"] == "finished"
-                time.sleep(3)  # two more scrapes and rule evaluations after the last move
+                prometheus.scraped_twice_since(played)
                 _check_metrics_text(service_metrics)
                 _check_metrics_text(worker_metrics)
                 _check_metrics_text(gateway_metrics)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import grpc
@@ -19,6 +18,8 @@ from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.service.conftest import AI, AI_TOKEN, HUMAN, Api, ServerThread, service_config
 from tests.service.test_errors import fails
+from tests.support.clock import redis_ms
+from tests.support.waiting import wait_until
 
 
 def _toy(api, kinds=(HUMAN, HUMAN)):
@@ -236,19 +237,14 @@ def test_many_watchers_of_one_game_share_one_redis_reader(api, server):
     for reader in readers:
         reader.start()
     followers = server.running.servicer.watch.feed._followers
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and not (game_id in followers and followers[game_id].watchers == 20):
-        time.sleep(0.02)
-    assert followers[game_id].watchers == 20  # twenty streams, one reader
+    wait_until(lambda: game_id in followers and followers[game_id].watchers == 20, 10,
+               "twenty streams on one follower")  # and one reader
     _play(api, game_id, tokens, random.Random(8))
     for reader in readers:
         reader.join(20)
     final = api.state(game_id).version
     assert all(versions == list(range(1, final + 1)) for versions in received)
-    deadline = time.monotonic() + 5
-    while game_id in followers and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert game_id not in followers  # the reader stopped with its last watcher
+    wait_until(lambda: game_id not in followers, 5, "the reader stopped with its last watcher")
 
 
 def test_job_streams_are_trimmed_by_age(redis_db_url):
@@ -256,16 +252,21 @@ def test_job_streams_are_trimmed_by_age(redis_db_url):
 
     async def scenario():
         store = GameStore.from_url(redis_db_url, retention_seconds=60, abandoned_seconds=60, job_shards=1,
-                                   job_retention_seconds=1)
+                                   job_retention_seconds=60)
         client = redis.Redis.from_url(redis_db_url, decode_responses=True)
+        def jobs() -> list[str]:
+            return [f["job_id"] for _, f in client.xrange(job_stream(0))]
+
         try:
             job = {"game_id": "trim", "game_type": "toy", "seat": "0", "version": "1", "job_id": "old"}
-            await store.commit("trim", "toy", 0, {"status": "waiting"}, {"kind": "created"}, jobs=[job])
-            assert [f["job_id"] for _, f in client.xrange(job_stream(0))] == ["old"]
-            await asyncio.sleep(1.2)
+            # A job queued an hour ago: an entry's id is the time (on Redis's clock) it was added.
+            client.xadd(job_stream(0), job, id=f"{redis_ms(client) - 3_600_000}-0")
+            await store.commit("trim", "toy", 0, {"status": "waiting"}, {"kind": "created"},
+                               jobs=[{**job, "job_id": "recent"}])
+            assert jobs() == ["recent"], "the stale job went as a new one came"
             await store.commit("trim", "toy", 1, {"status": "waiting"}, {"kind": "created"},
                                jobs=[{**job, "version": "2", "job_id": "new"}])
-            assert [f["job_id"] for _, f in client.xrange(job_stream(0))] == ["new"]
+            assert jobs() == ["recent", "new"], "a job within the retention stays"
         finally:
             client.close()
             await store.close()

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import random
-import time
 
 import grpc
 import pytest
 import redis
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2
 
 from games import registry, wire
 from games.base import Game
@@ -22,6 +21,7 @@ from tabletop.v1 import game_service_pb2_grpc
 from tests.service.conftest import AI, AI_TOKEN, HUMAN, OPEN, Api, ServerThread, service_config
 from tests.service.test_play import play_out
 from tests.support.toygame import Commit
+from tests.support.waiting import health_status, wait_until
 
 C = grpc.StatusCode
 
@@ -198,16 +198,10 @@ def test_oversized_messages_are_refused(api):
     assert caught.value.code() == C.RESOURCE_EXHAUSTED
 
 
-def _readiness(channel: grpc.Channel, wanted: int, timeout: float = 10) -> bool:
+def _readiness(channel: grpc.Channel, wanted: int) -> None:
     """Wait until the readiness check of GameService reports `wanted`."""
-    health = health_pb2_grpc.HealthStub(channel)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        status = health.Check(health_pb2.HealthCheckRequest(service="tabletop.v1.GameService")).status
-        if status == wanted:
-            return True
-        time.sleep(0.1)
-    return False
+    wait_until(lambda: health_status(channel, "tabletop.v1.GameService") == wanted, 10,
+               f"GameService {health_pb2.HealthCheckResponse.ServingStatus.Name(wanted)}")
 
 
 def test_redis_down_is_unavailable_and_recovers_by_itself(own_redis, toy_game):
@@ -219,9 +213,9 @@ def test_redis_down_is_unavailable_and_recovers_by_itself(own_redis, toy_game):
         own_redis.stop()
         fails(C.UNAVAILABLE, "REDIS_UNAVAILABLE", api.state, created.game_id)
         fails(C.UNAVAILABLE, "REDIS_UNAVAILABLE", api.create, "toy", [HUMAN, HUMAN])
-        assert _readiness(channel, health_pb2.HealthCheckResponse.NOT_SERVING)
+        _readiness(channel, health_pb2.HealthCheckResponse.NOT_SERVING)
         own_redis.start()
-        assert _readiness(channel, health_pb2.HealthCheckResponse.SERVING)
+        _readiness(channel, health_pb2.HealthCheckResponse.SERVING)
         assert api.state(created.game_id).version == created.state.version  # AOF brought it back
     finally:
         channel.close()

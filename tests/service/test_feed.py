@@ -29,7 +29,8 @@ def test_watchers_get_every_event_after_their_version(redis_db_url):
                 # Nothing new yet: waits, then comes back empty.
                 assert await follower.after(3, timeout=0.3) == []
                 waiting = asyncio.create_task(follower.after(3, timeout=5))
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(0)  # the task runs up to its wait for news
+                assert len(follower.follower._waiting) == 1
                 await commit(3)
                 assert [e.version for e in await waiting] == [4]
             assert "feedgame" not in feed._followers
@@ -38,12 +39,13 @@ def test_watchers_get_every_event_after_their_version(redis_db_url):
                 await store.commit(game, "toy", 0, {"status": "waiting"}, {"kind": "created"})
             async with feed.follow("g-a", 1) as a, feed.follow("g-b", 1) as b, feed.follow("g-c", 1) as c:
                 assert feed.readers() == 1
+                [reader] = feed._readers.values()
                 for game in ("g-b", "g-c"):
                     await store.commit(game, "toy", 1, {"status": "waiting"}, {"kind": "created"})
                 assert [e.version for e in await b.after(1, timeout=5)] == [2]
                 assert [e.version for e in await c.after(1, timeout=5)] == [2]
                 assert await a.after(1, timeout=0.3) == []
-            await asyncio.sleep(0.5)
+            await asyncio.wait_for(reader, 5)  # ends once its blocking read is over
             assert feed.readers() == 0, "the reader stops with the shard's last watcher"
         finally:
             feed.close()

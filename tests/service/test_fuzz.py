@@ -19,7 +19,7 @@ import pytest
 import redis
 from google.protobuf import descriptor, json_format, struct_pb2
 from google.protobuf.message import Message
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2
 
 from service.errors import error_info
 from service.store import event_from_entry, events_key, game_key, state_key, unpack_state
@@ -29,6 +29,7 @@ from tabletop.stack.launcher import wait_serving
 from tabletop.v1 import ai_service_pb2, game_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
 from tests.ai.test_worker import _stop
+from tests.support.waiting import health_status, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 AI_TOKEN = "fuzz-ai-service-token"
@@ -58,7 +59,7 @@ class ServeProcess:
                                      stdout=self.log, stderr=subprocess.STDOUT)
         self.channel = grpc.insecure_channel(self.target)
         self.stub = game_service_pb2_grpc.GameServiceStub(self.channel)
-        assert self.wait_ready(30), self.output()
+        self.wait_ready(30)
 
     @property
     def target(self) -> str:
@@ -69,21 +70,13 @@ class ServeProcess:
             self.log.flush()
         return Path(self.log.name).read_text()
 
-    def readiness(self) -> int | None:
-        try:
-            return health_pb2_grpc.HealthStub(self.channel).Check(
-                health_pb2.HealthCheckRequest(service="tabletop.v1.GameService"), timeout=1).status
-        except grpc.RpcError:
-            return None
-
-    def wait_ready(self, timeout: float, wanted: int = health_pb2.HealthCheckResponse.SERVING) -> bool:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+    def wait_ready(self, timeout: float, wanted: int = health_pb2.HealthCheckResponse.SERVING) -> None:
+        """Wait until GameService's readiness is `wanted` (SERVING or NOT_SERVING) while the process runs."""
+        def reached() -> bool:
             assert self.proc.poll() is None, self.output()
-            if self.readiness() == wanted:
-                return True
-            time.sleep(0.05)
-        return False
+            return health_status(self.channel, "tabletop.v1.GameService") == wanted
+
+        wait_until(reached, timeout, f"GameService {health_pb2.HealthCheckResponse.ServingStatus.Name(wanted)}")
 
     def stop(self) -> int:
         """SIGTERM and wait: the exit code (0 = a clean, graceful stop)."""
@@ -548,7 +541,8 @@ def test_random_requests_to_every_rpc_never_fail_internally_crash_or_change_a_ga
     assert ("AIService.SuggestMove", "OK") in codes  # the worker searched real views, not only refused junk
 
     # No crash: both processes are alive and ready, and the service still plays a game.
-    assert serve.proc.poll() is None and serve.readiness() == health_pb2.HealthCheckResponse.SERVING
+    assert serve.proc.poll() is None
+    assert health_status(serve.channel, "tabletop.v1.GameService") == health_pb2.HealthCheckResponse.SERVING
     assert worker.poll() is None, worker_log.read_text()[-4000:]
     created = serve.stub.CreateGame(pb.CreateGameRequest(game_type="naishi", seats=[pb.SeatSpec(kind=HUMAN)] * 2,
                                                          start=True))

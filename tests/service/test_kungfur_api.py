@@ -18,6 +18,7 @@ from tabletop.v1 import game_service_pb2_grpc
 from tabletop.v1 import kungfur_pb2 as kp
 from tests.ai.test_worker import _service, _stop, _worker
 from tests.service.test_play import stored
+from tests.support.waiting import await_turn
 
 GAME_TYPE = "kung-fur-fight"
 HUMAN = pb.SEAT_KIND_HUMAN
@@ -124,13 +125,10 @@ def test_a_human_plays_kung_fur_fight_against_the_ai_worker(redis_db_url, tmp_pa
                 rounds, conflicts = set(), 0
                 deadline = time.monotonic() + 120
                 while time.monotonic() < deadline:
-                    state = _get(stub, created.game_id, token)
+                    state = await_turn(stub, created.game_id, _auth(token), deadline - time.monotonic())
                     if state.status == pb.GAME_STATUS_FINISHED:
                         break
                     rounds.add(kv(state).round)
-                    if 0 not in state.to_act:
-                        time.sleep(0.05)
-                        continue
                     # Random moves, but a plan is finished only now and then: longer plans meet more rules.
                     moves = list(state.legal_moves)
                     planning = [m for m in moves if m.id != "done"] if rng.random() < 0.7 else []

@@ -11,6 +11,7 @@ import json
 import random
 import threading
 import time
+from collections.abc import Callable
 
 import redis
 
@@ -23,8 +24,9 @@ from tests.service.test_errors import C, fails
 PUBLIC, PRIVATE = pb.VISIBILITY_PUBLIC, pb.VISIBILITY_PRIVATE
 
 
-def listed(api, page_size: int = 100, pause: float = 0.0, token: str = "", **filters) -> list[pb.GameSummary]:
-    """Every game ListGames lists, page after page (after `token`)."""
+def listed(api, page_size: int = 100, between: Callable[[], None] = lambda: None, token: str = "",
+           **filters) -> list[pb.GameSummary]:
+    """Every game ListGames lists, page after page (after `token`); `between()` is called before each next page."""
     games = []
     for _ in range(10_000):
         page = api.stub.ListGames(pb.ListGamesRequest(page_size=page_size, page_token=token, **filters))
@@ -33,7 +35,7 @@ def listed(api, page_size: int = 100, pause: float = 0.0, token: str = "", **fil
         token = page.next_page_token
         if not token:
             return games
-        time.sleep(pause)
+        between()
     raise AssertionError("the pages never end")
 
 
@@ -245,6 +247,14 @@ def test_paging_through_1000_public_games_while_games_are_created_joined_and_sta
     started_originals: set[str] = set()
     pending = list(to_start)  # shared by the starters (list.pop is atomic)
     stop = threading.Event()
+    started = threading.Condition()  # notified as each original has been started (it has left the list)
+    starts = [0]
+
+    def another_start() -> None:
+        """Wait until one more original game has been started, unless none is left to start."""
+        with started:
+            seen = starts[0]
+            assert started.wait_for(lambda: starts[0] > seen or not pending, 30), "the starters are stuck"
     failures: list[BaseException] = []
 
     def starter():
@@ -262,6 +272,9 @@ def test_paging_through_1000_public_games_while_games_are_created_joined_and_sta
                 else:
                     started_originals.add(game.game_id)  # before: it may leave the list at any time from now
                     stub.StartGame(pb.StartGameRequest(game_id=game.game_id), metadata=api.auth(game.creator_token))
+                    with started:
+                        starts[0] += 1
+                        started.notify_all()
         except BaseException as exc:  # noqa: BLE001 - reported by the test
             failures.append(exc)
 
@@ -278,9 +291,10 @@ def test_paging_through_1000_public_games_while_games_are_created_joined_and_sta
     for worker in workers:
         worker.start()
     try:
-        time.sleep(0.05)
+        # Between two pages (and before the first), at least one listed game leaves the list: the races happen.
+        another_start()
         began = time.monotonic()
-        games = listed(api, page_size=37, pause=0.04)
+        games = listed(api, page_size=37, between=another_start)
         paged_in = time.monotonic() - began
     finally:
         stop.set()

@@ -17,6 +17,7 @@ from tabletop.v1 import naishi_pb2 as np
 from tests.ai.test_worker import _service, _stop, _worker
 from tests.service.conftest import HUMAN
 from tests.service.test_play import stored
+from tests.support.waiting import await_turn
 
 NAISHI = registry.get("naishi")
 
@@ -165,13 +166,9 @@ def test_a_human_plays_naishi_against_the_ai_worker(redis_db_url, tmp_path):
                 rng = random.Random(3)
                 deadline = time.monotonic() + 240
                 while time.monotonic() < deadline:
-                    state = stub.GetState(pb.GetStateRequest(game_id=created.game_id), metadata=auth,
-                                          timeout=10).state
+                    state = await_turn(stub, created.game_id, auth, deadline - time.monotonic())
                     if state.status == pb.GAME_STATUS_FINISHED:
                         break
-                    if 0 not in state.to_act:
-                        time.sleep(0.05)
-                        continue
                     move = rng.choice(list(state.legal_moves))
                     try:
                         stub.MakeMove(pb.MakeMoveRequest(game_id=created.game_id, move_id=move.id,

@@ -3,8 +3,8 @@ a RetryInfo, admits again once a slot is free, and holds across replicas because
 
 from __future__ import annotations
 
+import asyncio
 import threading
-import time
 from concurrent import futures
 
 import grpc
@@ -18,6 +18,8 @@ from service.store import game_key
 from tabletop.v1 import ai_service_pb2_grpc, game_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
 from tests.service.conftest import AI_TOKEN, HUMAN, Api, ServerThread, service_config
+from tests.support.clock import MovableClock, redis_ms
+from tests.support.waiting import wait_until
 
 BIG_KEY = "big-customer-key-0123456789"
 SMALL_KEY = "small-customer-key-0123456789"
@@ -30,9 +32,11 @@ def serve(redis_db_url, toy_game):
     threads: list[ServerThread] = []
     channels: list[grpc.Channel] = []
 
-    def start(**changes) -> Api:
+    def start(clock: MovableClock | None = None, **changes) -> Api:
         thread = ServerThread(service_config(redis_db_url, api_keys=KEYS, **changes)).start()
         threads.append(thread)
+        if clock is not None:
+            thread.running.servicer.quotas.clock = clock
         channel = grpc.insecure_channel(thread.target)
         channels.append(channel)
         return Api(game_service_pb2_grpc.GameServiceStub(channel), channel)
@@ -60,32 +64,30 @@ def refused(call, reason: str) -> float:
     return delay
 
 
-def eventually(call, seconds: float = 5.0):
+def eventually(call):
     """`call()` once it no longer fails with a quota reason (a released slot reaches Redis a moment later)."""
-    deadline = time.monotonic() + seconds
-    while True:
+    def admitted():
         try:
             return call()
         except grpc.RpcError as exc:
             info = errors.error_info(exc)
-            if not (info and info.reason.startswith("QUOTA_")) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
+            if info and info.reason.startswith("QUOTA_"):
+                return None
+            raise
 
-
-def at_window_start(window: float) -> None:
-    """Wait for the start of a fresh creation window (windows are aligned to the clock)."""
-    time.sleep(window - time.time() % window + 0.05)
+    return wait_until(admitted, 5, "a quota slot freed")
 
 
 def test_the_creation_rate_refuses_then_admits_in_the_next_window(serve):
-    api = serve(quota_create_rate=2, quota_create_window_seconds=2)
-    at_window_start(2)
+    window = 60
+    # The service's clock a second into a window (windows are aligned to the clock): the three calls fall in it.
+    clock = MovableClock(1_000_000 * window + 1)
+    api = serve(quota_create_rate=2, quota_create_window_seconds=window, clock=clock)
     create(api)
     create(api)
     delay = refused(lambda: create(api), "QUOTA_CREATE_RATE")
-    assert delay <= 2
-    time.sleep(delay + 0.05)
+    assert delay <= window
+    clock.advance(delay)  # as long as the caller was told to wait: the next window
     assert create(api).game_id
 
 
@@ -215,12 +217,16 @@ def test_the_lease_of_a_replica_that_died_runs_out(serve, redis_db_url):
     client = redis.Redis.from_url(redis_db_url)
     try:
         key = quota_key("ip:127.0.0.1", "watch")
-        client.zadd(key, {"dead-replica": int(time.time() * 1000) + 1000})  # a lease nobody refreshes
+        client.zadd(key, {"dead-replica": redis_ms(client) + 1000})  # a lease nobody refreshes
+        delay = refused(lambda: next(api.stub.WatchGame(pb.WatchGameRequest(game_id=game_id))),
+                        "QUOTA_WATCH_STREAMS")
+        assert delay <= 1
+        # Its lease time passes. Redis's clock (which the leases go by) cannot be moved on: its expiry is moved back.
+        client.zadd(key, {"dead-replica": redis_ms(client) - 1})
     finally:
         client.close()
-    delay = refused(lambda: next(api.stub.WatchGame(pb.WatchGameRequest(game_id=game_id))), "QUOTA_WATCH_STREAMS")
-    assert delay <= 1
-    stream = eventually(lambda: (lambda s: (next(s), s)[1])(api.stub.WatchGame(pb.WatchGameRequest(game_id=game_id))))
+    stream = api.stub.WatchGame(pb.WatchGameRequest(game_id=game_id))
+    next(stream)  # admitted
     stream.cancel()
 
 
@@ -257,38 +263,46 @@ def test_one_task_keeps_every_lease_of_a_replica_alive(redis_db_url, toy_game):
     thread = ServerThread(service_config(redis_db_url, quota_watch_streams=3, quota_lease_seconds=1)).start()
     channel = grpc.insecure_channel(thread.target)
     try:
-        _leases_kept_alive(Api(game_service_pb2_grpc.GameServiceStub(channel), channel),
-                           thread.running.servicer.quotas, redis_db_url)
+        _leases_kept_alive(Api(game_service_pb2_grpc.GameServiceStub(channel), channel), thread, redis_db_url)
     finally:
         channel.close()
         thread.stop()
 
 
-def _leases_kept_alive(api: Api, quotas, redis_db_url: str) -> None:
+def _leases_kept_alive(api: Api, thread: ServerThread, redis_db_url: str) -> None:
+    quotas = thread.running.servicer.quotas
     game_id = create(api, start=True).game_id
     streams = [api.stub.WatchGame(pb.WatchGameRequest(game_id=game_id)) for _ in range(3)]
     for stream in streams:
         next(stream)
     assert quotas._keeper is not None and len(quotas._held) == 3
-    time.sleep(2.5)  # past two lease times: only the refreshes keep the three leases
-    refused(lambda: next(api.stub.WatchGame(pb.WatchGameRequest(game_id=game_id))), "QUOTA_WATCH_STREAMS")
     client = redis.Redis.from_url(redis_db_url)
+    key = quota_key("ip:127.0.0.1", "watch")
+
+    def expiries() -> dict[bytes, float]:
+        return dict(client.zrange(key, 0, -1, withscores=True))
+
     try:
-        key = quota_key("ip:127.0.0.1", "watch")
-        assert client.zcard(key) == 3
+        taken = expiries()
+        assert len(taken) == 3
+        # Past the lease time (on Redis's clock, which the leases go by), only the refreshes keep the three leases.
+        wait_until(lambda: redis_ms(client) > max(taken.values()), 5, "the leases' first expiry passing")
+        refused(lambda: next(api.stub.WatchGame(pb.WatchGameRequest(game_id=game_id))), "QUOTA_WATCH_STREAMS")
+        assert expiries().keys() == taken.keys()
         streams[0].cancel()
-        deadline = time.monotonic() + 5
-        while client.zcard(key) != 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(1.5)  # refreshes ran since: the released lease stays gone
-        assert client.zcard(key) == 2
+        kept = wait_until(lambda: len(now := expiries()) == 2 and now, 5, "the closed stream's release")
+        # A refresh ran since (every lease it keeps moved on): the released lease stays gone, even for a refresh
+        # that read the leases held before the release and reaches Redis after it.
+        wait_until(lambda: all(expiries().get(m, 0) > expiry for m, expiry in kept.items()), 5, "a refresh")
+        [released] = taken.keys() - kept.keys()
+        late = quotas._refresh([(key, released.decode())], 1000)
+        asyncio.run_coroutine_threadsafe(late, thread.loop).result(5)
+        assert expiries().keys() == kept.keys()
         request = pb.WatchGameRequest(game_id=game_id)
         fourth = eventually(lambda: (lambda s: (next(s), s)[1])(api.stub.WatchGame(request)))
         for stream in (*streams[1:], fourth):
             stream.cancel()
-        deadline = time.monotonic() + 5
-        while quotas._held and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not quotas._held and quotas._keeper is None, "no lease held: no task left"
+        wait_until(lambda: not quotas._held, 5, "every lease released")
+        assert quotas._keeper is None, "no lease held: no task left"
     finally:
         client.close()

@@ -21,6 +21,7 @@ from service.errors import error_info
 from service.store import read_stored
 from tabletop.v1 import game_service_pb2 as pb
 from tests.service.test_fuzz import HUMAN, ServeProcess, auth
+from tests.support.waiting import wait_until
 
 UNAVAILABLE = grpc.StatusCode.UNAVAILABLE
 
@@ -68,15 +69,6 @@ class Player:
             self.seats.append(seat)
 
 
-def _wait(predicate, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def _expect_unavailable(call) -> None:
     with pytest.raises(grpc.RpcError) as caught:
         call()
@@ -99,21 +91,24 @@ def test_no_acknowledged_move_is_lost_when_redis_restarts_mid_game(own_redis, tm
         threads = [threading.Thread(target=p.play, args=(stop,)) for p in players]
         for thread in threads:
             thread.start()
-        assert _wait(lambda: all(len(p.acknowledged) >= 8 for p in players), 30)
+        wait_until(lambda: all(len(p.acknowledged) >= 8 for p in players), 30, "eight moves each")
 
         own_redis.stop(kill=kill)  # while both players are mid-move
         _expect_unavailable(lambda: stub.GetState(pb.GetStateRequest(game_id=players[0].game_id), timeout=10))
         _expect_unavailable(lambda: stub.CreateGame(pb.CreateGameRequest(
             game_type="hinode", seats=[pb.SeatSpec(kind=HUMAN)] * 2), timeout=10))
-        assert serve.wait_ready(10, health_pb2.HealthCheckResponse.NOT_SERVING)
+        serve.wait_ready(10, health_pb2.HealthCheckResponse.NOT_SERVING)
         before = {p.game_id: len(p.acknowledged) for p in players}  # answers already on their way have arrived
-        time.sleep(0.3)  # the players keep trying meanwhile
+        refusals = {p.game_id: len(p.unavailable) for p in players}
+        wait_until(lambda: all(len(p.unavailable) >= refusals[p.game_id] + 3 for p in players), 30,
+                   "the players trying again")
         assert {p.game_id: len(p.acknowledged) for p in players} == before  # nothing is acknowledged while down
 
         own_redis.start()  # same port and directory: the append-only file brings the data back
         pid = serve.proc.pid
-        assert serve.wait_ready(15)
-        assert _wait(lambda: all(len(p.acknowledged) >= before[p.game_id] + 8 or p.finished for p in players), 60)
+        serve.wait_ready(15)
+        wait_until(lambda: all(len(p.acknowledged) >= before[p.game_id] + 8 or p.finished for p in players), 60,
+                   "eight more moves each")
         stop.set()
         for thread in threads:
             thread.join(30)

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import grpc
 import pytest
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from tabletop.stack.embedded_redis import free_port
+from tabletop.stack.launcher import wait_serving
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.service.conftest import HUMAN
@@ -40,17 +40,10 @@ def serve(redis_url, tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "commands.cli", "serve"], cwd=ROOT, env=env,
                             stdout=log, stderr=subprocess.STDOUT)
     channel = grpc.insecure_channel(f"127.0.0.1:{port}")
-    health = health_pb2_grpc.HealthStub(channel)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            answer = health.Check(health_pb2.HealthCheckRequest(service="tabletop.v1.GameService"), timeout=1)
-            if answer.status == health_pb2.HealthCheckResponse.SERVING:
-                break
-        except grpc.RpcError:
-            pass
-        assert proc.poll() is None and time.monotonic() < deadline, Path(log.name).read_text()
-        time.sleep(0.1)
+    try:
+        wait_serving(f"127.0.0.1:{port}", proc, "tabletop serve", service="tabletop.v1.GameService")
+    except RuntimeError as exc:
+        raise AssertionError(Path(log.name).read_text()) from exc
     yield proc, channel, metrics_port, Path(log.name)
     channel.close()
     if proc.poll() is None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from concurrent import futures
 
 import grpc
@@ -17,6 +16,7 @@ from service.store import read_stored
 from tabletop.v1 import ai_service_pb2, ai_service_pb2_grpc, game_service_pb2_grpc
 from tabletop.v1 import game_service_pb2 as pb
 from tests.service.conftest import HUMAN, Api, ServerThread, service_config
+from tests.support.waiting import wait_until
 
 HINODE = registry.get("hinode")
 
@@ -80,16 +80,25 @@ def test_a_suggestion_comes_from_the_callers_view(redis_url, ai_service):
         thread.stop()
 
 
-class SlowAI(RecordingAI):
+class HeldAI(RecordingAI):
+    """An AI service that holds each suggestion until the test lets it go."""
+
+    def __init__(self):
+        super().__init__()
+        self.asked = threading.Event()
+        self.gate = threading.Event()
+
     def SuggestMove(self, request, context):
-        time.sleep(1.0)
+        self.asked.set()
+        self.gate.wait(30)
         return super().SuggestMove(request, context)
 
 
 def test_a_graceful_stop_lets_the_call_in_flight_finish(redis_url):
     """SIGTERM's path: stop taking calls, let those in flight finish within the grace period."""
     ai_server = grpc.server(futures.ThreadPoolExecutor(2))
-    ai_service_pb2_grpc.add_AIServiceServicer_to_server(SlowAI(), ai_server)
+    ai = HeldAI()
+    ai_service_pb2_grpc.add_AIServiceServicer_to_server(ai, ai_server)
     ai_port = ai_server.add_insecure_port("127.0.0.1:0")
     ai_server.start()
     thread = ServerThread(service_config(redis_url, ai_target=f"127.0.0.1:{ai_port}")).start()
@@ -99,14 +108,21 @@ def test_a_graceful_stop_lets_the_call_in_flight_finish(redis_url):
         created = api.create("hinode", [HUMAN, HUMAN], options_json='{"start_player": "seat0"}', start=True)
         call = api.stub.SuggestMove.future(pb.SuggestMoveRequest(game_id=created.game_id),
                                            metadata=api.auth(created.seat_tokens[0].token))
-        time.sleep(0.3)  # the call is in flight, waiting for the AI
+        assert ai.asked.wait(10)  # the call is in flight, waiting for the AI
         stopper = threading.Thread(target=thread.stop, kwargs={"grace": 5.0})
         stopper.start()
-        assert call.result(timeout=10).best_move_id  # finished during the grace period
+
+        def refused() -> bool:
+            try:
+                api.stub.ListGameTypes(pb.ListGameTypesRequest(), timeout=2)
+            except grpc.RpcError as error:
+                return error.code() == grpc.StatusCode.UNAVAILABLE
+            return False
+
+        wait_until(refused, 10, "the stopping server refusing new calls")  # nothing new is taken
+        ai.gate.set()
+        assert call.result(timeout=10).best_move_id  # the call in flight finishes during the grace period
         stopper.join(10)
-        with pytest.raises(grpc.RpcError) as caught:  # and nothing new is taken
-            api.stub.ListGameTypes(pb.ListGameTypesRequest(), timeout=2)
-        assert caught.value.code() == grpc.StatusCode.UNAVAILABLE
     finally:
         channel.close()
         ai_server.stop(0)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 
 import grpc
 import pytest
@@ -15,6 +14,7 @@ from service.errors import error_info
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.service.conftest import HUMAN, ServerThread, service_config
+from tests.support.waiting import wait_until
 
 SHARDS = 4
 
@@ -37,6 +37,20 @@ def _play(stub, created: pb.CreateGameResponse, moves: int, rng: random.Random) 
                       metadata=_auth(tokens[seat]), timeout=10)
         made += 1
     return made
+
+
+class CaughtUp:
+    """Counts down the streams that have got every event so far: each then follows its game live (a stream
+    follows its game before it writes its first update)."""
+
+    def __init__(self, streams: int):
+        self.left = streams
+        self.all = asyncio.Event()
+
+    def one(self) -> None:
+        self.left -= 1
+        if self.left == 0:
+            self.all.set()
 
 
 def _naishi_played(stub, moves: int, seed: int) -> tuple[pb.CreateGameResponse, int]:
@@ -64,18 +78,22 @@ def test_many_watchers_share_one_reader_per_shard_and_get_every_event(redis_db_u
             async with grpc.aio.insecure_channel(server.target) as aio_channel:
                 aio_stub = game_service_pb2_grpc.GameServiceStub(aio_channel)
 
+                following = CaughtUp(600)
+
                 async def watch(game: pb.CreateGameResponse) -> int:
                     seen = 0
                     call = aio_stub.WatchGame(pb.WatchGameRequest(game_id=game.game_id), timeout=60)
                     async for update in call:
                         seen = update.event.version
-                        if update.event.version >= 2 + 6:  # created, started, then six moves
+                        if seen == 2:  # created, started: the game so far
+                            following.one()
+                        if update.event.version >= 2 + 6:  # then six moves
                             call.cancel()
                             break
                     return seen
 
                 tasks = [asyncio.create_task(watch(games[i % len(games)])) for i in range(600)]
-                await asyncio.sleep(3)  # every stream open and following live
+                await asyncio.wait_for(following.all.wait(), 60)
                 feed = server.running.servicer.watch.feed
                 readers = feed.readers()
                 clients = int(counter.info("clients")["connected_clients"]) - clients_before
@@ -118,25 +136,30 @@ def test_spectators_of_a_followed_game_start_from_memory(redis_db_url):
             async with grpc.aio.insecure_channel(server.target) as aio_channel:
                 aio_stub = game_service_pb2_grpc.GameServiceStub(aio_channel)
 
-                async def updates(from_version: int, until: int, metadata=()) -> list[bytes]:
+                async def updates(from_version: int, until: int, metadata=(), caught_up: CaughtUp | None = None
+                                  ) -> list[bytes]:
                     got = []
                     call = aio_stub.WatchGame(pb.WatchGameRequest(game_id=game_id, from_version=from_version),
                                               metadata=metadata, timeout=30)
                     async for update in call:
                         got.append(update.SerializeToString())
+                        if caught_up is not None and update.event.version == version:
+                            caught_up.one()
                         if update.event.version >= until:
                             call.cancel()
                             break
                     return got
 
-                first = asyncio.create_task(updates(0, version + 1))
-                feed = server.running.servicer.watch.feed
-                while game_id not in feed._followers:  # the first spectator follows the game live
-                    await asyncio.sleep(0.01)
+                first_caught_up = CaughtUp(1)
+                first = asyncio.create_task(updates(0, version + 1, caught_up=first_caught_up))
+                await asyncio.wait_for(first_caught_up.all.wait(), 30)  # the first spectator follows the game live
+                assert game_id in server.running.servicer.watch.feed._followers
                 before = {op: _redis_reads(op) for op in ("load", "events")}
-                later = [asyncio.create_task(updates(0, version + 1)) for _ in range(20)]
-                late = [asyncio.create_task(updates(version - 2, version + 1)) for _ in range(20)]
-                await asyncio.sleep(1)  # every later stream open
+                later_caught_up = CaughtUp(40)
+                later = [asyncio.create_task(updates(0, version + 1, caught_up=later_caught_up)) for _ in range(20)]
+                late = [asyncio.create_task(updates(version - 2, version + 1, caught_up=later_caught_up))
+                        for _ in range(20)]
+                await asyncio.wait_for(later_caught_up.all.wait(), 30)  # every later stream has read what it reads
                 reads = {op: _redis_reads(op) - before[op] for op in before}
                 seat = await updates(version - 1, version, _auth(token))
                 await asyncio.get_running_loop().run_in_executor(None, lambda: _play(stub, created, 1,
@@ -211,10 +234,8 @@ def test_a_watcher_that_reads_nothing_is_dropped(redis_db_url):
             pb.WatchGameRequest(game_id=created.game_id), timeout=120)
         _play(stub, created, 40, random.Random(2))  # tens of updates of a few KB: more than the window holds
         feed = server.running.servicer.watch.feed
-        deadline = time.monotonic() + 20
-        while created.game_id in feed._followers and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert created.game_id not in feed._followers, "the unread stream was dropped, its follower with it"
+        wait_until(lambda: created.game_id not in feed._followers, 20,
+                   "the unread stream dropped, its follower with it")
         try:
             for _ in stream:
                 pass

@@ -1,5 +1,8 @@
 """What keeps a replica's players served under a fan-out: watch writes take turns (WriteTurns), and a game's
-watchers are woken a chunk at a time (Follower.wake), so the event loop's other work goes on in between."""
+watchers are woken a chunk at a time (Follower.wake), so the event loop's other work goes on in between.
+
+Their holds, deadlines and timers are their subject: each scenario runs in virtual time (tests/support/clock.py),
+where `asyncio.sleep` moves the clock on without waiting."""
 
 from __future__ import annotations
 
@@ -9,24 +12,28 @@ import pytest
 
 from service.feed import WAKE_CHUNK, Follower
 from service.watch import SingleFlight, WriteTurns
+from tests.support.clock import run_in_virtual_time
 
 
 class _Stream:
-    """A stream context whose writes finish when the test says (or at once)."""
+    """A stream context whose writes finish when the test says (or after `takes` seconds)."""
 
-    def __init__(self, tracker: dict, gate: asyncio.Event | None = None):
+    def __init__(self, tracker: dict, gate: asyncio.Event | None = None, takes: float = 0.001):
         self.tracker = tracker
         self.gate = gate
+        self.takes = takes
+        self.writing = asyncio.Event()  # a write has begun
         self.written: list[bytes] = []
 
     async def write(self, data: bytes) -> None:
+        self.writing.set()
         self.tracker["now"] += 1
         self.tracker["most"] = max(self.tracker["most"], self.tracker["now"])
         try:
             if self.gate is not None:
                 await self.gate.wait()
             else:
-                await asyncio.sleep(0.001)
+                await asyncio.sleep(self.takes)
             self.written.append(data)
         finally:
             self.tracker["now"] -= 1
@@ -41,7 +48,7 @@ def test_at_most_the_turns_write_at_once_and_every_write_is_made():
         assert tracker["most"] == 3
         assert all(s.written == [b"update"] for s in streams)
 
-    asyncio.run(scenario())
+    run_in_virtual_time(scenario())
 
 
 def test_a_slow_reader_gives_its_turn_back_and_the_others_go_on():
@@ -50,7 +57,7 @@ def test_a_slow_reader_gives_its_turn_back_and_the_others_go_on():
         turns = WriteTurns(1, hold=0.05)
         stuck = _Stream(tracker, gate=asyncio.Event())  # its client reads nothing
         slow = asyncio.create_task(turns.write(stuck, b"a", timeout=5))
-        await asyncio.sleep(0.01)
+        await stuck.writing.wait()
         quick = _Stream(tracker)
         await asyncio.wait_for(turns.write(quick, b"b", timeout=5), timeout=1)  # after `hold`, not after 5 s
         assert quick.written == [b"b"] and not slow.done()
@@ -58,7 +65,7 @@ def test_a_slow_reader_gives_its_turn_back_and_the_others_go_on():
         await slow
         assert stuck.written == [b"a"]
 
-    asyncio.run(scenario())
+    run_in_virtual_time(scenario())
 
 
 def test_the_deadline_is_the_write_s_own_not_the_wait_for_a_turn():
@@ -66,20 +73,20 @@ def test_the_deadline_is_the_write_s_own_not_the_wait_for_a_turn():
     async def scenario():
         tracker = {"now": 0, "most": 0}
         turns = WriteTurns(1, hold=10.0)
-        gate = asyncio.Event()
-        first = asyncio.create_task(turns.write(_Stream(tracker, gate), b"a", timeout=5))
-        await asyncio.sleep(0.01)
-        second = _Stream(tracker)
+        stuck = _Stream(tracker, asyncio.Event())
+        first = asyncio.create_task(turns.write(stuck, b"a", timeout=5))
+        await stuck.writing.wait()
+        second = _Stream(tracker, takes=0.06)  # longer than a look of the watchdog, shorter than its deadline
         waiting = asyncio.create_task(turns.write(second, b"b", timeout=0.1))
         await asyncio.sleep(0.3)  # longer than the second's deadline, spent waiting for the turn
-        gate.set()
+        stuck.gate.set()
         await first
         await waiting  # no TimeoutError: its own write was quick
         assert second.written == [b"b"]
         with pytest.raises(TimeoutError):
             await turns.write(_Stream(tracker, asyncio.Event()), b"c", timeout=0.1)
 
-    asyncio.run(scenario())
+    run_in_virtual_time(scenario())
 
 
 def test_a_game_s_watchers_are_woken_a_chunk_at_a_time_and_all_get_the_news():
@@ -95,7 +102,8 @@ def test_a_game_s_watchers_are_woken_a_chunk_at_a_time_and_all_get_the_news():
             assert [e.version for e in events] == [1]
 
         tasks = [asyncio.create_task(watcher(i)) for i in range(count)]
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0)  # each task runs up to its wait for news
+        assert len(follower._waiting) == count
         seen_by_a_player: list[int] = []
 
         async def player() -> None:  # another call on the same loop, arriving with the news
@@ -109,7 +117,7 @@ def test_a_game_s_watchers_are_woken_a_chunk_at_a_time_and_all_get_the_news():
         assert sorted(woken) == list(range(count))
         assert seen_by_a_player[0] <= 2 * WAKE_CHUNK, "the player's call waited for every watcher"
 
-    asyncio.run(scenario())
+    run_in_virtual_time(scenario())
 
 
 def _event(version: int):
@@ -124,8 +132,9 @@ def test_a_stream_cancelled_by_its_caller_is_not_reported_too_slow():
     async def scenario():
         tracker = {"now": 0, "most": 0}
         turns = WriteTurns(1, hold=10.0)
-        blocked = asyncio.create_task(turns.write(_Stream(tracker, asyncio.Event()), b"a", timeout=5))
-        await asyncio.sleep(0.05)
+        stuck = _Stream(tracker, asyncio.Event())
+        blocked = asyncio.create_task(turns.write(stuck, b"a", timeout=5))
+        await stuck.writing.wait()
         blocked.cancel()
         with pytest.raises(asyncio.CancelledError):
             await blocked
@@ -133,7 +142,7 @@ def test_a_stream_cancelled_by_its_caller_is_not_reported_too_slow():
         await asyncio.wait_for(turns.write(quick, b"b", timeout=5), timeout=1)  # the turn came back
         assert quick.written == [b"b"]
 
-    asyncio.run(scenario())
+    run_in_virtual_time(scenario())
 
 
 def test_each_waiting_watcher_comes_back_empty_at_its_own_timeout_with_one_timer_for_the_game():
@@ -153,37 +162,45 @@ def test_each_waiting_watcher_comes_back_empty_at_its_own_timeout_with_one_timer
         await asyncio.sleep(0)
         assert follower._timer is not None and follower._timer.when() < started + 0.2  # moved to the earlier one
         early_at, late_at = await asyncio.gather(early, late)
-        assert 0.1 <= early_at < 0.3
-        assert 0.4 <= late_at < 0.7
+        assert early_at == pytest.approx(0.1) and late_at == pytest.approx(0.4)
         assert follower._timer is None and follower._waiting == []
 
-    asyncio.run(scenario())
+    run_in_virtual_time(scenario())
 
 
 def test_a_shared_read_is_forgotten_once_its_first_caller_has_it():
     """SingleFlight: callers arriving while a read is in flight, or before its first caller has resumed, share its
-    answer; after that a call reads afresh, and a read whose every caller went away is forgotten soon after."""
+    answer; after that a call reads afresh, and a read whose every caller went away is forgotten FORGET_SECONDS
+    after it came."""
     async def scenario() -> tuple[list[int], list[int], int, int]:
         flights = SingleFlight()
-        flights.FORGET_SECONDS = 0.05
         calls = []
+        read_done = asyncio.Event()
 
         async def read() -> int:
             calls.append(1)
-            await asyncio.sleep(0.02)
+            read_done.clear()
+            await asyncio.sleep(0.02)  # a round trip to Redis
+            read_done.set()
             return len(calls)
+
+        async def abandon(key: tuple) -> None:
+            """Start a read of `key` whose only caller goes away before it ends; return once it ended."""
+            caller = asyncio.ensure_future(flights.run(key, read))
+            await asyncio.sleep(0)  # the read is in flight
+            caller.cancel()
+            await read_done.wait()
 
         together = await asyncio.gather(*(flights.run(("k",), read) for _ in range(5)))
         afterwards = [await flights.run(("k",), read)]
-        abandoned = asyncio.ensure_future(flights.run(("gone",), read))
-        await asyncio.sleep(0)
-        abandoned.cancel()
-        await asyncio.sleep(0.03)  # its read is done, and nobody took the answer
+        await abandon(("gone",))
+        await asyncio.sleep(flights.FORGET_SECONDS * 0.9)
         kept = await flights.run(("gone",), read)  # within FORGET_SECONDS: still shared
-        await asyncio.sleep(0.1)
-        forgotten = await flights.run(("gone",), read)
+        await abandon(("lost",))
+        await asyncio.sleep(flights.FORGET_SECONDS * 1.1)
+        forgotten = await flights.run(("lost",), read)
         return together, afterwards, kept, forgotten
 
-    together, afterwards, kept, forgotten = asyncio.run(scenario())
+    together, afterwards, kept, forgotten = run_in_virtual_time(scenario())
     assert together == [1] * 5 and afterwards == [2]
-    assert kept == 3 and forgotten == 4
+    assert kept == 3 and forgotten == 5

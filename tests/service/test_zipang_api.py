@@ -16,6 +16,7 @@ from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tabletop.v1 import zipang_pb2 as zp
 from tests.ai.test_worker import _service, _stop, _worker
+from tests.support.waiting import await_turn
 
 HUMAN = 0
 GAMES = 20  # the bound on games played until both answers have happened (usually 1 to 5 are enough)
@@ -71,12 +72,9 @@ def _play_one_game(stub, rng: random.Random, done: dict[str, int]) -> None:
     auth = (("authorization", f"Bearer {created.seat_tokens[0].token}"),)
     deadline = time.monotonic() + DEADLINE_SECONDS
     while time.monotonic() < deadline:
-        mine = stub.GetState(pb.GetStateRequest(game_id=game_id), metadata=auth, timeout=10).state
+        mine = await_turn(stub, game_id, auth, deadline - time.monotonic())
         if mine.status == pb.GAME_STATUS_FINISHED or (done["coin"] and done["monk"]):
             return
-        if HUMAN not in mine.to_act:
-            time.sleep(0.02)
-            continue
         coin = _answer(mine.legal_moves, zp.ZIPANG_ANSWER_COIN_BLOCK)
         monk = _answer(mine.legal_moves, zp.ZIPANG_ANSWER_MONK)
         if coin and not done["coin"]:
