@@ -471,11 +471,19 @@ def evolve(state: S, **changes: Any) -> S:
         names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))
     if not names.issuperset(changes):
         raise TypeError(f"{cls.__name__} has no field(s) {sorted(set(changes) - names)}")
-    new = object.__new__(cls)
-    values = new.__dict__
-    values.update(state.__dict__)
+    new, values = unsealed_copy(state)
     values.update(changes)
     return new
+
+
+def unsealed_copy(state: S) -> tuple[S, dict[str, Any]]:
+    """A copy of a frozen dataclass `state` and the dict of its fields, which the caller fills before anyone else
+    sees the copy (as `evolve` does). For a caller that changes many fields, spelt in its own code: a working
+    state's `freeze` sets twenty, and as `evolve`'s checked keywords they cost it half as much again."""
+    new = object.__new__(type(state))
+    values = new.__dict__
+    values.update(state.__dict__)
+    return new, values
 
 
 def chance(seed: int, *salt: int | str) -> random.Random:
