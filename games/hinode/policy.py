@@ -26,7 +26,7 @@ def choose(work: Work, seat: int, moves: Sequence[Any], random_: Callable[[], fl
         wanted = work.vp[2 * work.layout[work.battlefield]] > 0
         colour = work.colour
         best = -1  # the strength to beat
-        for _, _, _, power, follow in work.plays:
+        for _, _, power, follow in work.plays:
             strength = _FOLLOW * follow + power
             if strength > best:
                 best = strength

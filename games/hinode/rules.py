@@ -217,16 +217,6 @@ def _with(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return values[:index] + (value,) + values[index + 1 :]
 
 
-def _own_hand(hands: list[tuple[int, ...] | list[int]], position: int) -> list[int]:
-    """The hand (or proxy pile) of `position`, to change in place: copied from the state's tuple on its first
-    change, so that a thaw shares the hands (the checked engine thaws twice a move) while a playout changes them
-    in place (a new tuple per card costs it more than this)."""
-    hand = hands[position]
-    if isinstance(hand, tuple):
-        hand = hands[position] = list(hand)
-    return hand
-
-
 def _choose_tribe(work: Work, seat: int, tribe: int) -> None:
     tribes = work.tribes = _with(work.tribes, seat, tribe)
     n = work.num_players
@@ -242,7 +232,7 @@ def _choose_tribe(work: Work, seat: int, tribe: int) -> None:
     work.actor = work.start
 
 
-def _card(trick: int, seat: int, move: PlayCard, colour: int) -> Card:
+def _card(seat: int, move: PlayCard, colour: int) -> Card:
     """The card `move` plays on the table: its battle power and whether it follows the Battlefield's `colour`."""
     card = move.card
     if card == HERO:
@@ -254,7 +244,7 @@ def _card(trick: int, seat: int, move: PlayCard, colour: int) -> Card:
         power = HERO_POWER - power  # "14 minus the current value"; the Hero becomes 0
     elif resource == BLUE:
         follow = not follow
-    return (trick, seat, move, power, follow)
+    return (seat, move, power, follow)
 
 
 def _play_card(work: Work, seat: int, move: PlayCard) -> None:
@@ -268,9 +258,8 @@ def _play_card(work: Work, seat: int, move: PlayCard) -> None:
             colour = work.colour = move.declare
     else:
         hand = work.hands[seat]
-        if isinstance(hand, tuple):
-            hand = work.hands[seat] = list(hand)
-        hand.remove(card)
+        i = hand.index(card)
+        work.hands[seat] = hand[:i] + hand[i + 1 :]
         if colour is None:  # "treated as the same color as the suit played by the start player"
             colour = work.colour = card // SUIT_SIZE
     resource = move.resource
@@ -287,15 +276,16 @@ def _play_card(work: Work, seat: int, move: PlayCard) -> None:
             resources[seat * 3 + move.target_colour] += 1
     plays = work.plays
     fresh = work.fresh
-    trick = work.trick
-    played = _card(trick, seat, move, colour)
+    played = _card(seat, move, colour)
     plays.append(played)
     fresh.append(played)
     nxt = (seat + 1) % PLAYERS
     n = work.num_players
     hands = work.hands
     while len(plays) < PLAYERS and nxt >= n:  # a proxy turns over the top card of its pile
-        played = _card(trick, nxt, _PLAIN[_own_hand(hands, nxt).pop(0)], colour)
+        pile = hands[nxt]
+        hands[nxt] = pile[1:]
+        played = _card(nxt, _PLAIN[pile[0]], colour)
         plays.append(played)
         fresh.append(played)
         nxt = (nxt + 1) % PLAYERS
@@ -307,15 +297,15 @@ def _play_card(work: Work, seat: int, move: PlayCard) -> None:
 def judgment_order(plays: list[Card]) -> list[int]:
     """Positions best first: Follow before Not Follow, then by power, ties to who acted earlier (the sort is
     stable)."""
-    keys = [-power - 100 * follow for _, _, _, power, follow in plays]
-    return [plays[i][1] for i in sorted(range(len(plays)), key=keys.__getitem__)]
+    keys = [-power - 100 * follow for _, _, power, follow in plays]
+    return [plays[i][0] for i in sorted(range(len(plays)), key=keys.__getitem__)]
 
 
 def _judge(work: Work) -> None:
     plays = work.plays
     ranking = judgment_order(plays)
     skills: dict[int, int] = {}
-    for _, seat, move, _, _ in plays:
+    for seat, move, _, _ in plays:
         if move.skill is not None:
             skills[move.skill] = seat
     if skills:

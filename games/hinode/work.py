@@ -7,13 +7,13 @@ plays a whole game on it. Both run the same rules on this one class (games.base.
 from __future__ import annotations
 
 from games.base import unsealed_copy
-from games.hinode.data import HERO
+from games.hinode.data import HERO, PLAYERS
 from games.hinode.moves import PlayCard
 from games.hinode.state import Played, State
 
-# A card on the table while the search plays: Played's fields (trick, position, move, power, follow) as a tuple,
-# which costs a tenth of a frozen Played; `freeze` turns the new ones into Played.
-Card = tuple[int, int, PlayCard, int, bool]
+# A card on the table while the rules play: Played's (position, move, power, follow) as a tuple, which costs a
+# tenth of a frozen Played; `freeze` turns the new ones into Played (the trick is their place in the history).
+Card = tuple[int, PlayCard, int, bool]
 
 # The seats to act, by the actor (None: nobody, the game is over): one seat decides at a time in Hinode.
 ACTING: dict[int | None, tuple[int, ...]] = {None: (), 0: (0,), 1: (1,), 2: (2,), 3: (3,)}
@@ -41,7 +41,7 @@ class Work:
     layout: tuple[int, ...]
     cubes: tuple[int, ...]
     tribes: tuple[int | None, ...]
-    hands: list[tuple[int, ...] | list[int]]  # a hand is copied into a list when it first changes
+    hands: list[tuple[int, ...]]
     heroes: tuple[bool, ...]
     resources: list[int]
     first: tuple[int | None, ...]
@@ -90,8 +90,10 @@ def thaw(state: State) -> Work:
     plays: list[Card] = []
     hero = False
     for p in state.plays:
-        plays.append((p.trick, p.seat, p.move, p.power, p.follow))
-        hero = hero or p.move.card == HERO
+        move = p.move
+        plays.append((p.seat, move, p.power, p.follow))
+        if move.card == HERO:
+            hero = True
     work.plays = plays
     work.hero_in_trick = hero
     work.history = state.history
@@ -104,16 +106,22 @@ def thaw(state: State) -> Work:
 
 def freeze(work: Work) -> State:
     history = work.history
-    if work.fresh:
-        # Remembered, so that freezing again does not build the same Played twice; the work means the same.
-        history = work.history = history + tuple([Played(*card) for card in work.fresh])
+    fresh = work.fresh
+    if fresh:
+        # A trick is four cards, so a card's trick is its place in the history over four. Remembered, so that
+        # freezing again does not build the same Played twice; the work means the same.
+        at = len(history)
+        played: list[Played] = []
+        for seat, move, power, follow in fresh:
+            played.append(Played(at // PLAYERS, seat, move, power, follow))
+            at += 1
+        history = work.history = history + tuple(played)
         work.fresh = []
     count = len(work.plays)  # the current trick is the end of the history
     state, values = unsealed_copy(work.origin)
     values["cubes"] = work.cubes
     values["tribes"] = work.tribes
-    hands = work.hands
-    values["hands"] = (tuple(hands[0]), tuple(hands[1]), tuple(hands[2]), tuple(hands[3]))
+    values["hands"] = tuple(work.hands)
     values["heroes"] = work.heroes
     values["resources"] = tuple(work.resources)
     values["first"] = work.first
