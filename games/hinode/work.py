@@ -1,4 +1,5 @@
-"""Hinode's working state: a frozen `State` thawed into plain typed lists that games.hinode.rules plays on in place.
+"""Hinode's working state: a frozen `State` thawed into a plain typed object that games.hinode.rules plays on in
+place.
 
 The checked engine thaws a state, plays one move and freezes it back; the search thaws a determinization once and
 plays a whole game on it. Both run the same rules on this one class (games.base.Rules).
@@ -24,9 +25,10 @@ class Work:
     current trick as `Card`s, `hero_in_trick` says whether a Hero is among them, and the history is `history`
     (frozen Played, as thawed or last frozen) followed by `fresh` (the Cards played since).
 
-    What changes at most once a trick (cubes, tribes, heroes, markers, the ranking) stays a tuple and is replaced
-    when it changes: thawing and freezing share it instead of copying it, which is most of their cost and the
-    checked engine pays them on every move."""
+    What changes at most once a trick (cubes, tribes, heroes, markers, the ranking), and each hand, stays a tuple
+    and is replaced when it changes: thawing and freezing share it instead of copying it (copies were most of
+    their cost, and the checked engine pays them on every move; a list per hand made a checked move 13% dearer
+    and a playout 1% cheaper, by instruction counts)."""
 
     __slots__ = (
         "origin", "num_players", "advanced", "vp", "layout", "cubes", "tribes", "hands", "heroes", "resources",
