@@ -14,7 +14,6 @@ from games.base import json_object
 COLOURS = ("red", "blue", "yellow")
 RED, BLUE, YELLOW = 0, 1, 2
 WHITE = 3  # only the Hinode Tower Area is white
-COLOUR_NAMES = ("red", "blue", "yellow", "white")
 COLOUR_LETTERS = "rby"
 
 TRIBES = ("kansai", "samurai", "yozakura", "charmont")
@@ -34,14 +33,6 @@ HERO_POWER = 14
 COLS, ROWS = 4, 3  # "a grid of 4 across x 3 down"
 AREAS = COLS * ROWS
 NAWABARI_CARDS = AREAS + 1  # the 13th card is the Bonus Area
-
-
-def card_suit(card: int) -> int:
-    return card // SUIT_SIZE
-
-
-def card_number(card: int) -> int:
-    return card % SUIT_SIZE + 1
 
 
 def card_name(card: int) -> str:

@@ -12,9 +12,6 @@ from games.hinode.data import vp_table
 from games.hinode.moves import MOVE_TYPES
 from games.hinode.state import State, View
 
-_ACTING = tuple(frozenset({p}) for p in range(4))
-_NOBODY: frozenset[int] = frozenset()
-
 
 class Hinode(Game[State, View]):
     info = GameInfo(
@@ -35,6 +32,7 @@ class Hinode(Game[State, View]):
         ),
         description="Win the Areas of Hinode town in 9 tricks; proxies fill the table to four players.",
     )
+    rules = rules  # the module: the rules written once (games.base.Rules)
     state_type = State
     view_type = View
     move_types = MOVE_TYPES
@@ -50,13 +48,6 @@ class Hinode(Game[State, View]):
 
     def num_seats(self, state: State) -> int:
         return state.num_players
-
-    def to_act(self, state: State) -> frozenset[int]:
-        return _NOBODY if state.actor is None else _ACTING[state.actor]
-
-    # Bound straight to the rules, without a wrapper call: these two are the hot path of every playout.
-    legal_moves = staticmethod(rules.legal_moves)
-    transition = staticmethod(rules.transition)
 
     def why_illegal(self, state: State, seat: int, move: Move) -> str:
         return rules.why_illegal(state, move)

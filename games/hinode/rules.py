@@ -1,8 +1,12 @@
-"""Hinode's rules: setup, the legal moves and applying a move (proxies play themselves inside `apply`)."""
+"""Hinode's rules, written once (games.base.Rules): setup, the legal moves and playing a move on the working state
+(games.hinode.work) in place; proxies play themselves inside `play`. Scoring is games.hinode.scoring."""
 
 from __future__ import annotations
 
-from games.base import chance, evolve
+from collections.abc import Sequence
+from typing import Any
+
+from games.base import chance
 from games.hinode.data import (
     ADJACENT,
     ADJACENT_MASK,
@@ -25,20 +29,12 @@ from games.hinode.data import (
     WHITE,
     YOZAKURA,
 )
-from games.hinode.scoring import marked_areas
-from games.hinode.state import (
-    AREA,
-    OVER,
-    PICK,
-    PLAY,
-    TRIBE,
-    ChooseArea,
-    ChooseTribe,
-    PlayCard,
-    Played,
-    State,
-    TakeResource,
-)
+from games.hinode.moves import ChooseArea, ChooseTribe, PlayCard, TakeResource
+from games.hinode.scoring import marked_areas, outcome
+from games.hinode.state import AREA, OVER, PICK, PLAY, TRIBE, State
+from games.hinode.work import ACTING, Card, Work, freeze, thaw, to_act
+
+__all__ = ["freeze", "legal_moves", "new_game", "outcome", "play", "thaw", "to_act", "why_illegal"]
 
 # Moves are interned: the same move is the same object, so legality is an identity check in the common case.
 _TRIBE_MOVES = tuple(ChooseTribe(t) for t in range(4))
@@ -53,7 +49,7 @@ _VARIANTS = tuple(
 _DECLARED_VARIANTS = tuple(
     tuple(PlayCard(HERO, resource=r, declare=d) for d in range(3) for r in rs) for rs in _RESOURCE_SETS
 )
-_NO_TARGET = (None, None, None)
+_NO_TARGET: tuple[int | None, int | None, int | None] = (None, None, None)
 _SKILL_MOVES: dict[tuple, PlayCard] = {}  # interned on first use; at most a few thousand
 _TAKE = tuple(tuple(TakeResource(c, p) for p in range(PLAYERS)) for c in range(3))
 
@@ -102,74 +98,73 @@ def new_game(num_players: int, advanced: bool, vp: tuple[int, ...], start: int, 
         hero_last=None,
         ranking=(),
         next_start=None,
+        acting=ACTING[start],
     )
 
 
 # --- legal moves ---------------------------------------------------------------------------------------------
 
-def legal_moves(state: State, seat: int) -> tuple:
-    """Every legal move of `seat` (empty if it is not to act)."""
-    if state.actor != seat or seat is None:
-        return ()
-    phase = state.phase
+def legal_moves(work: Work, seat: int) -> list[Any]:
+    """Every legal move of `seat`, in a stable order (empty if it is not to act)."""
+    if work.actor != seat:
+        return []
+    phase = work.phase
     if phase == PLAY:
-        moves = _play_moves(state, seat)
-    elif phase == AREA:
-        first, second = state.first, state.second
-        moves = tuple(_AREA_MOVES[a] for a in range(AREAS) if first[a] is None and second[a] is None)
-    elif phase == PICK:
-        base = state.battlefield * 3
-        receiver = state.ranking[3]
-        moves = tuple(_TAKE[c][receiver] for c in range(3) if state.cubes[base + c])
-    elif phase == TRIBE:
-        moves = tuple(_TRIBE_MOVES[t] for t in range(4) if t not in state.tribes)
-    else:
-        moves = ()
-    return moves
+        resources = work.resources
+        usable = (resources[seat * 3 + RED] > 0) + 2 * (resources[seat * 3 + BLUE] > 0)
+        moves: list[Any] = []
+        hand = work.hands[seat]
+        for card in hand:
+            moves += _VARIANTS[card][usable]
+        # the Hero, unless spent or another one was played this trick
+        hero = work.heroes[seat] and not work.hero_in_trick
+        if hero:
+            # the start player's Hero on the white Area declares its colour
+            moves += _DECLARED_VARIANTS[usable] if work.colour is None else _VARIANTS[HERO][usable]
+        if work.advanced:
+            moves += _skill_moves(work, seat, [*hand, HERO] if hero else hand)
+        return moves
+    if phase == AREA:
+        first, second = work.first, work.second
+        return [_AREA_MOVES[a] for a in range(AREAS) if first[a] is None and second[a] is None]
+    if phase == PICK:
+        base = work.battlefield * 3
+        receiver = work.ranking[3]
+        cubes = work.cubes
+        return [_TAKE[c][receiver] for c in range(3) if cubes[base + c]]
+    if phase == TRIBE:
+        tribes = work.tribes
+        return [_TRIBE_MOVES[t] for t in range(4) if t not in tribes]
+    return []
 
 
-def _play_moves(state: State, seat: int) -> tuple:
-    resources = state.resources
-    usable = (resources[seat * 3 + RED] > 0) + 2 * (resources[seat * 3 + BLUE] > 0)
-    moves: list = []
-    for card in state.hands[seat]:
-        moves += _VARIANTS[card][usable]
-    # the Hero, unless spent or another one was played this trick (hero_last is None: no Hero played yet at all)
-    hero = state.heroes[seat] and (state.hero_last is None or all(p.move.card != HERO for p in state.plays))
-    if hero:
-        # the start player's Hero on the white Area declares its colour
-        moves += _DECLARED_VARIANTS[usable] if state.colour is None else _VARIANTS[HERO][usable]
-    if state.advanced:
-        moves += _skill_moves(state, seat, state.hands[seat] + (HERO,) if hero else state.hands[seat])
-    return tuple(moves)
-
-
-def _skill_moves(state: State, seat: int, hand: tuple[int, ...]) -> list[PlayCard]:
-    tribe = state.tribes[seat]
+def _skill_moves(work: Work, seat: int, hand: Sequence[int]) -> list[PlayCard]:
+    tribe = work.tribes[seat]
     cost = SKILL_COST[tribe]
-    resources = state.resources
+    resources = work.resources
     pays = [c for c in range(3) if resources[seat * 3 + c] >= cost]
     if not pays:
         return []
-    battlefield = state.battlefield
-    targets: list[tuple] = []  # (target_area, target_seat, target_colour)
+    battlefield = work.battlefield
+    targets: list[tuple[int | None, int | None, int | None]] = []  # (target_area, target_seat, target_colour)
     if tribe == KANSAI:
-        if bin(marked_areas(state, seat) & ADJACENT_MASK[battlefield]).count("1") >= 2:
+        mine = marked_areas(work.skill_markers, work.first, work.second, seat)
+        if bin(mine & ADJACENT_MASK[battlefield]).count("1") >= 2:
             targets.append(_NO_TARGET)
     elif tribe == SAMURAI:
-        mine = marked_areas(state, seat)
+        mine = marked_areas(work.skill_markers, work.first, work.second, seat)
         targets += [(a, None, None) for a in ADJACENT[battlefield] if not mine >> a & 1]
     elif tribe == YOZAKURA:
         targets.append(_NO_TARGET)
     elif tribe == CHARMONT:
-        for victim in range(state.num_players):
+        for victim in range(work.num_players):
             if victim != seat:
                 targets += [(None, victim, c) for c in range(3) if resources[victim * 3 + c]]
         if not targets:  # nothing to take: the skill still makes you the next start player
             targets.append(_NO_TARGET)
     moves = []
     for card in hand:
-        declares = (0, 1, 2) if card == HERO and state.colour is None else (None,)
+        declares = (0, 1, 2) if card == HERO and work.colour is None else (None,)
         for declare in declares:
             for pay in pays:
                 for target in targets:
@@ -181,24 +176,7 @@ def _skill_moves(state: State, seat: int, hand: tuple[int, ...]) -> list[PlayCar
     return moves
 
 
-# --- apply -----------------------------------------------------------------------------------------------------
-
-
-def transition(state: State, seat: int, move) -> State:
-    """The state after `seat` makes its legal `move` and every proxy after it has played."""
-    phase = state.phase
-    if phase == PLAY:
-        return _play(state, seat, move)
-    if phase == AREA:
-        area = move.area
-        colour = NAWABARI_COLOUR[state.layout[area]]
-        return evolve(state, phase=PLAY, battlefield=area, colour=None if colour == WHITE else colour)
-    if phase == PICK:
-        return _finish_trick(state, move.colour)
-    return _choose_tribe(state, seat, move.tribe)
-
-
-def why_illegal(state: State, move) -> str:
+def why_illegal(state: State, move: Any) -> str:
     expected = {TRIBE: ChooseTribe, AREA: ChooseArea, PLAY: PlayCard, PICK: TakeResource}.get(state.phase)
     if expected is None or not isinstance(move, expected):
         return f"now is the {state.phase} phase; {getattr(move, 'label', move)!r} is not a move of it"
@@ -215,154 +193,179 @@ def why_illegal(state: State, move) -> str:
     return "there is no such resource on the Battlefield"
 
 
-def _choose_tribe(state: State, seat: int, tribe: int) -> State:
-    tribes = list(state.tribes)
-    tribes[seat] = tribe
-    n = state.num_players
+# --- play ------------------------------------------------------------------------------------------------------
+
+def play(work: Work, seat: int, move: Any) -> None:
+    """Make `seat`'s legal `move`, and let every proxy after it play."""
+    phase = work.phase
+    if phase == PLAY:
+        _play_card(work, seat, move)
+    elif phase == AREA:
+        area = move.area
+        colour = NAWABARI_COLOUR[work.layout[area]]
+        work.phase = PLAY
+        work.battlefield = area
+        work.colour = None if colour == WHITE else colour
+    elif phase == PICK:
+        _finish_trick(work, move.colour)
+    else:
+        _choose_tribe(work, seat, move.tribe)
+
+
+def _with(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """`values` with the one at `index` replaced (the working state's tuples change at most once a trick)."""
+    return values[:index] + (value,) + values[index + 1 :]
+
+
+def _choose_tribe(work: Work, seat: int, tribe: int) -> None:
+    tribes = work.tribes = _with(work.tribes, seat, tribe)
+    n = work.num_players
     for step in range(1, n):
         nxt = (seat + step) % n
         if tribes[nxt] is None:
-            return evolve(state, tribes=tuple(tribes), actor=nxt)
+            work.actor = nxt
+            return
     left = [t for t in range(4) if t not in tribes]
-    for proxy in range(n, PLAYERS):  # "proxies get the remaining tribes"
-        tribes[proxy] = left.pop(0)
-    return evolve(state, tribes=tuple(tribes), phase=AREA, actor=state.start)
+    # "proxies get the remaining tribes"
+    work.tribes = tribes[:n] + tuple(left[: PLAYERS - n])
+    work.phase = AREA
+    work.actor = work.start
 
 
-def _play(state: State, seat: int, move: PlayCard) -> State:
-    hands = list(state.hands)
-    resources = list(state.resources)
-    heroes = state.heroes
-    skill_markers = state.skill_markers
-    colour = state.colour
-    hero_last = state.hero_last
-    card = move.card
-    if card == HERO:
-        heroes = heroes[:seat] + (False,) + heroes[seat + 1 :]
-        hero_last = seat
-        if colour is None:
-            colour = move.declare
-    else:
-        hand = hands[seat]
-        i = hand.index(card)
-        hands[seat] = hand[:i] + hand[i + 1 :]
-        if colour is None:  # "treated as the same color as the suit played by the start player"
-            colour = card // SUIT_SIZE
-    if move.resource is not None:
-        resources[seat * 3 + move.resource] -= 1
-    elif move.skill is not None:
-        resources[seat * 3 + move.pay] -= SKILL_COST[move.skill]
-        if move.skill == SAMURAI:
-            skill_markers = tuple(m | (1 << move.target_area) if p == seat else m for p, m in enumerate(skill_markers))
-        elif move.skill == CHARMONT and move.target_seat is not None:
-            resources[move.target_seat * 3 + move.target_colour] -= 1
-            resources[seat * 3 + move.target_colour] += 1
-    plays = state.plays + (_played(state.trick, seat, move, colour),)
-    history = state.history + plays[-1:]
-    nxt = (seat + 1) % PLAYERS
-    n = state.num_players
-    while len(plays) < PLAYERS and nxt >= n:  # a proxy turns over the top card of its pile
-        pile = hands[nxt]
-        played = _played(state.trick, nxt, _PLAIN[pile[0]], colour)
-        hands[nxt] = pile[1:]
-        plays += (played,)
-        history += (played,)
-        nxt = (nxt + 1) % PLAYERS
-    state = evolve(
-        state,
-        hands=tuple(hands),
-        heroes=heroes,
-        resources=tuple(resources),
-        skill_markers=skill_markers,
-        actor=nxt,
-        colour=colour,
-        plays=plays,
-        history=history,
-        hero_last=hero_last,
-    )
-    if len(plays) < PLAYERS:
-        return state
-    return _judge(state)
-
-
-def _played(trick: int, seat: int, move: PlayCard, colour: int) -> Played:
+def _card(seat: int, move: PlayCard, colour: int) -> Card:
+    """The card `move` plays on the table: its battle power and whether it follows the Battlefield's `colour`."""
     card = move.card
     if card == HERO:
         power, follow = HERO_POWER, True  # "Hero cards are multi-suit and always count as Follow"
     else:
         power, follow = card % SUIT_SIZE + 1, card // SUIT_SIZE == colour
-    if move.resource == RED:
+    resource = move.resource
+    if resource == RED:
         power = HERO_POWER - power  # "14 minus the current value"; the Hero becomes 0
-    elif move.resource == BLUE:
+    elif resource == BLUE:
         follow = not follow
-    return Played(trick, seat, move, power, follow)
+    return (seat, move, power, follow)
 
 
-def judgment_order(plays: tuple[Played, ...]) -> list[int]:
-    """Positions best first: Follow before Not Follow, then by power, ties to who acted earlier."""
-    order = sorted(range(len(plays)), key=lambda i: (not plays[i].follow, -plays[i].power, i))
-    return [plays[i].seat for i in order]
+def _play_card(work: Work, seat: int, move: PlayCard) -> None:
+    card = move.card
+    colour = work.colour
+    if card == HERO:
+        work.heroes = _with(work.heroes, seat, False)
+        work.hero_last = seat
+        work.hero_in_trick = True
+        if colour is None:
+            colour = work.colour = move.declare
+    else:
+        hand = work.hands[seat]
+        i = hand.index(card)
+        work.hands[seat] = hand[:i] + hand[i + 1 :]
+        if colour is None:  # "treated as the same color as the suit played by the start player"
+            colour = work.colour = card // SUIT_SIZE
+    resource = move.resource
+    if resource is not None:
+        work.resources[seat * 3 + resource] -= 1
+    elif move.skill is not None:
+        skill = move.skill
+        resources = work.resources
+        resources[seat * 3 + move.pay] -= SKILL_COST[skill]
+        if skill == SAMURAI:
+            work.skill_markers = _with(work.skill_markers, seat, work.skill_markers[seat] | 1 << move.target_area)
+        elif skill == CHARMONT and move.target_seat is not None:
+            resources[move.target_seat * 3 + move.target_colour] -= 1
+            resources[seat * 3 + move.target_colour] += 1
+    plays = work.plays
+    fresh = work.fresh
+    played = _card(seat, move, colour)
+    plays.append(played)
+    fresh.append(played)
+    nxt = (seat + 1) % PLAYERS
+    n = work.num_players
+    hands = work.hands
+    while len(plays) < PLAYERS and nxt >= n:  # a proxy turns over the top card of its pile
+        pile = hands[nxt]
+        hands[nxt] = pile[1:]
+        played = _card(nxt, _PLAIN[pile[0]], colour)
+        plays.append(played)
+        fresh.append(played)
+        nxt = (nxt + 1) % PLAYERS
+    work.actor = nxt
+    if len(plays) == PLAYERS:
+        _judge(work)
 
 
-def _judge(state: State) -> State:
-    plays = state.plays
+def judgment_order(plays: list[Card]) -> list[int]:
+    """Positions best first: Follow before Not Follow, then by power, ties to who acted earlier (the sort is
+    stable)."""
+    keys = [-power - 100 * follow for _, _, power, follow in plays]
+    return [plays[i][0] for i in sorted(range(len(plays)), key=keys.__getitem__)]
+
+
+def _judge(work: Work) -> None:
+    plays = work.plays
     ranking = judgment_order(plays)
-    skills = {p.move.skill: p.seat for p in plays if p.move.skill is not None}
-    if KANSAI in skills:  # "you take 1st place whatever the judgment; everyone else moves down"
-        ranking.remove(skills[KANSAI])
-        ranking.insert(0, skills[KANSAI])
-    if YOZAKURA in skills and ranking[0] == skills[YOZAKURA]:  # 1st and 2nd; the one pushed to 5th gets nothing
-        ranking.insert(1, ranking[0])
-        ranking = ranking[:4]
-    n = state.num_players
+    skills: dict[int, int] = {}
+    for seat, move, _, _ in plays:
+        if move.skill is not None:
+            skills[move.skill] = seat
+    if skills:
+        if KANSAI in skills:  # "you take 1st place whatever the judgment; everyone else moves down"
+            ranking.remove(skills[KANSAI])
+            ranking.insert(0, skills[KANSAI])
+        if YOZAKURA in skills and ranking[0] == skills[YOZAKURA]:  # 1st and 2nd; the one pushed to 5th gets nothing
+            ranking.insert(1, ranking[0])
+            del ranking[4:]
+    n = work.num_players
     best_real = next(p for p in ranking if p < n)
     if CHARMONT in skills:
         next_start = skills[CHARMONT]
     else:
         next_start = ranking[0] if ranking[0] < n else best_real
-    area = state.battlefield
-    first = list(state.first)
-    second = list(state.second)
-    first[area], second[area] = ranking[0], ranking[1]
-    state = evolve(state, first=tuple(first), second=tuple(second), ranking=tuple(ranking), next_start=next_start)
+    area = work.battlefield
+    work.first = _with(work.first, area, ranking[0])
+    work.second = _with(work.second, area, ranking[1])
+    work.ranking = tuple(ranking)
+    work.next_start = next_start
     fourth = ranking[3]
     base = area * 3
-    present = [c for c in range(3) if state.cubes[base + c]]
-    if fourth >= n and state.cubes[base + state.colour]:  # a proxy takes the Battlefield's colour first
-        return _finish_trick(state, state.colour)
+    cubes = work.cubes
+    if fourth >= n and cubes[base + work.colour]:  # a proxy takes the Battlefield's colour first
+        _finish_trick(work, work.colour)
+        return
+    present = [c for c in range(3) if cubes[base + c]]
     if len(present) <= 1:  # one kind of resource (or none, in a built position): nothing to choose
-        return _finish_trick(state, present[0] if present else None)
-    chooser = fourth if fourth < n else best_real
-    return evolve(state, phase=PICK, actor=chooser)
+        _finish_trick(work, present[0] if present else None)
+        return
+    work.phase = PICK
+    work.actor = fourth if fourth < n else best_real
 
 
-def _finish_trick(state: State, picked: int | None) -> State:
+def _finish_trick(work: Work, picked: int | None) -> None:
     """Hand out the Battlefield's resources (4th: `picked`, 3rd: the rest) and set up the next trick."""
-    n = state.num_players
-    area = state.battlefield
-    cubes = list(state.cubes)
-    resources = list(state.resources)
-    third, fourth = state.ranking[2], state.ranking[3]
+    n = work.num_players
+    cubes = list(work.cubes)
+    resources = work.resources
+    third, fourth = work.ranking[2], work.ranking[3]
+    base = work.battlefield * 3
     if picked is not None:
-        cubes[area * 3 + picked] -= 1
+        cubes[base + picked] -= 1
         if fourth < n:
             resources[fourth * 3 + picked] += 1
     for c in range(3):
         if third < n:  # a proxy's resources are removed from the game
-            resources[third * 3 + c] += cubes[area * 3 + c]
-        cubes[area * 3 + c] = 0
-    trick = state.trick + 1
-    start = state.next_start
-    return evolve(
-        state,
-        cubes=tuple(cubes),
-        resources=tuple(resources),
-        trick=trick,
-        phase=OVER if trick == TRICKS else AREA,
-        actor=None if trick == TRICKS else start,
-        start=start,
-        battlefield=None,
-        colour=None,
-        plays=(),
-        next_start=None,
-    )
+            resources[third * 3 + c] += cubes[base + c]
+        cubes[base + c] = 0
+    work.cubes = tuple(cubes)
+    trick = work.trick = work.trick + 1
+    work.start = work.next_start
+    if trick == TRICKS:
+        work.phase = OVER
+        work.actor = None
+    else:
+        work.phase = AREA
+        work.actor = work.start
+    work.battlefield = None
+    work.colour = None
+    work.plays = []
+    work.hero_in_trick = False
+    work.next_start = None

@@ -27,8 +27,11 @@ class Played:
 TRIBE, AREA, PLAY, PICK, OVER = "tribe", "area", "play", "pick", "over"
 
 
-@dataclass(frozen=True)  # no __slots__: rules.evolve copies the instance dict, ~10x cheaper than a frozen __init__
+@dataclass(frozen=True)  # no __slots__: games.base.evolve copies the instance dict, ~10x cheaper than a frozen __init__
 class State:
+    """A whole game, frozen: made by games.hinode.work.freeze (and `acting` is what games.hinode.rules.to_act
+    gives), so the base's `to_act` reads the seats to act without a thaw."""
+
     seed: int
     num_players: int  # real seats; positions num_players..3 are proxies
     advanced: bool
@@ -54,6 +57,7 @@ class State:
     hero_last: int | None  # who played a Hero last
     ranking: tuple[int, ...]  # the last judged trick: positions on 1st, 2nd, 3rd, 4th (Yozakura: 1st twice)
     next_start: int | None  # start player of the next trick, once judged
+    acting: tuple[int, ...]  # the seats to act: the actor, or nobody once the game is over
 
 
 @dataclass(frozen=True, slots=True)

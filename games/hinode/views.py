@@ -7,6 +7,7 @@ import random
 from games.base import evolve
 from games.hinode.data import BATTLE_CARDS, HERO, PLAYERS
 from games.hinode.state import State, View
+from games.hinode.work import ACTING
 
 
 def view(state: State, seat: int | None) -> View:
@@ -80,6 +81,7 @@ def sample(v: View, rng: random.Random) -> State:
         v.hero_last,
         v.ranking,
         v.next_start,
+        ACTING[v.actor],
     )
 
 

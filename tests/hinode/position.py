@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.base import evolve
-from games.hinode import GAME
+from games.hinode import GAME, rules
 from games.hinode.data import BATTLE_CARDS, COLOUR_LETTERS, HERO, SUIT_SIZE
 from games.hinode.state import AREA, State
 
@@ -54,7 +54,8 @@ def position(
         fields.setdefault("removed", removed)
     base = {"tribes": (0, 1, 2, 3), "phase": AREA, "actor": start, "start": start, "layout": layout}
     base.update(fields)
-    return evolve(state, hands=tuple(new_hands), **base)
+    # made through the rules' freeze, as every state is, so that the seats to act follow the fields set here
+    return rules.freeze(rules.thaw(evolve(state, hands=tuple(new_hands), **base)))
 
 
 def resources(**by_seat: tuple[int, int, int]) -> tuple[int, ...]:

@@ -11,7 +11,6 @@ import pytest
 from games.base import IllegalMove
 from games.hinode import GAME
 from games.hinode.data import BLUE, RED, YELLOW
-from games.hinode.scoring import breakdown
 from games.hinode.state import AREA
 from tests.hinode.position import act, ids, position, resources
 
@@ -91,7 +90,7 @@ def test_blue_samurai_marks_an_adjacent_area_neither_first_nor_second():
     assert state.first[6] is None and state.second[6] is None
     assert state.ranking == (3, 2, 1, 0)  # the skill did not change the judgment
     assert state.first[5] != 1 and state.second[5] != 1  # seat 1 holds no ranking space anywhere...
-    assert dict(breakdown(state, 1))["power points"] == 2  # ...but its skill marker counts
+    assert dict(GAME.score(state).seats[1].breakdown)["power points"] == 2  # ...but its skill marker counts
 
 
 def test_an_area_holding_only_a_samurai_marker_can_still_be_chosen():

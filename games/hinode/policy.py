@@ -1,0 +1,59 @@
+"""Hinode's playout policy: how the search plays on past its tree (strategy over the working state, not rules)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from games.base import PlayoutPolicy
+from games.hinode.data import HERO, HERO_POWER, SUIT_SIZE
+from games.hinode.state import AREA, PLAY
+from games.hinode.work import Work
+
+EXPLORE = 0.25  # share of the policy's picks made uniformly at random (skills and resources come from these)
+
+_SUIT = tuple(c // SUIT_SIZE for c in range(HERO)) + (None,)
+_POWER = tuple(c % SUIT_SIZE + 1 for c in range(HERO)) + (HERO_POWER,)
+_FOLLOW = 20  # a strength: 20 for following the colour, plus the power (judgment order, ties aside)
+
+
+def choose(work: Work, seat: int, moves: Sequence[Any], random_: Callable[[], float]) -> Any:
+    """A cheap rule of thumb for the playouts, after the greedy player's first ideas: fight on the Area worth most;
+    where 1st place is worth something take the lead as cheaply as possible (lead high), else dump the lowest
+    card; a quarter of the picks, and every tribe and resource choice, stay uniformly random."""
+    phase = work.phase
+    if phase == PLAY and random_() >= EXPLORE:
+        wanted = work.vp[2 * work.layout[work.battlefield]] > 0
+        colour = work.colour
+        best = -1  # the strength to beat
+        for _, _, power, follow in work.plays:
+            strength = _FOLLOW * follow + power
+            if strength > best:
+                best = strength
+        pick = None
+        pick_key = 1000
+        for move in moves:
+            if move.resource is not None or move.skill is not None:
+                continue
+            card = move.card
+            if card == HERO:
+                strength = _FOLLOW + HERO_POWER + 1  # a Hero is the last resort of a winner
+            else:
+                strength = (_FOLLOW if colour is None or _SUIT[card] == colour else 0) + _POWER[card]
+            if not wanted:
+                key = strength  # dump: the weakest card
+            elif best < 0:
+                key = -strength  # lead: the strongest card
+            else:
+                key = strength if strength > best else 100 + strength  # the cheapest winner, else the lowest
+            if key < pick_key:
+                pick, pick_key = move, key
+        if pick is not None:
+            return pick
+    elif phase == AREA and random_() >= EXPLORE:
+        vp, layout = work.vp, work.layout
+        return max(moves, key=lambda m: vp[2 * layout[m.area]])
+    return moves[int(random_() * len(moves))]
+
+
+POLICY = PlayoutPolicy(choose=choose)
