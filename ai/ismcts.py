@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ai.legacy_rules import rules_and_policy
-from games import registry
 from games.base import Game, Move, PlayoutPolicy, Rules
 
 EXPLORATION = 0.7  # UCB constant; rewards lie in [0, 1]
@@ -159,15 +158,6 @@ def rewards(game: Game, state: Any) -> list[float]:
     for its score margin (`outcome_rewards`)."""
     rules, _ = rules_and_policy(game)
     return outcome_rewards(*rules.outcome(rules.thaw(state)))
-
-
-def playout_policy(game: Game) -> PlayoutPolicy | None:
-    """The game's own playout policy (its descriptor's `playout`), if it has one."""
-    try:
-        reference = registry.descriptor(game.info.name).playout
-    except registry.UnknownGame:
-        reference = None
-    return registry.resolve(reference) if reference else None
 
 
 def search(
