@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -251,15 +250,11 @@ def _one_of(types_: tuple[type, ...]) -> Any:
     return Union[types_]  # noqa: UP007 - a union built from a tuple of types
 
 
-class _Spare(threading.local):
-    """The last state `legal_moves` thawed, with its working state, in this thread: a checked move lists the legal
-    moves and then makes one from the same state, and the second thaw would cost a checked move a sixth of its
-    time (Hinode). The state is kept, so no other object can take its identity while the pair is here."""
-
-    thawed: tuple[Any, Any] | None = None
-
-
-_spare = _Spare()
+# The last state `legal_moves` thawed, with its working state: a checked move lists the legal moves and then makes one
+# from the same state, and the second thaw would cost a checked move a sixth of its time (Hinode). The state is kept,
+# so no other object can take its identity while the pair is here; `transition` takes the pair with one `dict.pop`,
+# atomic under the GIL, so two threads never play on one working state.
+_spare: dict[int, tuple[Any, Any]] = {}
 
 
 class Game(ABC, Generic[S, V]):
@@ -289,19 +284,15 @@ class Game(ABC, Generic[S, V]):
         rules = self.rules
         work = rules.thaw(state)
         moves = rules.legal_moves(work, seat)
-        _spare.thawed = (state, work)  # unchanged by legal_moves: a transition from `state` next plays on it
+        _spare[0] = (state, work)  # unchanged by legal_moves: a transition from `state` next plays on it
         return moves
 
     def transition(self, state: S, seat: int, move: Move) -> S:
         """The state after `seat` makes `move`, which the caller guarantees is one of its legal moves now
         (unchecked: everyone but the rules' own tests calls `apply`, which checks first)."""
         rules = self.rules
-        spare = _spare.thawed
-        if spare is not None and spare[0] is state:
-            _spare.thawed = None
-            work = spare[1]
-        else:
-            work = rules.thaw(state)
+        spare = _spare.pop(0, None)
+        work = spare[1] if spare is not None and spare[0] is state else rules.thaw(state)
         rules.play(work, seat, move)
         return rules.freeze(work)
 
