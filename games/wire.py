@@ -21,7 +21,7 @@ from tabletop.v1 import game_service_pb2 as pb
 from tabletop.wire import GameWire, WireError, field_bytes, file_descriptor_set, pack, type_url, unpack
 
 __all__ = [
-    "game_type_to_proto", "legal_move_bytes", "legal_moves_to_proto", "move_from_any", "move_to_any",
+    "game_type_to_proto", "legal_move_bytes", "legal_moves_to_proto", "move_from_any", "move_to_any", "plain",
     "score_to_proto", "view_from_any", "view_to_any", "view_to_any_bytes", "wire_of",
 ]
 
@@ -39,13 +39,13 @@ class JsonWire(GameWire):
         return _struct(codec.encode(view))
 
     def view_from_proto(self, message: Message) -> Any:
-        return codec.decode(self.game.view_type, _plain(json_format.MessageToDict(message)))
+        return codec.decode(self.game.view_type, plain(json_format.MessageToDict(message)))
 
     def move_to_proto(self, move: Move) -> Message:
         return _struct({"type": type(move).__name__, "move": codec.encode(move)})
 
     def move_from_proto(self, message: Message) -> Move:
-        doc = _plain(json_format.MessageToDict(message))
+        doc = plain(json_format.MessageToDict(message))
         types = {t.__name__: t for t in self.game.move_types}
         if not isinstance(doc, dict) or doc.get("type") not in types:
             raise WireError(f"not a {self.game.info.name} move: give {{'type': one of {sorted(types)}, 'move': ...}}")
@@ -58,14 +58,14 @@ def _struct(data: dict[str, Any]) -> struct_pb2.Struct:
     return message
 
 
-def _plain(value: Any) -> Any:
-    """Struct numbers are doubles: integral ones become ints again."""
+def plain(value: Any) -> Any:
+    """A Struct value as plain JSON data: Struct numbers are doubles, and integral ones become ints again."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: plain(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     return value
 
 

@@ -74,20 +74,9 @@ def _credentials(context: grpc.aio.ServicerContext) -> auth.Credentials:
     return auth.credentials(context.invocation_metadata())
 
 
-def _plain(value: Any) -> Any:
-    """Struct numbers are doubles: give integral ones back as ints (options of kind int)."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
-
-
 def _struct_options(options) -> dict[str, Any]:
     try:
-        return _plain(json_format.MessageToDict(options))
+        return wire.plain(json_format.MessageToDict(options))
     except ValueError as exc:  # NaN and infinities have no JSON form
         raise errors.invalid("INVALID_OPTIONS", f"options_struct is not valid JSON: {exc}") from None
 
