@@ -3,6 +3,7 @@ moved to `games.base.Rules` yet, from its old playout kernel or its engine."""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from games import registry
@@ -64,16 +65,9 @@ def rules_and_policy(game: Game) -> tuple[Any, PlayoutPolicy | None]:
     kernel = registry.resolve(descriptor.kernel) if descriptor and descriptor.kernel else None
     if kernel is None:
         return EngineRules(game), None
-    own = getattr(kernel, "playout_policy", None)
+    # The kernel's module-level policy takes `random_` as PlayoutPolicy.choose does: no wrapper on the hot path.
+    own = getattr(importlib.import_module(type(kernel).__module__), "playout_policy", None)
     policy = None
     if own is not None:
-        policy = PlayoutPolicy(lambda ps, seat, moves, random_: own(ps, seat, moves, _R(random_)),
-                               bool(getattr(kernel, "policy_opponents", False)))
+        policy = PlayoutPolicy(own, bool(getattr(kernel, "policy_opponents", False)))
     return KernelRules(kernel), policy
-
-
-class _R:
-    __slots__ = ("random",)
-
-    def __init__(self, random_):
-        self.random = random_

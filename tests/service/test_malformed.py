@@ -65,7 +65,8 @@ def refused(call, code: grpc.StatusCode, *reasons: str) -> str:
 
 
 def all_keys(client: redis.Redis) -> set[bytes]:
-    return set(client.scan_iter(count=1000))
+    """Every key but the timekeeper's leases, which the replica takes and renews on its own clock: no game data."""
+    return {key for key in client.scan_iter(count=1000) if not key.startswith(b"tabletop:timekeeper:")}
 
 
 # --- CreateGame -------------------------------------------------------------------------------------------------
