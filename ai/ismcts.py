@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ai.legacy_rules import rules_and_policy
+from games import registry
 from games.base import Game, Move, PlayoutPolicy, Rules
 
 EXPLORATION = 0.7  # UCB constant; rewards lie in [0, 1]
@@ -156,8 +156,17 @@ def outcome_rewards(totals: Sequence[int], winners: Sequence[int]) -> list[float
 def rewards(game: Game, state: Any) -> list[float]:
     """Each seat's reward in [0, 1] in a frozen state: 0.9 for a win (split among tied winners) plus up to 0.1
     for its score margin (`outcome_rewards`)."""
-    rules, _ = rules_and_policy(game)
-    return outcome_rewards(*rules.outcome(rules.thaw(state)))
+    return outcome_rewards(*game.outcome(state))
+
+
+def rules_and_policy(game: Game) -> tuple[Rules, PlayoutPolicy | None]:
+    """The game's rules (written once on its working state) and its own playout policy (its descriptor's `playout`),
+    if it has one: all the search reads of a game besides `sample`."""
+    try:
+        reference = registry.descriptor(game.info.name).playout
+    except registry.UnknownGame:
+        reference = None
+    return game.rules, registry.resolve(reference) if reference else None
 
 
 def search(

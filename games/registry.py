@@ -38,7 +38,6 @@ class GameDescriptor:
     renderer: the module of the game's terminal renderer (see clients.render: `render` and `changes`).
     baselines: player name -> "module:attr" of a player class (see ai.players.Player), e.g. {"greedy": ...}.
     rules_doc: the rules as implemented, relative to the repository root.
-    kernel: TEMPORARY (issue 25): the old playout kernel, until the game writes its rules once.
     playout: "module:attr" of the game's `games.base.PlayoutPolicy`, the search's playouts (None: uniform).
     clairvoyance: "module:attr" of `(state, rng) -> state`, the true state with only what no seat knows drawn anew:
         what the arena's cheating baseline searches (None: the game has no cheating baseline).
@@ -49,7 +48,6 @@ class GameDescriptor:
     renderer: str | None = None
     baselines: dict[str, str] = field(default_factory=dict)
     rules_doc: str | None = None
-    kernel: str | None = None
     playout: str | None = None
     clairvoyance: str | None = None
 

@@ -1,14 +1,18 @@
-"""The battle phase (arena 1 to 3), the rewards, the win checks, the regroup phase and the next preparation.
+"""The battle phase (arena 1 to 3): the reveal, the abilities, the fights and the rewards, played on the working state
+in place (the end of the round is games.kungfur.regroup's).
 
-`run` drives the round forward until a seat must decide something in the open (State.queue) or the next
-planning phase begins; `decide` applies such a decision and runs on.
+`run` drives the round forward until a seat must decide something in the open (Work.queue) or the next planning
+phase begins; `apply_decision` makes such a decision. The pure functions of a battle (`team_ap`, `battle_winner`,
+`win_vp`, `weakest_assistant`, `verdict`) and OTHER_ARENAS are shared with the wire and the greedy player, which
+read views and imagined plans.
 """
 
 from __future__ import annotations
 
-from games.base import Move, chance, evolve
+from collections.abc import Sequence
+
+from games.base import Move, chance
 from games.kungfur.data import (
-    ACHIEVEMENT,
     APPLE,
     ARENAS,
     BANANA,
@@ -29,7 +33,9 @@ from games.kungfur.data import (
     MAX_SP,
     MIGHT,
     MUSASHI,
+    RAIFU,
     RANGER,
+    REINFORCEMENTS,
     RINGO,
     SHU,
     SINKING,
@@ -38,15 +44,8 @@ from games.kungfur.data import (
     SONGO_PER_ARENA,
     TAI_CHII,
     TOKEN_AP,
-    TUMAZ,
     YAOU,
     YE,
-)
-from games.kungfur.data import (
-    RAIFU as RAIFU_CODE,
-)
-from games.kungfur.data import (
-    REINFORCEMENTS as REINFORCEMENTS_CODE,
 )
 from games.kungfur.moves import (
     BANANA_PICKS,
@@ -61,22 +60,18 @@ from games.kungfur.moves import (
     RingoAdd,
     ShuAdd,
 )
+from games.kungfur.planning import LONER
+from games.kungfur.regroup import DISH_SP, end_battle, end_regroup, prepare
 from games.kungfur.state import (
     BANANA as BANANA_CHOICE,
 )
 from games.kungfur.state import (
     BATTLE,
-    EMPTY_PLAN,
     FIGHT,
     OPEN,
-    OVER,
-    PLAN,
     RECOVER,
     REGROUP,
     SPOILS,
-    Plan,
-    Player,
-    State,
 )
 from games.kungfur.state import (
     KKAMI as KKAMI_CHOICE,
@@ -87,426 +82,356 @@ from games.kungfur.state import (
 from games.kungfur.state import (
     SHU as SHU_CHOICE,
 )
+from games.kungfur.work import Side, Work, leader, with_cards, without
 
 WEAPON_IGNORE, WEAPON_STEAL = 5, 2  # Senior Brother Bang
 RINGO_MAX = 4
 BOSHAK_SP = 2
+TAI_CHII_BEHIND = 4
 MIGHT_LOSS, MIGHT_GAIN, BLOCKADE_LOSS, COUNTER_LOSS = 2, 1, 1, 2
 BANANA_DRAW = 3
-DISH_SP, LIMIT_4_SP, LIMIT_5_SP = 4, 8, 4
+
+_ARENAS = range(ARENAS)
+_SEATS = (0, 1)
+_RECOVER_CHEF, _RECOVER_DISH, _RECOVER_FOOD, _RECOVER_NONE = (RECOVERS[h] for h in ("chef", "dish", "food", "none"))
 
 
-def _add(cards: tuple[int, ...], *more: int) -> tuple[int, ...]:
-    return tuple(sorted(cards + more))
-
-
-def _remove(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
-    i = cards.index(card)
-    return cards[:i] + cards[i + 1 :]
-
-
-def _pair(pair: tuple, seat: int, value) -> tuple:
+def _pair(pair: tuple[tuple[int, ...], ...], seat: int, value: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
-def _set(items: tuple, k: int, value) -> tuple:
+def _set(items: tuple[int | None, ...], k: int, value: int | None) -> tuple[int | None, ...]:
     return items[:k] + (value,) + items[k + 1 :]
 
 
-def leader(plan: Plan, k: int) -> int | None:
-    stack = plan.stacks[k]
-    return stack[0] if stack else None
+# --- the reveal ----------------------------------------------------------------------------------------------
+OTHER_ARENAS = ((1, 2), (0, 2), (0, 1))  # Raifu leading arena k puts a Raifu token on each of OTHER_ARENAS[k]
 
 
-# --- preparation ---------------------------------------------------------------------------------------------
-def prepare(state: State) -> State:
-    """A reward card on each arena, on top of any left by a tie; a 4th card pushes the oldest to the discard."""
-    deck, discard = state.deck, state.discard
-    rewards = []
-    for k in range(ARENAS):
-        stack = state.rewards[k] + (deck[-1],)
-        deck = deck[:-1]
-        if len(stack) > MAX_PER_ARENA:
-            discard += stack[:1]
-            stack = stack[1:]
-        rewards.append(stack)
-    return evolve(state, deck=deck, discard=discard, rewards=tuple(rewards), phase=PLAN)
-
-
-# --- the screens come down -----------------------------------------------------------------------------------
-def reveal(state: State) -> State:
-    players = list(state.players)
-    discard = state.discard
-    used = []
+def reveal(work: Work) -> None:
+    """The screens come down: the plans leave the hands, Reinforcements used are discarded, the Raifu tokens go
+    down."""
+    assert work.origin is None, "materialized first (games.kungfur.rules.materialize), both sides derived"
     raifu: list[int | None] = [None, None, None]
-    for seat in (0, 1):
-        plan, player = state.plans[seat], players[seat]
-        hand = list(player.hand)
-        cards = [c for stack in plan.stacks for c in stack]
-        for card in cards:
-            hand.remove(card)
-        items = player.items
-        if plan.boost:
-            items = _remove(items, REINFORCEMENTS_CODE)
-            discard += (REINFORCEMENTS_CODE,)
-        players[seat] = evolve(player, hand=tuple(hand), weapons=player.weapons - sum(plan.weapons), items=items)
-        used.append(len(cards))
-        for k in range(ARENAS):
-            if leader(plan, k) == RAIFU_CODE:
-                for j in range(ARENAS):
-                    if j != k:
-                        raifu[j] = seat
-    return evolve(
-        state, players=tuple(players), discard=discard, used=tuple(used), raifu=tuple(raifu), phase=BATTLE,
-        arena=0, stage=OPEN,
-    )  # fmt: skip
-
-
-
+    used = [0, 0]
+    for seat in _SEATS:
+        side = work.sides[seat]
+        side.hand = tuple(side.avail)
+        side.avail = []
+        if side.boost:
+            side.items = without(side.items, REINFORCEMENTS)
+            work.discard += (REINFORCEMENTS,)
+        side.weapons -= sum(side.pw)
+        stacks = side.stacks
+        used[seat] = len(stacks[0]) + len(stacks[1]) + len(stacks[2])
+        for k in _ARENAS:
+            stack = stacks[k]
+            if stack and stack[0] == RAIFU:
+                for other in OTHER_ARENAS[k]:
+                    raifu[other] = seat
+    work.used = tuple(used)
+    work.raifu = tuple(raifu)
+    work.phase = BATTLE
+    work.arena = 0
+    work.stage = OPEN
 
 
 # --- the driver ----------------------------------------------------------------------------------------------
-def run(state: State) -> State:
+def run(work: Work) -> None:
     """Resolve what needs no decision; stop when a seat must decide, or at the next planning phase."""
+    queue = work.queue
     while True:
-        if state.queue:
-            seat, kind = state.queue[0]
-            moves = decision_moves(state, seat, kind)
+        if queue:
+            seat, kind = queue[0]
+            moves = decision_moves(work, seat, kind)
             if len(moves) > 1:
-                return state
+                return
             if moves:
-                state = _apply_decision(state, seat, moves[0])
+                apply_decision(work, seat, moves[0])
             else:
-                state = evolve(state, queue=state.queue[1:])
+                del queue[0]
             continue
-        phase = state.phase
+        phase = work.phase
         if phase == BATTLE:
-            stage = state.stage
+            stage = work.stage
             if stage == OPEN:
-                state = _open(state)
+                _open(work)
             elif stage == FIGHT:
-                state = fight(state)
-            elif state.todo:
-                state = _take(state)
-            elif state.arena + 1 < ARENAS:
-                state = evolve(state, arena=state.arena + 1, stage=OPEN)
+                fight(work)
+            elif work.todo:
+                _take(work)
+            elif work.arena + 1 < ARENAS:
+                work.arena += 1
+                work.stage = OPEN
             else:
-                state = _end_battle(state)
+                end_battle(work)
         elif phase == REGROUP:
-            state = prepare(_end_regroup(state))
+            end_regroup(work)
+            prepare(work)
         else:
-            return state
+            return
 
 
-def _open(state: State) -> State:
+def _open(work: Work) -> None:
     """Queue the abilities decided at the start of a battle: Master Shu's and Ringo's (rock-paper-scissors first
     when they face each other: the loser decides first)."""
-    k = state.arena
-    leaders = (leader(state.plans[0], k), leader(state.plans[1], k))
-    queue: list[tuple[int, str]] = []
-    for seat in (0, 1):
-        if leaders[seat] == SHU:
+    k = work.arena
+    queue = work.queue  # empty: the battle's decisions are all made
+    for seat in _SEATS:
+        lead = leader(work.sides[seat], k)
+        if lead == SHU:
             queue.append((seat, SHU_CHOICE))
-        elif leaders[seat] == RINGO:
+        elif lead == RINGO:
             queue.append((seat, RINGO_CHOICE))
-    if len(queue) == 2:
-        loser = chance(state.seed, "rock-paper-scissors", state.round, k).randrange(2)
-        queue.sort(key=lambda item: item[0] != loser)
-    return evolve(state, stage=FIGHT, queue=tuple(queue))
+    if len(queue) == 2 and queue[0][0] != chance(work.seed, "rock-paper-scissors", work.round, k).randrange(2):
+        queue.reverse()
+    work.stage = FIGHT
 
 
-def decision_moves(state: State, seat: int, kind: str) -> list[Move]:
-    player = state.players[seat]
+def decision_moves(work: Work, seat: int, kind: str) -> list[Move]:
+    """The answers `seat` may give to the open decision `kind`."""
+    side = work.sides[seat]
     if kind == SHU_CHOICE:
-        if len(state.plans[seat].stacks[state.arena]) >= MAX_PER_ARENA:
+        if len(side.stacks[work.arena]) >= MAX_PER_ARENA:
             return []
-        return [SHU_NONE, *(SHU_ADDS[c] for c in sorted(set(player.hand)) if c != TUMAZ and c != SHU)]
+        return [SHU_NONE, *(SHU_ADDS[c] for c in sorted(set(side.hand)) if c != LONER and c != SHU)]
     if kind == RINGO_CHOICE:
-        return list(RINGO_ADDS[: min(RINGO_MAX, player.weapons) + 1])
+        return list(RINGO_ADDS[: min(RINGO_MAX, side.weapons) + 1])
     if kind == BANANA_CHOICE:
-        return [BANANA_PICKS[c] for c in sorted(set(state.offer))]
+        return [BANANA_PICKS[c] for c in sorted(set(work.offer))]
     if kind == KKAMI_CHOICE:
-        return [KKAMI_TAKES[c] for c in sorted(set(player.rest)) if c != KKAMI]
+        return [KKAMI_TAKES[c] for c in sorted(set(side.rest)) if c != KKAMI]
     assert kind == RECOVER
-    if not player.rest:
+    if not side.rest:
         return []
-    moves = []
-    if player.sp > DISH_SP and CHEF in player.items:
-        moves.append(RECOVERS["chef"])
-    if player.dish == 1 and player.sp <= DISH_SP:
-        moves.append(RECOVERS["dish"])
-    if player.food:
-        moves.append(RECOVERS["food"])
+    moves: list[Move] = []
+    if side.sp > DISH_SP and CHEF in side.items:
+        moves.append(_RECOVER_CHEF)
+    if side.dish == 1 and side.sp <= DISH_SP:
+        moves.append(_RECOVER_DISH)
+    if side.food:
+        moves.append(_RECOVER_FOOD)
     if moves:
-        moves.append(RECOVERS["none"])
+        moves.append(_RECOVER_NONE)
     return moves
 
 
-def decide(state: State, seat: int, move: Move) -> State:
-    return run(_apply_decision(state, seat, move))
-
-
-def _apply_decision(state: State, seat: int, move: Move) -> State:
-    state = evolve(state, queue=state.queue[1:])
-    player = state.players[seat]
-    k = state.arena
-    cls = type(move)
-    if cls is ShuAdd:
-        card = move.card  # type: ignore[attr-defined]
-        if card is None:
-            return state
-        plan = state.plans[seat]
-        plan = evolve(plan, stacks=_set(plan.stacks, k, plan.stacks[k] + (card,)))
-        player = evolve(player, hand=_remove(player.hand, card))
-        return evolve(state, plans=_pair(state.plans, seat, plan), players=_pair(state.players, seat, player))
-    if cls is RingoAdd:
-        n = move.count  # type: ignore[attr-defined]
-        plan = state.plans[seat]
-        plan = evolve(plan, weapons=_set(plan.weapons, k, plan.weapons[k] + n))
-        player = evolve(player, weapons=player.weapons - n)
-        return evolve(state, plans=_pair(state.plans, seat, plan), players=_pair(state.players, seat, player))
-    if cls is BananaPick:
-        card = move.card  # type: ignore[attr-defined]
-        others = _remove(state.offer, card)
-        buried = _pair(state.buried, seat, _add(state.buried[seat], *others))
-        return evolve(state, offer=(), buried=buried, todo=(card, *state.todo))
-    if cls is KkamiTake:
-        card = move.card  # type: ignore[attr-defined]
-        player = evolve(player, rest=_remove(player.rest, card), hand=_add(player.hand, card))
-        return evolve(state, players=_pair(state.players, seat, player))
-    assert cls is Recover
-    how = move.how  # type: ignore[attr-defined]
-    if how == "none":
-        return state
-    discard = state.discard
-    if how == "food":
-        player = evolve(player, food=player.food - 1)
-    elif how == "dish":
-        player = evolve(player, dish=2)
+def apply_decision(work: Work, seat: int, move: Move) -> None:
+    """Make `seat`'s answer to the first open decision (without running on)."""
+    del work.queue[0]
+    side = work.sides[seat]
+    k = work.arena
+    if type(move) is Recover:  # type() is, not isinstance: see games.kungfur.rules.play
+        how = move.how
+        if how == "none":
+            return
+        if how == "food":
+            side.food -= 1
+        elif how == "dish":
+            side.dish = 2
+        else:
+            side.items = without(side.items, CHEF)
+            work.discard += (CHEF,)
+        side.hand = with_cards(side.hand, side.rest)
+        side.rest = ()
+    elif type(move) is ShuAdd:
+        card = move.card
+        if card is not None:
+            side.stacks[k] += (card,)
+            side.hand = without(side.hand, card)
+    elif type(move) is RingoAdd:
+        side.pw[k] += move.count
+        side.weapons -= move.count
+    elif type(move) is BananaPick:
+        card = move.card
+        work.buried = _pair(work.buried, seat, with_cards(work.buried[seat], without(work.offer, card)))
+        work.offer = ()
+        work.todo.insert(0, card)
     else:
-        player = evolve(player, items=_remove(player.items, CHEF))
-        discard += (CHEF,)
-    player = evolve(player, hand=_add(player.hand, *player.rest), rest=())
-    return evolve(state, players=_pair(state.players, seat, player), discard=discard)
+        assert type(move) is KkamiTake
+        side.rest = without(side.rest, move.card)
+        side.hand = with_cards(side.hand, (move.card,))
 
 
 # --- one battle ----------------------------------------------------------------------------------------------
-def arena_ap(state: State, seat: int, k: int) -> int:
-    """`seat`'s AP on arena `k` now: cards, tokens and its leader's ability."""
-    plan = state.plans[seat]
-    stack = plan.stacks[k]
-    ap = state.table.ap
-    total = sum(ap[c] for c in stack) + plan.weapons[k] + plan.coconuts[k] + state.songo[k].count(seat)
-    if state.raifu[k] == seat:
+def team_ap(ap: Sequence[int], stack: Sequence[int], weapons: int, coconuts: int, seat: int, songo: Sequence[int],
+            raifu: int | None, hua: int | None, opposing: int, sp: int) -> int:
+    """`seat`'s AP on an arena: its cards (`stack`, with AP `ap`), its Hidden Weapons and Coconuts there, the tokens
+    beside the arena that are its own (Songo Mushrooms +1, a Raifu or a Hua token +2), and its leader's ability
+    (Ye adds the `opposing` cards; Heo-Yun reads the seat's `sp`)."""
+    total = weapons + coconuts
+    if songo:
+        total += songo.count(seat)
+    if raifu == seat:
         total += TOKEN_AP
-    if state.hua[k] == seat:
+    if hua == seat:
         total += TOKEN_AP
+    for card in stack:
+        total += ap[card]
     if stack:
         lead = stack[0]
         if lead == YE:
-            total += len(state.plans[1 - seat].stacks[k])
+            total += opposing
         elif lead == HEO_YUN:
-            sp = state.players[seat].sp
             total += 4 if sp <= 4 else 2 if sp <= 8 else 0
     return total
 
 
-def battle_winner(state: State, k: int, ap0: int, ap1: int) -> int | None:
+def arena_aps(work: Work, k: int) -> tuple[int, int]:
+    """Both seats' AP on arena `k` now."""
+    ap, songo, raifu, hua = work.ap, work.songo[k], work.raifu[k], work.hua[k]
+    side0, side1 = work.sides
+    stack0, stack1 = side0.stacks[k], side1.stacks[k]
+    return (
+        team_ap(ap, stack0, side0.pw[k], side0.pc[k], 0, songo, raifu, hua, len(stack1), side0.sp),
+        team_ap(ap, stack1, side1.pw[k], side1.pc[k], 1, songo, raifu, hua, len(stack0), side1.sp),
+    )
+
+
+def weakest_assistant(ap: Sequence[int], stack: Sequence[int]) -> int:
+    """The place in `stack` (leader first, 2 cards or more) of the assistant Siu-Yao sends to the rest area: the one
+    with the least AP, of equals the one placed last."""
+    weakest = 1
+    for i in range(2, len(stack)):
+        if ap[stack[i]] <= ap[stack[weakest]]:
+            weakest = i
+    return weakest
+
+
+def battle_winner(lead0: int | None, lead1: int | None, ap0: int, ap1: int, apple0: bool, apple1: bool) -> int | None:
     """Higher AP wins; Tai-Chii also wins 4 or more AP behind; an Apple wins a tie that is not 0:0."""
-    lead0, lead1 = leader(state.plans[0], k), leader(state.plans[1], k)
-    if lead0 == TAI_CHII and ap1 >= ap0 + 4:
+    if lead0 == TAI_CHII and ap1 >= ap0 + TAI_CHII_BEHIND:
         return 0
-    if lead1 == TAI_CHII and ap0 >= ap1 + 4:
+    if lead1 == TAI_CHII and ap0 >= ap1 + TAI_CHII_BEHIND:
         return 1
     if ap0 != ap1:
         return 0 if ap0 > ap1 else 1
-    if ap0 > 0:
-        apples = (state.players[0].apple > 0, state.players[1].apple > 0)
-        if apples[0] != apples[1]:
-            return 0 if apples[0] else 1
+    if ap0 > 0 and apple0 != apple1:
+        return 0 if apple0 else 1
     return None
 
 
-def _sp_loss(state: State, victim: int, n: int, k: int) -> int:
-    """SP `victim` loses from an effect of the battle on arena `k`: at most 1 when Musashi leads its cards."""
-    return min(n, 1) if leader(state.plans[victim], k) == MUSASHI else n
+def win_vp(lead: int | None) -> int:
+    """The VP a battle won under this leader gives: 2 for Teacher Gongming, else 1."""
+    return 2 if lead == GONGMING else 1
 
 
-def _lose(player: Player, n: int) -> Player:
-    return evolve(player, sp=max(0, player.sp - n)) if n else player
+def _sp_loss(lead: int | None, n: int) -> int:
+    """The SP a seat loses from an effect of a battle it lost under `lead`: at most 1 when Musashi leads."""
+    return min(n, 1) if lead == MUSASHI else n
 
 
-def _gain(player: Player, n: int) -> Player:
-    if player.sp in (0, MAX_SP):  # SP at 0 cannot be restored; 12 is the top of the track
-        return player
-    return evolve(player, sp=min(MAX_SP, player.sp + n))
+def _lose(side: Side, n: int) -> None:
+    if n:
+        side.sp = max(0, side.sp - n)
 
 
-def fight(state: State) -> State:
+def _gain(side: Side, n: int) -> None:
+    sp = side.sp
+    if sp != 0 and sp != MAX_SP:  # SP at 0 cannot be restored; 12 is the top of the track
+        side.sp = min(MAX_SP, sp + n)
+
+
+def fight(work: Work) -> None:
     """Resolve the battle on the current arena (its Shu and Ringo decisions made)."""
-    k = state.arena
-    plans, players = list(state.plans), list(state.players)
-    for seat in (0, 1):
-        lead, other = leader(plans[seat], k), 1 - seat
-        if lead == SIU_YAO and len(plans[other].stacks[k]) >= 2:
-            # The weakest assistant goes to the rest area (a tie: the one placed last).
-            stack = plans[other].stacks[k]
-            ap = state.table.ap
-            i = min(range(1, len(stack)), key=lambda j: (ap[stack[j]], -j))
-            players[other] = evolve(players[other], rest=_add(players[other].rest, stack[i]))
-            plans[other] = evolve(plans[other], stacks=_set(plans[other].stacks, k, stack[:i] + stack[i + 1 :]))
-        elif lead == BANG and plans[other].weapons[k]:
-            ignored = min(WEAPON_IGNORE, plans[other].weapons[k])
-            weapons = plans[other].weapons
-            plans[other] = evolve(plans[other], weapons=_set(weapons, k, weapons[k] - ignored))
-            players[seat] = evolve(players[seat], weapons=players[seat].weapons + min(WEAPON_STEAL, ignored))
-    state = evolve(state, plans=tuple(plans), players=tuple(players))
-    ap0, ap1 = arena_ap(state, 0, k), arena_ap(state, 1, k)
-    winner = battle_winner(state, k, ap0, ap1)
-    hua = list(state.hua)
-    todo: tuple[int, ...] = ()
-    rewards = state.rewards
+    k = work.arena
+    sides = work.sides
+    ap = work.ap
+    for seat in _SEATS:
+        me, them = sides[seat], sides[1 - seat]
+        lead = leader(me, k)
+        if lead == SIU_YAO and len(them.stacks[k]) >= 2:
+            stack = them.stacks[k]
+            weakest = weakest_assistant(ap, stack)
+            them.rest = with_cards(them.rest, (stack[weakest],))
+            them.stacks[k] = stack[:weakest] + stack[weakest + 1 :]
+        elif lead == BANG and them.pw[k]:
+            ignored = min(WEAPON_IGNORE, them.pw[k])
+            them.pw[k] -= ignored
+            me.weapons += min(WEAPON_STEAL, ignored)
+    ap0, ap1 = arena_aps(work, k)
+    side0, side1 = sides[0], sides[1]
+    lead0, lead1 = leader(side0, k), leader(side1, k)
+    winner = battle_winner(lead0, lead1, ap0, ap1, side0.apple > 0, side1.apple > 0)
     if winner is not None:
         loser = 1 - winner
-        lead = leader(plans[winner], k)
-        players[winner] = evolve(players[winner], vp=players[winner].vp + (2 if lead == GONGMING else 1))
-        loss = _sp_loss(state, loser, state.table.battle_loss, k)
+        me, them = sides[winner], sides[loser]
+        lead, lost = (lead0, lead1) if winner == 0 else (lead1, lead0)
+        me.vp += win_vp(lead)
+        loss = _sp_loss(lost, work.table.battle_loss)
         if lead == BOSHAK:
-            loss += _sp_loss(state, loser, BOSHAK_SP, k)
-        players[loser] = _lose(players[loser], loss)
-        if hua[k] == loser and leader(plans[loser], k) != HUA:
-            hua[k] = None
+            loss += _sp_loss(lost, BOSHAK_SP)
+        _lose(them, loss)
+        if work.hua[k] == loser and lost != HUA:
+            work.hua = _set(work.hua, k, None)
         if lead == YAOU:  # back to the hand instead of the rest area
-            stack = plans[winner].stacks[k]
-            plans[winner] = evolve(plans[winner], stacks=_set(plans[winner].stacks, k, stack[1:]))
-            players[winner] = evolve(players[winner], hand=_add(players[winner].hand, YAOU))
-        todo = rewards[k]
-        rewards = _set(rewards, k, ())
-    for seat in (0, 1):
-        if leader(plans[seat], k) == HUA and hua[k] is None and players[seat].hua:
-            hua[k] = seat
-            players[seat] = evolve(players[seat], hua=players[seat].hua - 1)
-    return evolve(
-        state, plans=tuple(plans), players=tuple(players), hua=tuple(hua), rewards=rewards, todo=todo,
-        results=_set(state.results, k, winner), diff=abs(ap0 - ap1), stage=SPOILS,
-    )  # fmt: skip
+            me.stacks[k] = me.stacks[k][1:]
+            me.hand = with_cards(me.hand, (YAOU,))
+        rewards = work.rewards
+        work.todo = list(rewards[k])
+        work.rewards = rewards[:k] + ((),) + rewards[k + 1 :]
+    if work.hua[k] is None:
+        for seat in _SEATS:
+            side = sides[seat]
+            if side.hua and leader(side, k) == HUA:
+                work.hua = _set(work.hua, k, seat)
+                side.hua -= 1
+                break
+    work.results[k] = winner
+    work.diff = abs(ap0 - ap1)
+    work.stage = SPOILS
 
 
 # --- rewards -------------------------------------------------------------------------------------------------
-def _take(state: State) -> State:
-    """The winner of the current arena takes its next reward card."""
-    k = state.arena
-    card, todo = state.todo[0], state.todo[1:]
-    winner = state.results[k]
+def _take(work: Work) -> None:
+    """The winner of the current arena takes its next reward card: a Ranger joins the hand, Apple, Head Chef,
+    Reinforcements and Sinking stay in front of the winner, every other card is activated and discarded."""
+    k = work.arena
+    card = work.todo.pop(0)
+    winner = work.results[k]
     assert winner is not None
     loser = 1 - winner
-    players = list(state.players)
-    me, them = players[winner], players[loser]
-    discard = state.discard + (card,)
-    kind = KIND[card]
-    state = evolve(state, todo=todo)
-    if kind == RANGER:
-        me = evolve(me, hand=_add(me.hand, card))
-        discard = state.discard
-    elif card == GINSENG:
-        me = evolve(_gain(me, 1), ginseng=True)
-    elif card == APPLE:
-        me = evolve(me, apple=me.apple + 1)
-        discard = state.discard
+    me, them = work.sides[winner], work.sides[loser]
+    if KIND[card] == RANGER:
+        me.hand = with_cards(me.hand, (card,))
+        return
+    if card == APPLE:
+        me.apple += 1
+        return
+    if card == CHEF or card == REINFORCEMENTS:
+        me.items = with_cards(me.items, (card,))
+        return
+    if card == SINKING:
+        me.sinking += 1
+        _lose(them, _sp_loss(leader(them, k), me.sinking))
+        return
+    work.discard += (card,)
+    if card == GINSENG:
+        _gain(me, 1)
+        me.ginseng = True
     elif card == COCONUT:
-        me = evolve(me, coconuts=me.coconuts + 1)
+        me.coconuts += 1
     elif card == BANANA:
-        n = min(BANANA_DRAW, len(state.deck))
+        deck = work.deck
+        n = min(BANANA_DRAW, len(deck))
         if n:
-            offer = state.deck[len(state.deck) - n :]
-            state = evolve(state, deck=state.deck[: len(state.deck) - n], offer=tuple(sorted(offer)),
-                           queue=((winner, BANANA_CHOICE), *state.queue))  # fmt: skip
+            work.offer = tuple(sorted(deck[len(deck) - n :]))
+            work.deck = deck[: len(deck) - n]
+            work.queue.insert(0, (winner, BANANA_CHOICE))
     elif card == SONGO:
-        if len(state.songo[k]) < SONGO_PER_ARENA:
-            state = evolve(state, songo=_set(state.songo, k, state.songo[k] + (winner,)))
-    elif card in (CHEF, REINFORCEMENTS_CODE):
-        me = evolve(me, items=_add(me.items, card))
-        discard = state.discard
+        songo = work.songo
+        if len(songo[k]) < SONGO_PER_ARENA:
+            work.songo = songo[:k] + (songo[k] + (winner,),) + songo[k + 1 :]
     elif card == MIGHT:
-        them = _lose(them, _sp_loss(state, loser, MIGHT_LOSS, k))
-        me = _gain(me, MIGHT_GAIN)
+        _lose(them, _sp_loss(leader(them, k), MIGHT_LOSS))
+        _gain(me, MIGHT_GAIN)
     elif card == BLOCKADE:
-        them = evolve(_lose(them, _sp_loss(state, loser, BLOCKADE_LOSS, k)), blocked=state.round + 1)
+        _lose(them, _sp_loss(leader(them, k), BLOCKADE_LOSS))
+        them.blocked = work.round + 1
     elif card == COUNTERATTACK:
-        them = _lose(them, _sp_loss(state, loser, COUNTER_LOSS, k))
-        plan = state.plans[winner]
-        me = evolve(me, hand=_add(me.hand, *plan.stacks[k]))
-        state = evolve(state, plans=_pair(state.plans, winner, evolve(plan, stacks=_set(plan.stacks, k, ()))))
-    elif card == DESTRUCTION:
-        them = _lose(them, _sp_loss(state, loser, min(state.diff, state.table.destruction_max), k))
-    elif card == SINKING:
-        me = evolve(me, sinking=me.sinking + 1)
-        them = _lose(them, _sp_loss(state, loser, me.sinking, k))
-        discard = state.discard
-    else:  # pragma: no cover - every reward kind is handled above
-        raise AssertionError(f"unknown reward {card}")
-    assert kind in (RANGER, ACHIEVEMENT, "item")
-    players[winner], players[loser] = me, them
-    return evolve(state, players=tuple(players), discard=discard)
-
-
-# --- the end of the battle phase -----------------------------------------------------------------------------
-def verdict(players: tuple[Player, ...], deck_size: int) -> tuple[tuple[int, ...], str] | None:
-    """Who wins after the battle phase, and why; None when the game goes on."""
-    sp = (players[0].sp, players[1].sp)
-    vp = (players[0].vp, players[1].vp)
-    if sp[0] == 0 and sp[1] == 0:
-        return _higher(vp, (0, 0), "both players' SP are 0: the higher VP wins")
-    if sp[0] == 0 or sp[1] == 0:
-        return ((1,) if sp[0] == 0 else (0,)), "the opponent's SP is 0"
-    if deck_size < ARENAS:
-        return _higher(vp, sp, "fewer than 3 reward cards remain: the higher VP wins")
-    if abs(vp[0] - vp[1]) >= 4:
-        return ((0,) if vp[0] > vp[1] else (1,)), "VP 4 or more higher than the opponent's"
-    return None
-
-
-def _higher(vp: tuple[int, int], sp: tuple[int, int], why: str) -> tuple[tuple[int, ...], str]:
-    if vp[0] != vp[1]:
-        return ((0,) if vp[0] > vp[1] else (1,)), why
-    if sp[0] != sp[1]:
-        return ((0,) if sp[0] > sp[1] else (1,)), why + " (VP tied: the higher SP)"
-    return (0, 1), why + " (VP and SP tied: a draw)"
-
-
-def _end_battle(state: State) -> State:
-    state = evolve(state, raifu=(None, None, None))
-    result = verdict(state.players, len(state.deck))
-    if result is not None:
-        return evolve(state, phase=OVER, winners=result[0], end=result[1], queue=())
-    return _start_regroup(state)
-
-
-# --- regroup -------------------------------------------------------------------------------------------------
-def _start_regroup(state: State) -> State:
-    players = list(state.players)
-    queue: list[tuple[int, str]] = []
-    for seat in (0, 1):
-        player, plan = players[seat], state.plans[seat]
-        rest = _add(player.rest, *(c for stack in plan.stacks for c in stack))
-        limit = max(player.limit, 5 if player.sp <= LIMIT_5_SP else 4 if player.sp <= LIMIT_4_SP else 3)
-        dish = 1 if player.dish == 0 and player.sp <= DISH_SP else player.dish
-        player = evolve(player, rest=rest, limit=limit, dish=dish)
-        if state.used[seat] == 0 or (player.ginseng and player.sp > DISH_SP):
-            player = evolve(player, hand=_add(player.hand, *rest), rest=())  # a free recovery
-        else:
-            if any(leader(plan, k) == KKAMI for k in range(ARENAS)):
-                queue.append((seat, KKAMI_CHOICE))
-            queue.append((seat, RECOVER))
-        players[seat] = player
-    return evolve(state, players=tuple(players), phase=REGROUP, queue=tuple(queue))
-
-
-def _end_regroup(state: State) -> State:
-    players = tuple(
-        evolve(p, ginseng=False, blocked=0 if p.blocked <= state.round else p.blocked) for p in state.players
-    )
-    return evolve(
-        state, players=players, plans=(EMPTY_PLAN, EMPTY_PLAN), used=(0, 0), results=(None, None, None),
-        round=state.round + 1, arena=0, stage=OPEN, diff=0,
-    )  # fmt: skip
+        _lose(them, _sp_loss(leader(them, k), COUNTER_LOSS))
+        me.hand = with_cards(me.hand, me.stacks[k])
+        me.stacks[k] = ()
+    else:
+        assert card == DESTRUCTION, f"unknown reward {card}"
+        _lose(them, _sp_loss(leader(them, k), min(work.diff, work.table.destruction_max)))

@@ -3,7 +3,8 @@
 Every card (animal, Ranger, item, achievement) has a code, its index in `CARDS`. The table `TABLE` lists each
 card's English and Korean name, kind, side, AP and copies, and the game's missing numbers (starting SP, the SP a
 lost battle costs, the cap of Destruction); rows the rulebook (seed 004) or RULES_RESEARCH.md do not fix are
-marked `assumed`. The `data` game option overrides AP, copies and numbers (see `compile_table`).
+marked `assumed`. The `data` game option overrides AP, copies and numbers (see `compile_table`). What each card
+does is listed beside its row in docs/rules/kung-fur-fight.md (Assumed data) and written in the rules (battle.py).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ START_LIMIT = 3  # the card limit marker starts on 3 (RULES_RESEARCH.md, the Eng
 MAX_PER_ARENA = 3
 FOOD = 3
 WEAPONS = 4
-RAIFU_TOKENS = 2
 HUA_TOKENS = 3
 SONGO_PER_ARENA = 2
 TOKEN_AP = 2  # a Raifu or Hua token
@@ -38,50 +38,47 @@ class Row:
     value: int  # AP for animals and Rangers; the number itself for number rows
     copies: int
     assumed: bool
-    note: str = ""
 
 
 # fmt: off
 TABLE: tuple[Row, ...] = (
     # The cats (Kōga Meows): 9 animal cards.
-    Row("raifu", "Raifu", "라이후우", ANIMAL, CATS, 1, 1, True, "leader: Raifu tokens (+2 AP) on the other two arenas"),
-    Row("musashi", "Musashi", "무사시", ANIMAL, CATS, 3, 1, True, "leader: loses at most 1 SP per loss"),
-    Row("himiko", "Himiko", "히미코", ANIMAL, CATS, 2, 1, True, "does not count toward the card limit"),
-    Row("ringo", "Ringo", "링고", ANIMAL, CATS, 2, 1, True, "leader: adds up to 4 Hidden Weapons in battle"),
-    Row("yaou", "Yaou", "야오우", ANIMAL, CATS, 3, 1, True, "leader: back to the hand when it wins"),
-    Row("genin", "Kōga Genin", "(고양이 기본 카드)", ANIMAL, CATS, 2, 2, True, "no ability"),
-    Row("jonin", "Kōga Jōnin", "(고양이 기본 카드)", ANIMAL, CATS, 3, 2, True, "no ability"),
+    Row("raifu", "Raifu", "라이후우", ANIMAL, CATS, 1, 1, True),
+    Row("musashi", "Musashi", "무사시", ANIMAL, CATS, 3, 1, True),
+    Row("himiko", "Himiko", "히미코", ANIMAL, CATS, 2, 1, True),
+    Row("ringo", "Ringo", "링고", ANIMAL, CATS, 2, 1, True),
+    Row("yaou", "Yaou", "야오우", ANIMAL, CATS, 3, 1, True),
+    Row("genin", "Kōga Genin", "(고양이 기본 카드)", ANIMAL, CATS, 2, 2, True),
+    Row("jonin", "Kōga Jōnin", "(고양이 기본 카드)", ANIMAL, CATS, 3, 2, True),
     # The dogs (Shaolin Woofs): 9 animal cards.
-    Row("hua", "Hua", "후아", ANIMAL, DOGS, 1, 1, True, "leader: a Hua token (+2 AP) on its arena"),
-    Row("bang", "Senior Brother Bang", "방 사형", ANIMAL, DOGS, 3, 1, True,
-        "leader: ignores 5, steals 2 Hidden Weapons"),
-    Row("ye", "Eldest Senior Brother Ye", "예 대사형", ANIMAL, DOGS, 2, 1, True, "leader: +1 AP per opposing card"),
-    Row("shu", "Master Shu", "슈 사부", ANIMAL, DOGS, 2, 1, True, "leader: adds 1 assistant in battle"),
-    Row("gongming", "Teacher Gongming", "공밍 선생", ANIMAL, DOGS, 3, 1, True, "leader: 2 VP for a win"),
-    Row("siu-yao", "Siu-Yao", "시우-야오", ANIMAL, DOGS, 2, 1, True, "leader: rests the opponent's weakest assistant"),
-    Row("novice", "Shaolin Novice", "(강아지 기본 카드)", ANIMAL, DOGS, 2, 1, True, "no ability"),
-    Row("monk", "Shaolin Monk", "(강아지 기본 카드)", ANIMAL, DOGS, 5, 2, True, "no ability"),
+    Row("hua", "Hua", "후아", ANIMAL, DOGS, 1, 1, True),
+    Row("bang", "Senior Brother Bang", "방 사형", ANIMAL, DOGS, 3, 1, True),
+    Row("ye", "Eldest Senior Brother Ye", "예 대사형", ANIMAL, DOGS, 2, 1, True),
+    Row("shu", "Master Shu", "슈 사부", ANIMAL, DOGS, 2, 1, True),
+    Row("gongming", "Teacher Gongming", "공밍 선생", ANIMAL, DOGS, 3, 1, True),
+    Row("siu-yao", "Siu-Yao", "시우-야오", ANIMAL, DOGS, 2, 1, True),
+    Row("novice", "Shaolin Novice", "(강아지 기본 카드)", ANIMAL, DOGS, 2, 1, True),
+    Row("monk", "Shaolin Monk", "(강아지 기본 카드)", ANIMAL, DOGS, 5, 2, True),
     # Rangers (방랑자): animals in the reward deck; whoever wins one adds it to their hand.
-    Row("boshak", "Boshak", "보샤크", RANGER, None, 3, 1, True, "leader: the loser loses 2 SP more"),
-    Row("tai-chii", "Tai-Chii", "타이-치이", RANGER, None, 1, 1, True, "leader: also wins when 4+ AP behind"),
-    Row("tumaz", "Tumaz", "투마즈", RANGER, None, 5, 1, True, "leader only, always alone"),
-    Row("heo-yun", "Heo-Yun", "허윤", RANGER, None, 1, 1, True, "leader: +2 AP at SP 5-8, +4 AP at SP 0-4"),
-    Row("kkami", "Kkami", "까미", RANGER, None, 2, 1, True, "leader: recovers 1 card in the regroup phase"),
+    Row("boshak", "Boshak", "보샤크", RANGER, None, 3, 1, True),
+    Row("tai-chii", "Tai-Chii", "타이-치이", RANGER, None, 1, 1, True),
+    Row("tumaz", "Tumaz", "투마즈", RANGER, None, 5, 1, True),
+    Row("heo-yun", "Heo-Yun", "허윤", RANGER, None, 1, 1, True),
+    Row("kkami", "Kkami", "까미", RANGER, None, 2, 1, True),
     # Items (아이템).
-    Row("ginseng", "Ginseng", "인삼", ITEM, None, 0, 3, True, "immediate: +1 SP, free recovery this regroup"),
-    Row("apple", "Apple", "사과", ITEM, None, 0, 1, True, "permanent: win every tie (not 0:0)"),
-    Row("coconut", "Coconut", "코코넛", ITEM, None, 0, 3, True, "permanent: a Coconut token (+1 AP), reusable"),
-    Row("banana", "Banana", "바나나", ITEM, None, 0, 3, True, "immediate: draw 3 rewards, keep 1"),
-    Row("songo", "Songo Mushroom", "송고 버섯", ITEM, None, 0, 4, True,
-        "immediate: a Songo token (+1 AP) on the arena"),
-    Row("chef", "Head Chef", "주방장", ITEM, None, 0, 2, True, "one-time: recover without a food token (SP > 4)"),
-    Row("reinforcements", "Reinforcements", "(이름 없는 아이템)", ITEM, None, 0, 2, True, "one-time: card limit +1"),
+    Row("ginseng", "Ginseng", "인삼", ITEM, None, 0, 3, True),
+    Row("apple", "Apple", "사과", ITEM, None, 0, 1, True),
+    Row("coconut", "Coconut", "코코넛", ITEM, None, 0, 3, True),
+    Row("banana", "Banana", "바나나", ITEM, None, 0, 3, True),
+    Row("songo", "Songo Mushroom", "송고 버섯", ITEM, None, 0, 4, True),
+    Row("chef", "Head Chef", "주방장", ITEM, None, 0, 2, True),
+    Row("reinforcements", "Reinforcements", "(이름 없는 아이템)", ITEM, None, 0, 2, True),
     # Achievements (성취).
-    Row("might", "Might", "위력", ACHIEVEMENT, None, 0, 3, True, "opponent -2 SP, you +1 SP"),
-    Row("blockade", "Blockade", "봉쇄", ACHIEVEMENT, None, 0, 2, True, "opponent -1 SP and card limit -1"),
-    Row("counterattack", "Counterattack", "반격", ACHIEVEMENT, None, 0, 2, True, "opponent -2 SP, recover this arena"),
-    Row("destruction", "Destruction", "파괴", ACHIEVEMENT, None, 0, 2, True, "opponent loses the AP difference in SP"),
-    Row("sinking", "Sinking", "굉침", ACHIEVEMENT, None, 0, 2, True, "opponent loses 1 SP per Sinking you have"),
+    Row("might", "Might", "위력", ACHIEVEMENT, None, 0, 3, True),
+    Row("blockade", "Blockade", "봉쇄", ACHIEVEMENT, None, 0, 2, True),
+    Row("counterattack", "Counterattack", "반격", ACHIEVEMENT, None, 0, 2, True),
+    Row("destruction", "Destruction", "파괴", ACHIEVEMENT, None, 0, 2, True),
+    Row("sinking", "Sinking", "굉침", ACHIEVEMENT, None, 0, 2, True),
     # The numbers the rulebook leaves out.
     Row("start_sp", "starting SP", "SP 시작", NUMBER, None, 10, 0, True),
     Row("battle_loss", "SP lost by the loser of a battle", "전투 패배 SP", NUMBER, None, 1, 0, True),
@@ -160,6 +157,3 @@ def compile_table(override: Any = None) -> Table:
 def _is_int(value: Any) -> bool:
     # 3.0 is accepted as 3: JSON that went through a protobuf Struct has only floats.
     return not isinstance(value, bool) and isinstance(value, int | float) and value == int(value)
-
-
-DEFAULT_TABLE = compile_table()

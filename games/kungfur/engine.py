@@ -1,4 +1,5 @@
-"""The Kung Fur Fight engine: options and setup, and the glue between the rules, views and scoring modules."""
+"""The Kung Fur Fight engine: options and setup, and the glue between the rules, views and scoring modules (the base
+Game runs `rules` for `to_act`, `legal_moves` and `transition`)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,7 @@ from games.base import Game, GameInfo, InvalidOptions, Move, OptionSpec, Score, 
 from games.kungfur import rules, scoring, views
 from games.kungfur.data import compile_table
 from games.kungfur.moves import MOVE_TYPES, PLANNING_TYPES
-from games.kungfur.state import OVER, PLAN, State, View
-
-_NOBODY: frozenset[int] = frozenset()
-_SEATS = (frozenset({0}), frozenset({1}))
-_BOTH = frozenset({0, 1})
+from games.kungfur.state import State, View
 
 
 class KungFur(Game[State, View]):
@@ -36,6 +33,7 @@ class KungFur(Game[State, View]):
         description="Cats against dogs: plan your animals on three arenas behind a screen, reveal, fight; "
         "lead by 4 VP or bring the opponent's SP to 0.",
     )
+    rules = rules  # the rules module (games.base.Rules): the base Game runs to_act, legal_moves and transition on it
     state_type = State
     view_type = View
     move_types = MOVE_TYPES
@@ -51,21 +49,8 @@ class KungFur(Game[State, View]):
     def num_seats(self, state: State) -> int:
         return 2
 
-    def to_act(self, state: State) -> frozenset[int]:
-        phase = state.phase
-        if phase == PLAN:
-            done0, done1 = state.plans[0].done, state.plans[1].done
-            return _NOBODY if done0 and done1 else _SEATS[1] if done0 else _SEATS[0] if done1 else _BOTH
-        if phase == OVER or not state.queue:
-            return _NOBODY
-        return _SEATS[state.queue[0][0]]
-
-    # Bound straight to the rules: these two are the hot path of every playout.
-    legal_moves = staticmethod(rules.legal_moves)
-    transition = staticmethod(rules.transition)
-
     def why_illegal(self, state: State, seat: int, move: Move) -> str:
-        return rules.why_illegal(state, seat, move)
+        return rules.why_illegal(state, seat, move) or super().why_illegal(state, seat, move)
 
     def view(self, state: State, seat: int | None) -> View:
         return views.view(state, seat)

@@ -12,7 +12,17 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.kungfur import battle
+from games.kungfur.battle import (
+    BOSHAK_SP,
+    OTHER_ARENAS,
+    apply_decision,
+    battle_winner,
+    decision_moves,
+    fight,
+    team_ap,
+    weakest_assistant,
+    win_vp,
+)
 from games.kungfur.data import (
     APPLE,
     ARENAS,
@@ -25,8 +35,6 @@ from games.kungfur.data import (
     COUNTERATTACK,
     DESTRUCTION,
     GINSENG,
-    GONGMING,
-    HEO_YUN,
     HIMIKO,
     KIND,
     MIGHT,
@@ -36,9 +44,6 @@ from games.kungfur.data import (
     SINKING,
     SIU_YAO,
     SONGO,
-    TAI_CHII,
-    TUMAZ,
-    YE,
 )
 from games.kungfur.moves import (
     ASSISTS,
@@ -53,7 +58,9 @@ from games.kungfur.moves import (
     RingoAdd,
     ShuAdd,
 )
-from games.kungfur.state import PLAN, View
+from games.kungfur.planning import LONER, card_limit, open_to_assistant
+from games.kungfur.rules import thaw
+from games.kungfur.state import PLAN, RINGO, SHU, View
 
 CANDIDATES = 160
 OPPONENT_PLANS = 24
@@ -133,11 +140,12 @@ class KungFurGreedy:
         state = game.sample(view, rng)
         best, best_worth = moves[0], None
         for move in moves:
-            after = battle._apply_decision(state, me, move)
-            while after.queue and after.queue[0][1] in ("shu", "ringo"):  # the other side declines
+            after = thaw(state)
+            apply_decision(after, me, move)
+            while after.queue and after.queue[0][1] in (SHU, RINGO):  # the other side declines
                 seat, kind = after.queue[0]
-                after = battle._apply_decision(after, seat, battle.decision_moves(after, seat, kind)[0])
-            after = battle.fight(after)
+                apply_decision(after, seat, decision_moves(after, seat, kind)[0])
+            fight(after)
             won = after.results[k]
             worth = 0.0 if won is None else (1.0 if won == me else -1.0)
             if isinstance(move, ShuAdd) and move.card is not None:
@@ -169,7 +177,7 @@ def _random_plan(view: View, seat: int, rng: random.Random, empty: bool = False)
     if empty:
         return (tuple(map(tuple, stacks)), weapons, coconuts, False)
     boost = REINFORCEMENTS in player.items and rng.random() < 0.3
-    limit = player.limit + boost - (player.blocked == view.round)
+    limit = card_limit(player.limit, boost, player.blocked, view.round)
     hand = list(player.hand)
     rng.shuffle(hand)
     n = rng.randint(1, max(1, limit))
@@ -180,7 +188,7 @@ def _random_plan(view: View, seat: int, rng: random.Random, empty: bool = False)
             continue
         k = arenas[rng.randrange(len(arenas))]
         stack = stacks[k]
-        if stack and (len(stack) >= 3 or stack[0] == TUMAZ or card == TUMAZ):
+        if stack and (not open_to_assistant(stack) or card == LONER):
             continue
         stack.append(card)
         count += card != HIMIKO
@@ -194,49 +202,35 @@ def _random_plan(view: View, seat: int, rng: random.Random, empty: bool = False)
 
 
 def _side_ap(view: View, seat: int, k: int, plan, other) -> int:
+    """`seat`'s AP on arena `k` with `plan` against `other` (both imagined): the rules' AP, with the abilities that
+    act before it guessed at (Bang ignores every Hidden Weapon; Siu-Yao rests the weakest assistant)."""
     stacks, weapons, coconuts, _ = plan
     stack, opp = stacks[k], other[0][k]
     ap = view.table.ap
-    total = sum(ap[c] for c in stack) + coconuts[k] + view.songo[k].count(seat)
-    if not (opp and opp[0] == BANG):
-        total += weapons[k]
-    if view.hua[k] == seat:
-        total += 2
-    if any(stacks[j] and stacks[j][0] == RAIFU for j in range(ARENAS) if j != k):
-        total += 2
     if opp and opp[0] == SIU_YAO and len(stack) >= 2:
-        total -= min(ap[c] for c in stack[1:])
-    if stack:
-        lead = stack[0]
-        if lead == YE:
-            total += len(opp)
-        elif lead == HEO_YUN:
-            sp = view.players[seat].sp
-            total += 4 if sp <= 4 else 2 if sp <= 8 else 0
-    return total
+        weakest = weakest_assistant(ap, stack)
+        stack = stack[:weakest] + stack[weakest + 1 :]
+    raifu = seat if any(stacks[j] and stacks[j][0] == RAIFU for j in OTHER_ARENAS[k]) else None
+    weapons_left = 0 if opp and opp[0] == BANG else weapons[k]
+    return team_ap(ap, stack, weapons_left, coconuts[k], seat, view.songo[k], raifu, view.hua[k], len(opp),
+                   view.players[seat].sp)
 
 
 def _worth(view: View, me: int, plan, other) -> float:
     """My plan's worth against one opponent plan: VP, rewards and SP of the arenas won minus those lost."""
     total = 0.0
+    apples = view.players[me].apple > 0, view.players[1 - me].apple > 0
     for k in range(ARENAS):
         mine, theirs = _side_ap(view, me, k, plan, other), _side_ap(view, 1 - me, k, other, plan)
         lead_me = plan[0][k][0] if plan[0][k] else None
         lead_them = other[0][k][0] if other[0][k] else None
-        if lead_me == TAI_CHII and theirs >= mine + 4:
-            sign = 1
-        elif lead_them == TAI_CHII and mine >= theirs + 4:
-            sign = -1
-        elif mine == theirs:
-            apples = view.players[me].apple > 0, view.players[1 - me].apple > 0
-            sign = 0 if mine == 0 or apples[0] == apples[1] else (1 if apples[0] else -1)
-        else:
-            sign = 1 if mine > theirs else -1
-        if not sign:
+        winner = battle_winner(lead_me, lead_them, mine, theirs, apples[0], apples[1])  # "seat 0" is me
+        if winner is None:
             continue
+        sign = 1 if winner == 0 else -1
         lead = lead_me if sign > 0 else lead_them
-        value = (2 if lead == GONGMING else 1) + view.table.battle_loss * SP_WORTH
-        value += (2 * SP_WORTH if lead == BOSHAK else 0)
+        value = win_vp(lead) + view.table.battle_loss * SP_WORTH
+        value += (BOSHAK_SP * SP_WORTH if lead == BOSHAK else 0)
         value += sum(reward_worth(view, c) for c in view.rewards[k])
         total += sign * value
     return total

@@ -1,14 +1,17 @@
-"""Setup, the planning phase and the dispatch of every move: legal moves and transitions.
+"""Kung Fur Fight's rules, written once (games.base.Rules): setup and the dispatch of every move, on the working state
+of games.kungfur.work; the planning phase's rules are in games.kungfur.planning, the battle phase's in
+games.kungfur.battle, the win checks', the regroup's and the preparation's in games.kungfur.regroup.
 
-Planning is a sequence of secret moves by each seat (both seats plan at once): lead an empty arena, add an
-assistant under a leader, then (after the animals) put tokens, and finish. When both have finished, the screens
-come down and `battle.run` resolves the arenas, stopping at each decision made in the open.
+Both seats plan at once, in secret, one move at a time; when both have finished, the screens come down and
+`battle.run` resolves the arenas, stopping at each decision made in the open.
+
+The checked engine (games.base.Game) and the search (ai.ismcts) both run these functions.
 """
 
 from __future__ import annotations
 
-from games.base import Move, chance, evolve
-from games.kungfur import battle
+from games.base import Move, chance, evolve, frozen
+from games.kungfur import battle, scoring
 from games.kungfur.data import (
     CATS,
     DOGS,
@@ -16,158 +19,283 @@ from games.kungfur.data import (
     HIMIKO,
     HUA_TOKENS,
     MAX_PER_ARENA,
-    REINFORCEMENTS,
     START_LIMIT,
-    TUMAZ,
     WEAPONS,
     Table,
 )
 from games.kungfur.moves import (
-    ASSISTS,
-    COCONUT_TOKENS,
-    DONE,
-    LEADS,
-    REINFORCE,
-    WEAPON_TOKENS,
     Assist,
     Done,
     Lead,
     Reinforce,
     Token,
 )
-from games.kungfur.state import EMPTY_PLAN, OPEN, PLAN, Plan, Player, State
-
-_ARENAS = (0, 1, 2)
+from games.kungfur.planning import LONER, arena_shape, card_limit, change_plan, copy_plan, derive, plan_moves
+from games.kungfur.regroup import prepare
+from games.kungfur.state import EMPTY_PLAN, OPEN, OVER, PLAN, Plan, Player, State
+from games.kungfur.work import Side, Work
 
 
 def new_game(table: Table, cats: int, seed: int) -> State:
     deck = list(table.rewards)
     chance(seed, "deck").shuffle(deck)
     players = tuple(_new_player(table, CATS if seat == cats else DOGS) for seat in (0, 1))
-    state = State(
-        seed=seed, table=table, cats=cats, round=1, phase=PLAN, players=players, plans=(EMPTY_PLAN, EMPTY_PLAN),
-        used=(0, 0), arena=0, stage=OPEN, rewards=((), (), ()), raifu=(None, None, None), hua=(None, None, None),
-        songo=((), (), ()), results=(None, None, None), diff=0, todo=(), deck=tuple(deck), discard=(),
-        buried=((), ()), offer=(), queue=(), winners=(), end="",
-    )  # fmt: skip
-    return battle.prepare(state)
+    # Set out before the first preparation, and thawed at once: the game's first state is the one `freeze` makes.
+    setup = frozen(State, {
+        "seed": seed, "table": table, "cats": cats, "round": 1, "phase": PLAN, "players": players,
+        "plans": (EMPTY_PLAN, EMPTY_PLAN), "used": (0, 0), "arena": 0, "stage": OPEN, "rewards": ((), (), ()),
+        "raifu": (None, None, None), "hua": (None, None, None), "songo": ((), (), ()),
+        "results": (None, None, None), "diff": 0, "todo": (), "deck": tuple(deck), "discard": (),
+        "buried": ((), ()), "offer": (), "queue": (), "winners": (), "end": "", "acting": (),
+    })  # fmt: skip
+    work = thaw(setup)
+    materialize(work)
+    prepare(work)
+    return freeze(work)
 
 
 def _new_player(table: Table, species: str) -> Player:
     cats = species == CATS
-    return Player(
-        species=species, hand=table.hands[0 if cats else 1], rest=(), sp=table.start_sp, vp=0, limit=START_LIMIT,
-        food=FOOD, dish=0, weapons=WEAPONS if cats else 0, hua=0 if cats else HUA_TOKENS, coconuts=0, items=(),
-        apple=0, sinking=0, ginseng=False, blocked=0,
-    )  # fmt: skip
+    return frozen(Player, {
+        "species": species, "hand": table.hands[0 if cats else 1], "rest": (), "sp": table.start_sp, "vp": 0,
+        "limit": START_LIMIT, "food": FOOD, "dish": 0, "weapons": WEAPONS if cats else 0,
+        "hua": 0 if cats else HUA_TOKENS, "coconuts": 0, "items": (), "apple": 0, "sinking": 0, "ginseng": False,
+        "blocked": 0,
+    })  # fmt: skip
 
 
-def card_limit(state: State, seat: int) -> int:
-    """The card limit of `seat` in this round's planning."""
-    player = state.players[seat]
-    return player.limit + state.plans[seat].boost - (player.blocked == state.round)
+# --- thaw and freeze -----------------------------------------------------------------------------------------
+def _thaw_side(player: Player, plan: Plan, planning: bool) -> Side:
+    side = Side()
+    side.done = plan.done
+    if planning:
+        # The rest is copied in when first read (games.kungfur.planning.derive).
+        side.player = player
+        side.plan = plan
+        side.derived = False
+        return side
+    side.player = side.plan = None
+    copy_plan(side, player, plan)
+    side.derived = True  # nothing to derive after the planning phase
+    side.avail = []
+    side.room = side.tokens = 0
+    side.shapes = [0, 0, 0]
+    _thaw_board(side, player)
+    return side
 
 
-def available(hand: tuple[int, ...], plan: Plan) -> list[int]:
-    """The cards of `hand` not yet in `plan`."""
-    cards = list(hand)
-    for stack in plan.stacks:
-        for card in stack:
-            cards.remove(card)
-    return cards
+def _thaw_board(side: Side, player: Player) -> None:
+    """The rest of a seat's board, which only the battle and the regroup read and change."""
+    side.species = player.species
+    side.rest = player.rest
+    side.sp = player.sp
+    side.food = player.food
+    side.dish = player.dish
+    side.hua = player.hua
+    side.apple = player.apple
+    side.sinking = player.sinking
+    side.ginseng = player.ginseng
 
 
-def placed(plan: Plan) -> int:
-    """Cards of the plan that count toward the card limit (Himiko does not)."""
-    return sum(1 for stack in plan.stacks for card in stack if card != HIMIKO)
+def _thaw_table(work: Work, state: State) -> None:
+    """The rest of the state, which only the battle and the regroup read and change."""
+    work.seed = state.seed
+    work.table = state.table
+    work.cats = state.cats
+    work.used = state.used
+    work.arena = state.arena
+    work.stage = state.stage
+    work.raifu = state.raifu
+    work.hua = state.hua
+    work.songo = state.songo
+    work.results = list(state.results)
+    work.diff = state.diff
+    work.todo = list(state.todo)
+    work.deck = state.deck
+    work.discard = state.discard
+    work.buried = state.buried
+    work.offer = state.offer
+    work.end = state.end
 
 
-def plan_moves(state: State, seat: int) -> list[Move]:
-    plan = state.plans[seat]
-    if plan.done:
-        return []
-    player = state.players[seat]
-    stacks = plan.stacks
-    moves: list[Move] = []
-    weapons_left = player.weapons - sum(plan.weapons)
-    coconuts_left = player.coconuts - sum(plan.coconuts)
-    if not (any(plan.weapons) or any(plan.coconuts)):  # "Then" the tokens: no animal after the first token
-        cards = sorted(set(available(player.hand, plan)))
-        room = placed(plan) < card_limit(state, seat)
-        for k in _ARENAS:
-            stack = stacks[k]
-            if not stack:
-                leads = LEADS[k]
-                moves.extend(leads[c] for c in cards if room or c == HIMIKO)
-            elif len(stack) < MAX_PER_ARENA and stack[0] != TUMAZ:
-                assists = ASSISTS[k]
-                moves.extend(assists[c] for c in cards if c != TUMAZ and (room or c == HIMIKO))
-        if not plan.boost and REINFORCEMENTS in player.items:
-            moves.append(REINFORCE)
-    if weapons_left or coconuts_left:
-        for k in _ARENAS:
-            if stacks[k]:
-                if weapons_left:
-                    moves.append(WEAPON_TOKENS[k])
-                if coconuts_left:
-                    moves.append(COCONUT_TOKENS[k])
-    moves.append(DONE)
-    return moves
+def thaw(state: State) -> Work:
+    """A working copy of `state`, which stays unchanged.
+
+    A planning state is thawed in part, the state kept (`Work.origin`): a side is filled in when first read
+    (games.kungfur.planning.derive), the rest when the screens come down (`materialize`). The checked engine thaws
+    a state twice per move, mostly planning states, for one seat's move: this saves it most of the copying."""
+    work = Work()
+    work.round = state.round
+    work.phase = phase = state.phase
+    work.ap = state.table.ap
+    work.rewards = state.rewards
+    work.queue = list(state.queue)
+    work.winners = state.winners
+    planning = phase == PLAN
+    players, plans = state.players, state.plans
+    work.sides = [
+        _thaw_side(players[0], plans[0], planning), _thaw_side(players[1], plans[1], planning),
+    ]
+    if planning:
+        work.origin = state
+    else:
+        work.origin = None
+        _thaw_table(work, state)
+    return work
 
 
-def legal_moves(state: State, seat: int) -> list[Move]:
-    if state.phase == PLAN:
-        return plan_moves(state, seat)
-    queue = state.queue
+def materialize(work: Work) -> None:
+    """Copy in what a planning thaw left in its state (the battle phase reads and changes all of it); from here on,
+    `freeze` builds the whole state."""
+    origin = work.origin
+    if origin is not None:
+        _thaw_table(work, origin)
+        for side, player in zip(work.sides, origin.players, strict=True):
+            if not side.derived:
+                derive(work, side)
+            _thaw_board(side, player)
+            side.player = None  # the battle changes the board
+        work.origin = None
+
+
+# --- the rules' interface (games.base.Rules) ---------------------------------------------------------------
+_NOBODY: tuple[int, ...] = ()
+_BOTH: tuple[int, ...] = (0, 1)
+_ONE: tuple[tuple[int, ...], ...] = ((0,), (1,))
+
+
+def to_act(work: Work) -> tuple[int, ...]:
+    """The seats that must decide now: both while neither has finished its plan, then the open decisions one at a
+    time (State.queue); nobody once the game is over."""
+    phase = work.phase
+    if phase == PLAN:
+        sides = work.sides
+        done0, done1 = sides[0].done, sides[1].done
+        return _NOBODY if done0 and done1 else _ONE[1] if done0 else _ONE[0] if done1 else _BOTH
+    queue = work.queue
+    if phase == OVER or not queue:
+        return _NOBODY
+    return _ONE[queue[0][0]]
+
+
+def _freeze_player(side: Side) -> Player:
+    return frozen(Player, {
+        "species": side.species, "hand": side.hand, "rest": side.rest, "sp": side.sp, "vp": side.vp,
+        "limit": side.limit, "food": side.food, "dish": side.dish, "weapons": side.weapons, "hua": side.hua,
+        "coconuts": side.coconuts, "items": side.items, "apple": side.apple, "sinking": side.sinking,
+        "ginseng": side.ginseng, "blocked": side.blocked,
+    })  # fmt: skip
+
+
+def _freeze_plan(side: Side) -> Plan:
+    return frozen(Plan, {
+        "stacks": tuple(side.stacks), "weapons": tuple(side.pw), "coconuts": tuple(side.pc), "boost": side.boost,
+        "done": side.done,
+    })  # fmt: skip
+
+
+def freeze(work: Work) -> State:
+    """The frozen state of `work`, with the seats to act; `work` may be played on after."""
+    sides = work.sides
+    side0, side1 = sides
+    origin = work.origin
+    if origin is not None:
+        # Only the plans have changed since the thaw.
+        plan0, plan1 = side0.plan, side1.plan
+        plans = (plan0 or _freeze_plan(side0), plan1 or _freeze_plan(side1))
+        return evolve(origin, plans=plans, acting=to_act(work))
+    return frozen(State, {
+        "seed": work.seed, "table": work.table, "cats": work.cats, "round": work.round, "phase": work.phase,
+        "players": (_freeze_player(side0), _freeze_player(side1)),
+        "plans": (_freeze_plan(side0), _freeze_plan(side1)), "used": work.used, "arena": work.arena,
+        "stage": work.stage, "rewards": work.rewards, "raifu": work.raifu, "hua": work.hua, "songo": work.songo,
+        "results": tuple(work.results), "diff": work.diff, "todo": tuple(work.todo), "deck": work.deck,
+        "discard": work.discard, "buried": work.buried, "offer": work.offer, "queue": tuple(work.queue),
+        "winners": work.winners, "end": work.end,
+        "acting": to_act(work),
+    })  # fmt: skip
+
+
+def legal_moves(work: Work, seat: int) -> list[Move]:
+    """The moves `seat` may make now, in a stable order (empty if it is not to act)."""
+    if work.phase == PLAN:
+        return plan_moves(work, seat)
+    queue = work.queue
     if queue and queue[0][0] == seat:
-        return battle.decision_moves(state, seat, queue[0][1])
+        return battle.decision_moves(work, seat, queue[0][1])
     return []
 
 
-def _with_plan(state: State, seat: int, plan: Plan) -> State:
-    plans = (plan, state.plans[1]) if seat == 0 else (state.plans[0], plan)
-    return evolve(state, plans=plans)
+def play(work: Work, seat: int, move: Move) -> None:
+    """Make `seat`'s legal `move` in place; the last plan finished brings the screens down and runs the battle."""
+    if work.phase != PLAN:
+        battle.apply_decision(work, seat, move)
+        battle.run(work)
+        return
+    side = work.sides[seat]
+    change_plan(work, side)
+    # type() is, not isinstance: 3.11 runs it faster, and mypy narrows by it alike (moves are final classes).
+    if type(move) is Lead or type(move) is Assist:
+        card, k = move.card, move.arena
+        stack = side.stacks[k] + (card,)
+        side.stacks[k] = stack
+        side.shapes[k] = arena_shape(stack)
+        side.avail.remove(card)
+        if card != HIMIKO:  # Himiko does not count toward the card limit
+            side.room -= 1
+    elif type(move) is Done:
+        side.done = True
+        if work.sides[1 - seat].done:
+            materialize(work)
+            battle.reveal(work)
+            battle.run(work)
+    elif type(move) is Token:
+        if move.kind == "weapon":
+            side.pw[move.arena] += 1
+        else:
+            side.pc[move.arena] += 1
+        side.tokens += 1
+    else:
+        assert type(move) is Reinforce
+        side.boost = True
+        side.room += 1
 
 
-def transition(state: State, seat: int, move: Move) -> State:
+def finish_hidden_plan(work: Work, seat: int) -> None:
+    """Mark `seat`'s plan finished without playing `done` (which would bring the screens down if the other seat
+    had finished too): a plan drawn for a seat whose plan a view hides, as the view says it is finished."""
+    side = work.sides[seat]
+    change_plan(work, side)
+    side.done = True
+
+
+def outcome(work: Work) -> tuple[list[int], tuple[int, ...]]:
+    """Each seat's VP and the seats ranked first (as games.kungfur.scoring ranks them)."""
+    side0, side1 = work.sides
+    if not side0.derived:
+        derive(work, side0)
+    if not side1.derived:
+        derive(work, side1)
+    vp0, vp1 = side0.vp, side1.vp
+    return [vp0, vp1], scoring.ranked_first(vp0, vp1, work.phase == OVER, work.winners)
+
+
+def why_illegal(state: State, seat: int, move: Move) -> str | None:
+    """A precise reason for the common planning mistakes (None: no more precise than "not a legal move")."""
     if state.phase != PLAN:
-        return battle.decide(state, seat, move)
-    plan = state.plans[seat]
-    cls = type(move)
-    if cls is Lead or cls is Assist:
-        k = move.arena  # type: ignore[attr-defined]
-        stacks = list(plan.stacks)
-        stacks[k] = stacks[k] + (move.card,)  # type: ignore[attr-defined]
-        return _with_plan(state, seat, evolve(plan, stacks=tuple(stacks)))
-    if cls is Token:
-        k = move.arena  # type: ignore[attr-defined]
-        if move.kind == "weapon":  # type: ignore[attr-defined]
-            weapons = list(plan.weapons)
-            weapons[k] += 1
-            return _with_plan(state, seat, evolve(plan, weapons=tuple(weapons)))
-        coconuts = list(plan.coconuts)
-        coconuts[k] += 1
-        return _with_plan(state, seat, evolve(plan, coconuts=tuple(coconuts)))
-    if cls is Reinforce:
-        return _with_plan(state, seat, evolve(plan, boost=True))
-    assert cls is Done
-    state = _with_plan(state, seat, evolve(plan, done=True))
-    if state.plans[1 - seat].done:
-        return battle.run(battle.reveal(state))
-    return state
-
-
-def why_illegal(state: State, seat: int, move: Move) -> str:
-    """A precise reason for the common planning mistakes."""
-    if state.phase == PLAN and isinstance(move, Lead | Assist):
-        plan = state.plans[seat]
-        if move.card not in available(state.players[seat].hand, plan):
+        return None
+    work = thaw(state)
+    side = work.sides[seat]
+    if not side.derived:
+        derive(work, side)
+    if isinstance(move, Lead | Assist):
+        if move.card not in side.avail:
             return "that animal is not in your hand"
-        if any(plan.weapons) or any(plan.coconuts):
+        if side.tokens:
             return "animals are placed before the tokens"
-        if move.card != HIMIKO and placed(plan) >= card_limit(state, seat):
-            return f"your card limit is {card_limit(state, seat)}"
-        stack = plan.stacks[move.arena]
+        if move.card != HIMIKO and side.room <= 0:
+            return f"your card limit is {card_limit(side.limit, side.boost, side.blocked, work.round)}"
+        stack = side.stacks[move.arena]
         if isinstance(move, Lead) and stack:
             return f"arena {move.arena + 1} already has your leader"
         if isinstance(move, Assist):
@@ -175,9 +303,8 @@ def why_illegal(state: State, seat: int, move: Move) -> str:
                 return f"arena {move.arena + 1} has no leader of yours yet"
             if len(stack) >= MAX_PER_ARENA:
                 return f"at most {MAX_PER_ARENA} of your animals per arena"
-            if TUMAZ in (stack[0], move.card):
+            if LONER in (stack[0], move.card):
                 return "Tumaz must be played alone, as a leader"
-    if state.phase == PLAN and isinstance(move, Token) and not state.plans[seat].stacks[move.arena]:
+    if isinstance(move, Token) and not side.stacks[move.arena]:
         return "tokens go only on an arena where you have an animal"
-    name = getattr(move, "label", type(move).__name__)
-    return f"{name} is not a legal move for seat {seat} now"
+    return None

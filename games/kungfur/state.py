@@ -82,6 +82,7 @@ class State:
     queue: tuple[tuple[int, str], ...]  # open decisions (seat, kind), the first is due now
     winners: tuple[int, ...]
     end: str  # why the game ended
+    acting: tuple[int, ...]  # the seats to act, ascending: set by games.kungfur.work.freeze only
 
 
 @dataclass(frozen=True)

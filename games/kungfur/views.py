@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 
-from games.base import evolve
-from games.kungfur.fast import KERNEL, playout_policy
+from games.base import frozen
 from games.kungfur.moves import DONE
-from games.kungfur.rules import transition
+from games.kungfur.policy import choose
+from games.kungfur.rules import finish_hidden_plan, freeze, legal_moves, play, thaw
 from games.kungfur.state import BANANA, EMPTY_PLAN, PLAN, State, View
+from games.kungfur.work import Work
 
 _HIDDEN = (None, None)
 
@@ -81,38 +82,35 @@ def sample(v: View, rng: random.Random) -> State:
             buried.append(tuple(sorted(pool[: v.buried_sizes[s]])))
             pool = pool[v.buried_sizes[s] :]
     assert len(pool) == v.deck_size
-    state = State(
-        seed=rng.getrandbits(32), table=v.table, cats=v.cats, round=v.round, phase=v.phase, players=v.players,
-        plans=tuple(p if p is not None else EMPTY_PLAN for p in v.plans), used=v.used, arena=v.arena,
-        stage=v.stage, rewards=v.rewards, raifu=v.raifu, hua=v.hua, songo=v.songo, results=v.results, diff=v.diff,
-        todo=v.todo, deck=tuple(pool), discard=v.discard, buried=tuple(buried), offer=offer, queue=v.queue,
-        winners=v.winners, end=v.end,
-    )  # fmt: skip
+    # Set out from the view, then thawed: the state returned is the one `freeze` makes, with the seats to act.
+    drawn = frozen(State, {
+        "seed": rng.getrandbits(32), "table": v.table, "cats": v.cats, "round": v.round, "phase": v.phase,
+        "players": v.players, "plans": tuple(p if p is not None else EMPTY_PLAN for p in v.plans), "used": v.used,
+        "arena": v.arena, "stage": v.stage, "rewards": v.rewards, "raifu": v.raifu, "hua": v.hua, "songo": v.songo,
+        "results": v.results, "diff": v.diff, "todo": v.todo, "deck": tuple(pool), "discard": v.discard,
+        "buried": tuple(buried), "offer": offer, "queue": v.queue, "winners": v.winners, "end": v.end, "acting": (),
+    })  # fmt: skip
+    work = thaw(drawn)
     for s in (0, 1):
         if v.plans[s] is None:
-            state = _policy_plan(state, s, v.done[s], rng)
-    return state
+            _policy_plan(work, s, v.done[s], rng)
+    return freeze(work)
 
 
-def _policy_plan(state: State, seat: int, finished: bool, rng: random.Random) -> State:
+def _policy_plan(work: Work, seat: int, finished: bool, rng: random.Random) -> None:
     """A plan for `seat` that the viewer cannot see, made as the search's playout policy makes plans
-    (games/kungfur/fast.py): whole if the seat is `finished`, else its first few moves (0 to 5; the search goes on
+    (games/kungfur/policy.py): whole if the seat is `finished`, else its first few moves (0 to 5; the search goes on
     from there, ai.ismcts). A seat's search thus meets the same kind of opponent whether that opponent finished
     its plan before it or plans at the same time; drawn uniformly at random, a finished plan was a much weaker
     opponent than one the search completed by the policy, and the seat planning second was misled by it."""
     steps = None if finished else rng.randrange(6)
-    ps = KERNEL.load(state)
     random_ = rng.random
     while steps is None or steps > 0:
-        move = playout_policy(ps, seat, KERNEL.legal_moves(ps, seat), random_)
+        move = choose(work, seat, legal_moves(work, seat), random_)
         if move is DONE:
             break
-        ps = KERNEL.play(ps, seat, move)
-        state = transition(state, seat, move)
+        play(work, seat, move)
         if steps is not None:
             steps -= 1
     if finished:
-        plans = list(state.plans)
-        plans[seat] = evolve(plans[seat], done=True)
-        state = evolve(state, plans=tuple(plans))
-    return state
+        finish_hidden_plan(work, seat)

@@ -10,8 +10,7 @@ side) are for frontends; reading a view ignores them.
 
 from __future__ import annotations
 
-from games.base import evolve
-from games.kungfur.battle import arena_ap
+from games.kungfur.battle import RINGO_MAX, team_ap
 from games.kungfur.data import (
     ACHIEVEMENT,
     ANIMAL,
@@ -41,7 +40,6 @@ from games.kungfur.moves import (
 from games.kungfur.state import (
     BANANA,
     BATTLE,
-    EMPTY_PLAN,
     FIGHT,
     KKAMI,
     OPEN,
@@ -63,7 +61,6 @@ SEATS = (0, 1)
 NUM_CARDS = len(CARDS)
 MAX_COPIES = 9  # the data option's bound: a copies figure beyond it is not a Kung Fur Fight table
 MAX_AP = 9
-RINGO_MAX = 4
 
 
 def _names(mapping: dict) -> dict:
@@ -229,12 +226,7 @@ def player_from_proto(m: kp.KungFurPlayer) -> Player:
     )
 
 
-def _visible(v: View) -> View:
-    """`v` with each secret plan as an empty one, so that the engine's AP counts only what the viewer sees."""
-    return evolve(v, plans=tuple(EMPTY_PLAN if p is None else p for p in v.plans))
-
-
-def arena_to_proto(v: View, seen: View, k: int) -> kp.KungFurArena:
+def arena_to_proto(v: View, k: int) -> kp.KungFurArena:
     teams = []
     for seat in SEATS:
         plan = v.plans[seat]
@@ -245,7 +237,12 @@ def arena_to_proto(v: View, seen: View, k: int) -> kp.KungFurArena:
             team.assistants.extend(c + 1 for c in stack[1:])
             team.hidden_weapons = plan.weapons[k]
             team.coconuts = plan.coconuts[k]
-            team.attack_points = arena_ap(seen, seat, k)  # type: ignore[arg-type]
+            # AP as the viewer sees them: a secret opposing plan counts as no cards (for Ye).
+            opposing = v.plans[1 - seat]
+            team.attack_points = team_ap(
+                v.table.ap, stack, plan.weapons[k], plan.coconuts[k], seat, v.songo[k], v.raifu[k], v.hua[k],
+                len(opposing.stacks[k]) if opposing is not None else 0, v.players[seat].sp,
+            )  # fmt: skip
         teams.append(team)
     return kp.KungFurArena(
         number=k + 1, rewards=[c + 1 for c in v.rewards[k]], teams=teams, raifu_token=v.raifu[k],
@@ -354,13 +351,12 @@ class KungFurWire(GameWire):
     # --- views ---
 
     def view_to_proto(self, v: View) -> kp.KungFurView:
-        seen = _visible(v)
         return kp.KungFurView(
             seat=v.seat,
             round=v.round,
             phase=PHASES[v.phase],
             players=[player_to_proto(v, s) for s in SEATS],
-            arenas=[arena_to_proto(v, seen, k) for k in range(ARENAS)],
+            arenas=[arena_to_proto(v, k) for k in range(ARENAS)],
             current_arena=v.arena + 1,
             stage=STAGES[v.stage],
             ap_difference=v.diff,

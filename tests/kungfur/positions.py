@@ -1,9 +1,13 @@
-"""Build Kung Fur Fight positions for scenario tests: seat 0 plays the cats, seat 1 the dogs."""
+"""Build Kung Fur Fight positions for scenario tests: seat 0 plays the cats, seat 1 the dogs.
+
+A position is changed field by field and then thawed and frozen again (`change`), so that it carries the seats to
+act that the rules give it, as every state the game makes does."""
 
 from __future__ import annotations
 
 from games.base import evolve
-from games.kungfur import GAME
+from games.kungfur import GAME, rules
+from games.kungfur.battle import arena_aps
 from games.kungfur.data import CODE
 from games.kungfur.state import State
 
@@ -18,10 +22,15 @@ def cards(*keys: str) -> tuple[int, ...]:
     return tuple(sorted(CODE[k] for k in keys))
 
 
+def change(state: State, **fields) -> State:
+    """`state` with some fields changed, frozen by the rules (so with its seats to act)."""
+    return rules.freeze(rules.thaw(evolve(state, **fields)))
+
+
 def position(rewards=((), (), ()), seed: int = 1, **fields) -> State:
     """A fresh game (cats at seat 0) with empty arenas unless `rewards` says otherwise."""
     state = GAME.new_game(2, {"cats": "seat0"}, seed)
-    return evolve(state, rewards=tuple(tuple(CODE[k] for k in r) for r in rewards), **fields)
+    return change(state, rewards=tuple(tuple(CODE[k] for k in r) for r in rewards), **fields)
 
 
 def player(state: State, seat: int, **fields) -> State:
@@ -31,7 +40,14 @@ def player(state: State, seat: int, **fields) -> State:
             fields[name] = cards(*fields[name])
     players = list(state.players)
     players[seat] = evolve(players[seat], **fields)
-    return evolve(state, players=tuple(players))
+    return change(state, players=tuple(players))
+
+
+def ap(state: State, seat: int, arena: int) -> int:
+    """`seat`'s AP on `arena` (0-2) in `state`, as the rules count it."""
+    work = rules.thaw(state)
+    rules.materialize(work)  # a planning state is thawed in part
+    return arena_aps(work, arena)[seat]
 
 
 def ids(state: State, seat: int) -> list[str]:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from games.base import evolve
 from games.kungfur import GAME
-from games.kungfur.battle import arena_ap
 from games.kungfur.state import REGROUP
-from tests.kungfur.positions import CATS, DOGS, c, cards, fight, ids, play, player, position
+from tests.kungfur.positions import CATS, DOGS, ap, c, cards, fight, ids, play, player, position
 
 
 def test_the_rulebooks_battle_example():
@@ -15,7 +13,7 @@ def test_the_rulebooks_battle_example():
     The figure is missing; this position fits it: Ye + Novice + a Coconut (+2 for the cats' 2 cards) against 2
     Jonin and 2 Hidden Weapons; a Hua token alone against nothing; Gongming + a Coconut against Himiko, a Genin and
     a weapon."""
-    state = evolve(position(), hua=(None, DOGS, None))
+    state = position(hua=(None, DOGS, None))
     state = player(state, DOGS, coconuts=2)
     state = fight(
         state,
@@ -29,7 +27,7 @@ def test_the_rulebooks_battle_example():
 
 def _ap_after_fight(state, arena):
     """AP of both sides as they stood in the battle (plans stay on the table until the regroup ends)."""
-    return arena_ap(state, DOGS, arena), arena_ap(state, CATS, arena)
+    return ap(state, DOGS, arena), ap(state, CATS, arena)
 
 
 def test_higher_ap_wins_a_vp_and_the_loser_loses_sp():
@@ -48,7 +46,7 @@ def test_hua_tokens():
     state = fight(position(), cats=("lead:1:jonin",), dogs=("lead:1:hua",))
     assert state.results[0] == CATS and state.hua[0] == DOGS and state.players[DOGS].hua == 2
     # Next battles on arena 1: the token gives the dogs 2 AP, even without a dog there.
-    base = evolve(position(), hua=(DOGS, None, None))
+    base = position(hua=(DOGS, None, None))
     assert fight(base, cats=("lead:1:genin",)).results[0] is None  # 2:2
     lost = fight(base, cats=("lead:1:jonin",), dogs=("lead:2:monk",))
     assert lost.results[0] == CATS and lost.hua[0] is None, "a lost battle discards the Hua token"
@@ -74,7 +72,7 @@ def test_eldest_senior_brother_ye_counts_the_opponents_cards():
     3AP를 추가합니다." """
     state = fight(position(), cats=("lead:1:genin", "assist:1:genin", "assist:1:raifu"),
                   dogs=("lead:1:ye", "assist:1:novice"))
-    assert arena_ap(state, DOGS, 0) == 2 + 2 + 3
+    assert ap(state, DOGS, 0) == 2 + 2 + 3
     assert state.results[0] == DOGS  # 8 against 5
 
 
@@ -195,7 +193,7 @@ def test_heo_yun_grows_stronger_as_sp_falls():
     for sp, expected in ((10, 1), (8, 3), (5, 3), (4, 5), (1, 5)):
         state = player(position(), CATS, hand=("heo-yun",), sp=sp)
         state = fight(state, cats=("lead:1:heo-yun",))
-        assert arena_ap(state, CATS, 0) == expected, sp
+        assert ap(state, CATS, 0) == expected, sp
 
 
 def test_kkami_recovers_one_card_in_the_regroup():

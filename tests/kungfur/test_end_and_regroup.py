@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from games.base import evolve
 from games.kungfur import GAME
-from games.kungfur.battle import verdict
+from games.kungfur.regroup import verdict
 from games.kungfur.state import OVER, PLAN, REGROUP
-from tests.kungfur.positions import CATS, DOGS, c, cards, fight, ids, play, player, position
+from tests.kungfur.positions import CATS, DOGS, c, cards, change, fight, ids, play, player, position
 
 
 def _p(state, seat):
@@ -44,25 +43,22 @@ def test_both_at_zero_sp_the_higher_vp_wins():
 
 def test_fewer_than_three_reward_cards_the_higher_vp_wins():
     """"예외적으로 남은 보상 카드가 3장 미만일 경우 VP가 높은 플레이어가 승리합니다." (counted in the reward deck.)"""
-    state = evolve(position(), deck=(c("apple"), c("might")))
+    state = change(position(), deck=(c("apple"), c("might")))
     state = fight(state, cats=("lead:1:jonin",))
     assert state.phase == OVER and state.winners == (CATS,)
-    tied = fight(evolve(position(), deck=(c("apple"),)))
+    tied = fight(change(position(), deck=(c("apple"),)))
     assert tied.phase == OVER and tied.winners == (CATS, DOGS) and GAME.score(tied).ranking == ((CATS, DOGS),)
 
 
 def test_verdict_order():
-    base = position().players
-    with_sp = lambda sp0, sp1, vp0, vp1: (  # noqa: E731
-        evolve(base[0], sp=sp0, vp=vp0),
-        evolve(base[1], sp=sp1, vp=vp1),
-    )
-    assert verdict(with_sp(5, 5, 4, 0), 10)[0] == (CATS,)
-    assert verdict(with_sp(5, 5, 3, 0), 10) is None
-    assert verdict(with_sp(0, 5, 9, 0), 10)[0] == (DOGS,)
-    assert verdict(with_sp(0, 0, 1, 2), 10)[0] == (DOGS,)
-    assert verdict(with_sp(0, 4, 1, 2), 1)[0] == (DOGS,)
-    assert verdict(with_sp(3, 4, 2, 1), 2)[0] == (CATS,)
+    """The win checks in their order: both SP 0, one SP 0, fewer than 3 reward cards, a 4 VP lead (arguments: SP of
+    seats 0 and 1, VP of seats 0 and 1, the reward deck's size)."""
+    assert verdict(5, 5, 4, 0, 10)[0] == (CATS,)
+    assert verdict(5, 5, 3, 0, 10) is None
+    assert verdict(0, 5, 9, 0, 10)[0] == (DOGS,)
+    assert verdict(0, 0, 1, 2, 10)[0] == (DOGS,)
+    assert verdict(0, 4, 1, 2, 1)[0] == (DOGS,)
+    assert verdict(3, 4, 2, 1, 2)[0] == (CATS,)
 
 
 def test_regroup_rest_area_and_card_limit():
@@ -109,7 +105,7 @@ def test_preparation_stacks_carried_over_rewards_up_to_three():
     """"이전 라운드를 비겨 보상 카드가 전장에 남아있는 경우 그 위에 보상 카드를 추가합니다. 한 전장에 최대 3장까지 놓을
     수 있으며 4번째 카드가 추가되면 가장 아래 카드를 버립니다." """
     state = position(rewards=(("apple", "might", "tumaz"), ("kkami",), ()))
-    state = evolve(state, deck=tuple(c(k) for k in ("ginseng", "ginseng", "ginseng", "banana", "songo", "chef")))
+    state = change(state, deck=tuple(c(k) for k in ("ginseng", "ginseng", "ginseng", "banana", "songo", "chef")))
     state = fight(state)  # nobody plays: every arena ties 0:0, free recovery for both
     assert state.phase == PLAN and state.round == 2
     assert state.rewards == (
@@ -121,7 +117,7 @@ def test_preparation_stacks_carried_over_rewards_up_to_three():
 
 
 def test_codec_round_trip_of_a_busy_position():
-    state = evolve(position(rewards=(("banana",), ("might",), ())),
+    state = change(position(rewards=(("banana",), ("might",), ())),
                    deck=tuple(c(k) for k in ("tumaz", "apple", "kkami", "songo")))
     state = fight(state, cats=("lead:1:jonin",), dogs=("lead:2:hua",))
     assert GAME.load_state(GAME.dump_state(state)) == state

@@ -6,7 +6,7 @@ import pytest
 
 from games.base import IllegalMove
 from games.kungfur import GAME
-from games.kungfur.moves import Lead
+from games.kungfur.moves import Lead, Token
 from tests.kungfur.positions import CATS, DOGS, c, fight, ids, play, player, position
 
 
@@ -43,8 +43,12 @@ def test_tokens_only_where_you_have_animals_and_after_them():
     없습니다." (then place Hidden Weapon or Coconut tokens as you like, never on an arena without an animal card.)"""
     state = play(position(), CATS, "lead:2:genin")
     assert "weapon:2" in ids(state, CATS) and "weapon:1" not in ids(state, CATS) and "weapon:3" not in ids(state, CATS)
+    with pytest.raises(IllegalMove, match="tokens go only on an arena where you have an animal"):
+        GAME.apply(state, CATS, Token(0, "weapon"))
     state = play(state, CATS, "weapon:2")
     assert not any(i.startswith(("lead:", "assist:")) for i in ids(state, CATS)), "tokens come after the animals"
+    with pytest.raises(IllegalMove, match="animals are placed before the tokens"):
+        GAME.apply(state, CATS, Lead(0, c("jonin")))
     state = play(state, CATS, "weapon:2", "weapon:2", "weapon:2")
     assert "weapon:2" not in ids(state, CATS), "only 4 Hidden Weapons"
     assert not any(i.startswith("weapon") for i in ids(position(), DOGS)), "the dogs start without Hidden Weapons"

@@ -8,12 +8,11 @@ import random
 import re
 
 from clients.render import render_state
-from games.base import evolve
 from games.kungfur import GAME
 from games.kungfur.data import CARDS, NAMES
 from games.kungfur.render import card_name
 from tabletop.terminal.style import Style
-from tests.kungfur.positions import CATS, DOGS, c, fight, play, player, position
+from tests.kungfur.positions import CATS, DOGS, c, change, fight, play, player, position
 from tests.support.screens import Screens
 
 SEATS = ("Ann", "Bob")  # Ann plays the cats (seat 0), Bob the dogs (seat 1)
@@ -91,7 +90,7 @@ def test_a_board_tells_vp_sp_limit_hand_rest_and_tokens():
 
 
 def test_the_banana_draw_is_shown_to_its_chooser_only():
-    state = evolve(position(rewards=(("banana",), (), ())), deck=(c("tumaz"), c("might"), c("apple"), c("ginseng")))
+    state = change(position(rewards=(("banana",), (), ())), deck=(c("tumaz"), c("might"), c("apple"), c("ginseng")))
     state = fight(state, cats=("lead:1:jonin",))
     assert "The Banana's draw: Ginseng, Apple, Might (keep one; the others go face down)" in board(state, CATS)
     assert "Due now: You decide which card of the Banana's draw to keep" in board(state, CATS)
@@ -144,7 +143,7 @@ def test_changes_tell_a_tie_and_the_rewards_that_stay():
 
 
 def test_changes_tell_the_banana_choice_to_both_seats():
-    state = evolve(position(rewards=(("banana",), (), ())), deck=(c("tumaz"), c("might"), c("apple"), c("ginseng")))
+    state = change(position(rewards=(("banana",), (), ())), deck=(c("tumaz"), c("might"), c("apple"), c("ginseng")))
     state = fight(state, cats=("lead:1:jonin",))
     after = play(state, CATS, "banana:might")
     for watcher in (CATS, DOGS, None):

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from games.base import evolve
-from games.kungfur.battle import arena_ap
-from tests.kungfur.positions import CATS, DOGS, c, cards, fight, ids, play, player, position
+from tests.kungfur.positions import CATS, DOGS, ap, c, cards, change, fight, ids, play, player, position
 
 
 def _won_by_cats(*rewards, cats_plan=("lead:1:jonin",), deck=None, **fields):
     state = position(rewards=(rewards, (), ()), **fields)
     if deck is not None:
-        state = evolve(state, deck=tuple(c(k) for k in deck))
+        state = change(state, deck=tuple(c(k) for k in deck))
     return fight(state, cats=cats_plan)
 
 
@@ -59,7 +57,7 @@ def test_coconut_token():
     assert state.players[CATS].coconuts == 1
     state = player(position(), DOGS, coconuts=1)
     state = fight(state, cats=("lead:1:genin",), dogs=("lead:1:ye", "coconut:1"))
-    assert arena_ap(state, DOGS, 0) == 2 + 1 + 1 and state.players[DOGS].coconuts == 1, "it comes back"
+    assert ap(state, DOGS, 0) == 2 + 1 + 1 and state.players[DOGS].coconuts == 1, "it comes back"
 
 
 def test_banana():
@@ -78,7 +76,7 @@ def test_songo_mushroom():
     2개까지 놓을 수 있으며 1개 당 1AP를 추가합니다." """
     state = _won_by_cats("songo", "songo", "songo")
     assert state.songo[0] == (CATS, CATS)
-    assert arena_ap(evolve(position(), songo=((CATS, CATS), (), ())), CATS, 0) == 2
+    assert ap(change(position(), songo=((CATS, CATS), (), ())), CATS, 0) == 2
 
 
 def test_head_chef():

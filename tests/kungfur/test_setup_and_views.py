@@ -7,10 +7,10 @@ import random
 import pytest
 
 from games.base import InvalidOptions
-from games.kungfur import GAME
-from games.kungfur.data import ANIMAL, CARDS, DEFAULT_TABLE, NUMBER, TABLE, compile_table
+from games.kungfur import GAME, rules
+from games.kungfur.data import ANIMAL, CARDS, NUMBER, TABLE, compile_table
 from games.kungfur.state import PLAN
-from tests.kungfur.positions import CATS, DOGS, c, cards, fight, ids, play, player, position
+from tests.kungfur.positions import CATS, DOGS, c, cards, change, fight, ids, play, player, position
 
 
 def test_setup():
@@ -18,14 +18,15 @@ def test_setup():
     강아지 플레이어는 '후아'토큰 3개를 가져갑니다." (9 animal cards and 3 food tokens each; the cats take 2 Raifu
     tokens and 4 Hidden Weapon tokens, the dogs 3 Hua tokens.) "보상 카드 더미에서 3장을 펼쳐 각 전장에 한 장씩"."""
     state = GAME.new_game(2, {"cats": "seat1"}, 5)
+    table = compile_table()
     cats, dogs = state.players[1], state.players[0]
     assert (cats.species, dogs.species) == ("cats", "dogs")
     assert len(cats.hand) == len(dogs.hand) == 9
     assert cats.food == dogs.food == 3
     assert (cats.weapons, cats.hua, dogs.weapons, dogs.hua) == (4, 0, 0, 3)
-    assert cats.limit == dogs.limit == 3 and cats.sp == dogs.sp == DEFAULT_TABLE.start_sp and cats.vp == 0
+    assert cats.limit == dogs.limit == 3 and cats.sp == dogs.sp == table.start_sp and cats.vp == 0
     assert all(len(r) == 1 for r in state.rewards)
-    assert len(state.deck) == len(DEFAULT_TABLE.rewards) - 3 == 31
+    assert len(state.deck) == len(table.rewards) - 3 == 31
     assert state.phase == PLAN and GAME.to_act(state) == {0, 1}
 
 
@@ -40,7 +41,7 @@ def test_sides_are_chosen_or_random():
 def test_the_data_table_is_one_table_of_assumed_rows():
     assert all(row.assumed for row in TABLE)
     assert sum(r.copies for r in CARDS if r.kind == ANIMAL) == 18
-    assert len(DEFAULT_TABLE.rewards) == 52 - 18
+    assert len(compile_table().rewards) == 52 - 18
     assert {r.key for r in TABLE if r.kind == NUMBER} == {"start_sp", "battle_loss", "destruction_max"}
 
 
@@ -81,7 +82,8 @@ def test_the_plan_stays_secret_until_both_are_done():
 
 
 def test_samples_keep_what_the_seat_saw():
-    """Hidden cards are drawn only from what the seat cannot rule out, and view(sample(v)) == v."""
+    """Hidden cards are drawn only from what the seat cannot rule out, and view(sample(v)) == v; a sample is a state
+    the rules made (frozen with its seats to act)."""
     state = position(rewards=(("banana",), (), ()))
     state = evolve_deck(state, ("might", "apple", "ginseng", "tumaz"))
     state = fight(state, cats=("lead:1:jonin",))
@@ -92,6 +94,7 @@ def test_samples_keep_what_the_seat_saw():
         for _ in range(20):
             s = GAME.sample(v, rng)
             assert GAME.view(s, seat) == v
+            assert rules.freeze(rules.thaw(s)) == s
     dogs_view = GAME.view(state, DOGS)
     assert dogs_view.offer == () and dogs_view.offer_size == 3
     assert sorted(dogs_view.unseen) == sorted(state.deck + state.offer)
@@ -111,7 +114,7 @@ def test_samples_of_a_hidden_plan_vary_and_respect_the_hand():
     for _ in range(30):
         s = GAME.sample(v, rng)
         assert GAME.view(s, DOGS) == v
-        assert s.plans[CATS].done
+        assert s.plans[CATS].done and rules.freeze(rules.thaw(s)) == s and GAME.to_act(s) == {DOGS}
         plans.add(s.plans[CATS])
         cards_planned = [x for stack in s.plans[CATS].stacks for x in stack]
         assert all(cards_planned.count(x) <= s.players[CATS].hand.count(x) for x in cards_planned)
@@ -119,9 +122,7 @@ def test_samples_of_a_hidden_plan_vary_and_respect_the_hand():
 
 
 def evolve_deck(state, keys):
-    from games.base import evolve
-
-    return evolve(state, deck=tuple(c(k) for k in keys))
+    return change(state, deck=tuple(c(k) for k in keys))
 
 
 def test_only_planning_moves_are_secret():

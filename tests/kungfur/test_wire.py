@@ -11,14 +11,13 @@ import pytest
 from google.protobuf import any_pb2
 
 from games import wire
-from games.base import evolve
 from games.kungfur import GAME
 from games.kungfur.data import CARDS, NAMES
 from games.kungfur.moves import MOVE_TYPES, RingoAdd, ShuAdd
 from games.kungfur.wire import enum_name
 from tabletop.v1 import kungfur_pb2 as kp
 from tabletop.wire import WireError
-from tests.kungfur.positions import CATS, DOGS, c, fight, play, player, position
+from tests.kungfur.positions import CATS, DOGS, c, change, fight, play, player, position
 from tests.support.messages import move_message, pack, view_message
 
 
@@ -158,7 +157,7 @@ def test_a_battle_in_words_tokens_results_and_the_decision_due():
 
 def test_the_banana_draw_is_shown_to_its_chooser_only():
     """"고른 카드는 상대에게 보여주고 나머지 2장은 뒷면을 위로하여 버립니다." """
-    state = evolve(position(rewards=(("banana",), (), ())), deck=(c("tumaz"), c("might"), c("apple"), c("ginseng")))
+    state = change(position(rewards=(("banana",), (), ())), deck=(c("tumaz"), c("might"), c("apple"), c("ginseng")))
     state = fight(state, cats=("lead:1:jonin",))
     mine, theirs = _view_message(state, CATS), _view_message(state, DOGS)
     assert list(mine.banana_draw) == [kp.KUNG_FUR_CARD_GINSENG, kp.KUNG_FUR_CARD_APPLE, kp.KUNG_FUR_CARD_MIGHT]

@@ -1,0 +1,162 @@
+"""The planning phase's rules: the card limit, where an animal may go, and the planning moves a seat has.
+
+Planning is a sequence of secret moves by each seat (both seats plan at once): lead an empty arena, add an
+assistant under a leader, then (after the animals) put tokens, and finish. What a plan leaves its seat
+(`plan_facts`) and the moves a seat has (`plan_moves`) are remembered by what they depend on: a search asks for
+the moves again and again, and the checked engine asks for the facts of nearly every planning state it thaws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from games.base import Move
+from games.kungfur.data import HIMIKO, MAX_PER_ARENA, REINFORCEMENTS, TUMAZ
+from games.kungfur.moves import ASSISTS, COCONUT_TOKENS, DONE, LEADS, REINFORCE, WEAPON_TOKENS
+from games.kungfur.state import Plan, Player
+from games.kungfur.work import Side, Work
+
+_ARENAS = (0, 1, 2)
+LONER = TUMAZ  # the animal that fights alone: never an assistant, and none under it
+_CACHE_MAX = 100_000  # keys a long search sees stay far below this; a bound all the same
+
+
+def card_limit(limit: int, boost: bool, blocked: int, round_: int) -> int:
+    """A seat's card limit in the planning of round `round_`: its marker `limit`, +1 with Reinforcements used
+    (`boost`), -1 under a Blockade (`blocked`: the round it applies to)."""
+    return limit + boost - (blocked == round_)
+
+
+def arena_shape(stack: Sequence[int]) -> int:
+    """An arena where a seat has `stack` (leader first), for its planning: 0 empty (a leader may go there), 1 open
+    to an assistant (fewer than 3 cards, and the leader is not Tumaz, who fights alone), 2 closed."""
+    if not stack:
+        return 0
+    return 1 if len(stack) < MAX_PER_ARENA and stack[0] != LONER else 2
+
+
+def open_to_assistant(stack: Sequence[int]) -> bool:
+    """Whether an arena where a seat has `stack` takes another of its animals as an assistant."""
+    return arena_shape(stack) == 1
+
+
+Facts = tuple[tuple[int, ...], int, tuple[int, int, int]]  # (cards free, room under the limit, arena shapes)
+_FACTS: dict[tuple[tuple[int, ...], tuple[tuple[int, ...], ...], int], Facts] = {}
+
+
+def plan_facts(hand: tuple[int, ...], stacks: tuple[tuple[int, ...], ...], limit: int) -> Facts:
+    """What a plan of `stacks` leaves a seat with `hand` and card limit `limit`: the cards of the hand not in the
+    plan (sorted), how many more animals the limit allows (Himiko does not count), and each arena's
+    `arena_shape`."""
+    key = (hand, stacks, limit)
+    facts = _FACTS.get(key)
+    if facts is None:
+        if len(_FACTS) >= _CACHE_MAX:
+            _FACTS.clear()
+        avail = hand
+        room = limit
+        for stack in stacks:
+            for card in stack:
+                if card != HIMIKO:
+                    room -= 1
+                i = avail.index(card)
+                avail = avail[:i] + avail[i + 1 :]
+        facts = _FACTS[key] = avail, room, (arena_shape(stacks[0]), arena_shape(stacks[1]), arena_shape(stacks[2]))
+    return facts
+
+
+def copy_plan(side: Side, player: Player, plan: Plan) -> None:
+    """Copy into `side` its plan and what the planning phase reads of its board (no planning move changes that)."""
+    side.hand = player.hand
+    side.vp = player.vp
+    side.limit = player.limit
+    side.blocked = player.blocked
+    side.items = player.items
+    side.weapons = player.weapons
+    side.coconuts = player.coconuts
+    side.stacks = list(plan.stacks)
+    side.pw = list(plan.weapons)
+    side.pc = list(plan.coconuts)
+    side.boost = plan.boost
+
+
+def derive(work: Work, side: Side) -> None:
+    """Fill in a side of a planning state, which the thaw left for later (the checked engine thaws a planning state
+    for one seat's move; the other seat's side is seldom read): its plan, its board as planning reads it, and what
+    the plan leaves it (`plan_facts`). Done before anything reads the side or changes its plan."""
+    player, plan = side.player, side.plan
+    assert player is not None and plan is not None, "derived as thawed"
+    copy_plan(side, player, plan)
+    side.tokens = sum(plan.weapons) + sum(plan.coconuts)
+    limit = card_limit(player.limit, plan.boost, player.blocked, work.round)
+    avail, side.room, shapes = plan_facts(player.hand, plan.stacks, limit)
+    side.avail = list(avail)
+    side.shapes = list(shapes)
+    side.derived = True
+
+
+def change_plan(work: Work, side: Side) -> None:
+    """Note that `side`'s plan is about to change (freeze then builds it anew)."""
+    if not side.derived:
+        derive(work, side)
+    side.plan = None
+
+
+_MovesKey = tuple[bool, tuple[int, ...], bool, bool, bool, bool, int, int, int]
+_PLAN_MOVES: dict[_MovesKey, tuple[Move, ...]] = {}
+
+
+def plan_moves(work: Work, seat: int) -> list[Move]:
+    """`seat`'s planning moves, in a stable order: animals (a leader on an empty arena, an assistant on an open
+    one; past the card limit only Himiko) until the first token, the Reinforcements, tokens on the arenas with an
+    animal, and done. Remembered by what the list depends on."""
+    side = work.sides[seat]
+    if side.done:
+        return []
+    if not side.derived:
+        derive(work, side)
+    shapes = side.shapes
+    animals = side.tokens == 0  # "Then" the tokens: no animal after the first token
+    key = (
+        animals,
+        tuple(side.avail) if animals else (),
+        animals and side.room > 0,
+        animals and not side.boost and REINFORCEMENTS in side.items,
+        side.weapons > sum(side.pw),
+        side.coconuts > sum(side.pc),
+        shapes[0],
+        shapes[1],
+        shapes[2],
+    )
+    moves = _PLAN_MOVES.get(key)
+    if moves is None:
+        if len(_PLAN_MOVES) >= _CACHE_MAX:
+            _PLAN_MOVES.clear()
+        moves = _PLAN_MOVES[key] = _list_plan_moves(*key)
+    return list(moves)
+
+
+def _list_plan_moves(animals: bool, avail: tuple[int, ...], room: bool, reinforce: bool, weapons_left: bool,
+                     coconuts_left: bool, *shapes: int) -> tuple[Move, ...]:
+    moves: list[Move] = []
+    if animals:
+        cards = sorted(set(avail))
+        for k in _ARENAS:
+            if shapes[k] == 0:
+                leads = LEADS[k]
+                moves += [leads[c] for c in cards if room or c == HIMIKO]
+            elif shapes[k] == 1:
+                assists = ASSISTS[k]
+                moves += [assists[c] for c in cards if c != LONER and (room or c == HIMIKO)]
+        if reinforce:
+            moves.append(REINFORCE)
+    if weapons_left or coconuts_left:
+        for k in _ARENAS:
+            if shapes[k]:
+                if weapons_left:
+                    moves.append(WEAPON_TOKENS[k])
+                if coconuts_left:
+                    moves.append(COCONUT_TOKENS[k])
+    moves.append(DONE)
+    return tuple(moves)
+

@@ -1,0 +1,84 @@
+"""Kung Fur Fight's playout policy: how the search (ai.ismcts) plays on past its tree, and how `sample` draws the
+plans a seat cannot see (games.kungfur.views). Strategy only: what is legal is the rules' to say."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from games.base import Move, PlayoutPolicy
+from games.kungfur.data import HIMIKO
+from games.kungfur.moves import ASSISTS, COCONUT_TOKENS, DONE, LEADS, WEAPON_TOKENS
+from games.kungfur.planning import LONER, derive
+from games.kungfur.state import PLAN, RECOVER
+from games.kungfur.work import Side, Work
+
+EXPLORE = 0.25  # share of uniformly random picks
+WEAPON = 0.8  # chance to put down another Hidden Weapon
+_ARENAS = (0, 1, 2)
+
+
+def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], float]) -> Move:
+    """A cheap rule of thumb for the playouts: plan animals up to the card limit where the rewards are (lead the
+    arena with the most reward cards, half the time with the strongest animal), then the Coconuts and most
+    Hidden Weapons, and finish; recover when the hand runs short (the greedy player's rule). A quarter of the
+    picks, and the decisions of the battle phase, stay uniformly random. As a player on its own it beat uniformly
+    random play in 81-84% of 1000 games (docs/ai.md); a variant that planned fewer animals (it stopped with chance
+    0.4 after each) won only 33%."""
+    if random_() >= EXPLORE:
+        if work.phase == PLAN:
+            move = _plan_pick(work, work.sides[seat], random_)
+            if move is not None:
+                return move
+        elif work.queue[0][1] == RECOVER:
+            side = work.sides[seat]
+            if len(side.hand) > side.limit and len(side.rest) < 4:
+                return moves[-1]  # leave them: "none" is listed last
+            return moves[0]
+    return moves[int(random_() * len(moves))]
+
+
+def _plan_pick(work: Work, side: Side, random_: Callable[[], float]) -> Move | None:
+    if not side.derived:
+        derive(work, side)
+    stacks = side.stacks
+    if not side.tokens:
+        avail = side.avail
+        cards: Sequence[int]
+        if side.room > 0:
+            cards = avail
+        else:
+            cards = [HIMIKO] if HIMIKO in avail else ()
+        if cards:
+            best, best_key = -1, -1.0
+            rewards = work.rewards
+            shapes = side.shapes
+            for k in _ARENAS:
+                shape = shapes[k]
+                if shape == 0:
+                    key = 2 * len(rewards[k]) + 1 + random_()
+                elif shape == 1:
+                    key = 2 * len(rewards[k]) + random_()
+                else:
+                    continue
+                if key > best_key:
+                    best, best_key = k, key
+            if best >= 0:
+                lead = not stacks[best]
+                if random_() < 0.5:
+                    card = max(cards, key=work.ap.__getitem__)
+                else:
+                    card = cards[int(random_() * len(cards))]
+                if lead:
+                    return LEADS[best][card]
+                if card != LONER:
+                    return ASSISTS[best][card]
+    used = [k for k in _ARENAS if stacks[k]]
+    if used:
+        if side.coconuts > sum(side.pc):
+            return COCONUT_TOKENS[used[int(random_() * len(used))]]
+        if side.weapons > sum(side.pw) and random_() < WEAPON:
+            return WEAPON_TOKENS[used[int(random_() * len(used))]]
+    return DONE
+
+
+POLICY = PlayoutPolicy(choose=choose)
