@@ -12,6 +12,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("commands.run:main", "start the whole stack locally: Redis (embedded unless a URL is given), "
                                       "the game service and the AI worker"),
     "serve": ("service.server:main", "run the gRPC game service"),
+    "archive-writer": ("service.archive.writer:main", "store finished games in PostgreSQL (TABLETOP_DATABASE_URL), "
+                                                       "each exactly once"),
     "gateway": ("gateway.server:main", "run the gRPC-Web gateway for browsers (and the web table)"),
     "ai-worker": ("ai.worker:main", "run the AI worker (job consumer and AIService for suggestions)"),
     "arena": ("bench.arena:main", "play many games between players on the engines and print win rates"),

@@ -27,6 +27,7 @@
 -- Redis Cluster slot (service/store.py mint_game_id).
 -- KEYS[9] engine state         game:{id}:state  (zlib bytes of the packed state)
 -- KEYS[10] finished game's log game:{id}:log  (zlib of every event, written by the commit that finishes the game)
+-- KEYS[11] archive stream      tabletop:archive:{jB}  (finished games for the archive writer, service/archive/)
 -- ARGV[1] expected version (the version the change was computed from)
 -- ARGV[2] JSON object of hash fields to set
 -- ARGV[3] JSON array of the event's fields and values, alternating (one order for every event of a kind, so that
@@ -52,6 +53,7 @@
 -- ARGV[19] the log of every event, this one included ("" = the game does not finish: append to the stream only)
 -- ARGV[20] with a log: the number of stream entries it was built from (else CONFLICT: build it again)
 -- ARGV[21] with a log: seconds the stream is kept for live watchers
+-- ARGV[22] "1": a database is configured (the archive); "" = none (finished games expire after ARGV[6] seconds)
 -- Returns {"OK", new version} | {"CONFLICT", current version} | {"DUPLICATE", first answer}
 
 if ARGV[4] ~= "" then
@@ -137,6 +139,22 @@ for _, job in ipairs(cjson.decode(ARGV[10])) do
     stream = KEYS[8]
   end
   redis.call("XADD", stream, "MINID", ARGV[15], "*", unpack(entry))
+end
+
+-- The archive (service/archive/, docs/archive.md). The commit that finishes a game (it writes the log) puts the
+-- game on the archive stream, atomically with its end, and marks it "archive" = "pending"; while it is pending its
+-- hash, state and log do not expire (this or any later commit), so a game cannot expire before the writer has
+-- stored it in PostgreSQL. The writer (archived.lua) acknowledges the entry and then lets the keys expire.
+if ARGV[22] == "1" then
+  if ARGV[19] ~= "" then
+    redis.call("HSET", KEYS[1], "archive", "pending")
+    redis.call("XADD", KEYS[11], "*", "game", ARGV[9])
+  end
+  if redis.call("HGET", KEYS[1], "archive") == "pending" then
+    redis.call("PERSIST", KEYS[1])
+    redis.call("PERSIST", KEYS[9])
+    redis.call("PERSIST", KEYS[10])
+  end
 end
 
 return {"OK", tostring(version)}

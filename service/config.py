@@ -54,6 +54,14 @@ class Config:
     # The replica runs the timekeeper (service/timekeeper.py): it competes for the leases of the shards' turn
     # deadlines. Off on replicas that should never keep time (the watch tier); at least one replica needs it.
     timekeeper: bool = True
+    # The archive (service/archive/, docs/archive.md): with a PostgreSQL URL, finished games go on the archive
+    # stream and stay in Redis until the archive writer (`tabletop archive-writer`) has stored them; "" = no
+    # database: finished games expire after retention_seconds, as ever. The writer: games per batch, how long
+    # another writer's entry waits before it is taken over (a writer that died), and how long a read waits.
+    database_url: str = ""
+    archive_batch: int = 100
+    archive_claim_seconds: float = 60.0
+    archive_poll_seconds: float = 1.0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -99,6 +107,10 @@ class Config:
             health_port=get("HEALTH_PORT", d.health_port),
             gateway_forward_secret=get("GATEWAY_FORWARD_SECRET", d.gateway_forward_secret),
             timekeeper=flag(env, "TIMEKEEPER", d.timekeeper),
+            database_url=get("DATABASE_URL", d.database_url),
+            archive_batch=max(1, get("ARCHIVE_BATCH", d.archive_batch)),
+            archive_claim_seconds=max(0.1, get("ARCHIVE_CLAIM_SECONDS", d.archive_claim_seconds)),
+            archive_poll_seconds=max(0.01, get("ARCHIVE_POLL_SECONDS", d.archive_poll_seconds)),
         )
         transport.check_certificate(config.tls_cert_file, config.tls_key_file, config.tls_ca_file)
         from service.quotas import load_api_keys

@@ -110,6 +110,7 @@ async def start_server(config: Config, more_services: MoreServices | None = None
         job_shards=config.ai_job_shards,
         job_retention_seconds=config.ai_job_retention_seconds,
         request_seconds=config.request_id_seconds,
+        archive=bool(config.database_url),
     )
     # Each game's messages, loaded now: reflection serves them, and a broken plugin fails at start.
     for game in registry.all_games():

@@ -214,6 +214,12 @@ def log_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:log"
 
 
+def archive_stream(shard: int) -> str:
+    """Finished games waiting for the archive writer (service/archive/), one entry {"game": id} per game, added by
+    the commit that finishes it; in the shard's slot, so commit.lua may touch it."""
+    return f"tabletop:archive:{{{shard_tag(shard)}}}"
+
+
 def request_field(seat: int, request_id: str) -> str:
     return f"{seat}:{request_id}"
 
@@ -325,7 +331,7 @@ def read_stored(client: Any, game_id: str) -> tuple[GameRecord | None, list[Even
 
 class GameStore:
     def __init__(self, client: Any, *, retention_seconds: int, abandoned_seconds: int, job_shards: int,
-                 job_retention_seconds: int = 86_400, request_seconds: int = 600):
+                 job_retention_seconds: int = 86_400, request_seconds: int = 600, archive: bool = False):
         self.redis = client
         self.retention_seconds = retention_seconds
         self.abandoned_seconds = abandoned_seconds
@@ -334,6 +340,9 @@ class GameStore:
         # A request id's answer is kept this long after the game's last request: a client retries within seconds
         # (a lost answer, a reconnect), not hours later.
         self.request_seconds = request_seconds
+        # A database is configured: the commit that finishes a game puts it on the archive stream and keeps its
+        # keys until the archive writer has stored it (then they expire after retention_seconds).
+        self.archive = archive
         self._commit = client.register_script(resources.files("service").joinpath("commit.lua").read_text())
         self._read = client.register_script(resources.files("service").joinpath("read.lua").read_text())
         # The two scripts of every GetState and MakeMove share one pipelined connection (service/pipelined.py);
@@ -498,6 +507,7 @@ class GameStore:
             bulk_stream(shard),
             state_key(game_id),
             log_key(game_id),
+            archive_stream(shard),
         ]
         args = [
             expected_version,
@@ -521,6 +531,7 @@ class GameStore:
             log,
             stream_length,
             min(STREAM_LINGER_SECONDS, ttl),
+            "1" if self.archive else "",
         ]
         outcome, value = await self._timed("commit", lambda: self._run(self._commit, keys, args))
         outcome = outcome.decode()

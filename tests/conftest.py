@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tabletop import settings
+from tabletop.stack.embedded_postgres import EmbeddedPostgres
 from tabletop.stack.embedded_redis import EmbeddedRedis
 
 # Games under development can join every suite that runs over the registry: TABLETOP_GAME_MODULES=games.x pytest
@@ -64,11 +65,48 @@ def own_redis(tmp_path):
         server.cleanup()
 
 
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A real PostgreSQL for the whole session (per xdist worker), started by the tests in a fresh temporary
+    folder on a free port: never a server the tests did not start (not 127.0.0.1:5432)."""
+    server = EmbeddedPostgres(fsync=False).start()
+    try:
+        yield server
+    finally:
+        server.cleanup()
+
+
+_database_numbers = itertools.count(1)
+
+
+@pytest.fixture
+def database_url(postgres_server) -> str:
+    """A fresh, empty database on the session's PostgreSQL, for one test."""
+    import psycopg
+
+    name = f"test_{os.getpid()}_{next(_database_numbers)}"
+    admin = postgres_server.url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return postgres_server.url.rsplit("/", 1)[0] + f"/{name}"
+
+
+@pytest.fixture
+def own_postgres():
+    """A private PostgreSQL for tests that stop, kill or restart it."""
+    server = EmbeddedPostgres(fsync=False).start()
+    try:
+        yield server
+    finally:
+        server.cleanup()
+
+
 # Fixtures that start real servers (Redis, the service, the worker): a test using any of them is an integration
 # test, left out of the fast tier (`make test-fast`).
 DEPLOY_TESTS = Path(__file__).parent / "deploy"
 SERVER_FIXTURES = {
     "redis_server", "redis_url", "redis_db_url", "own_redis", "server", "api", "stack", "serve", "cluster",
+    "postgres_server", "database_url", "own_postgres",
 }
 
 
