@@ -9,8 +9,8 @@ import sys
 
 # subcommand -> ("module:function", one-line help). Each function takes the remaining argv and returns an exit code.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "run": ("commands.run:main", "start the whole stack locally: Redis (embedded unless a URL is given), "
-                                      "the game service and the AI worker"),
+    "run": ("commands.run:main", "start the whole stack locally: Redis and PostgreSQL (embedded unless URLs are "
+                                      "given), the game service, the archive writer and the AI worker"),
     "serve": ("service.server:main", "run the gRPC game service"),
     "archive-writer": ("service.archive.writer:main", "store finished games in PostgreSQL (TABLETOP_DATABASE_URL), "
                                                        "each exactly once"),

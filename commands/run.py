@@ -1,5 +1,5 @@
-"""`tabletop run`: the whole stack on one machine (tabletop/stack: Redis, the game service, the AI worker, and the
-gRPC-Web gateway serving the web table), until Ctrl-C or SIGTERM."""
+"""`tabletop run`: the whole stack on one machine (tabletop/stack: Redis, PostgreSQL and the archive writer, the
+game service, the AI worker, and the gRPC-Web gateway serving the web table), until Ctrl-C or SIGTERM."""
 
 from __future__ import annotations
 
@@ -17,6 +17,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--port", type=int, default=int(os.environ.get("TABLETOP_GRPC_PORT", "50051")))
     parser.add_argument("--data-dir", default=os.environ.get("TABLETOP_DATA_DIR", "var/redis"),
                         help="where the embedded Redis keeps its append-only file (default: var/redis)")
+    parser.add_argument("--database-dir", default=os.environ.get("TABLETOP_DATABASE_DIR", "var/postgres"),
+                        help="where the embedded PostgreSQL keeps its data (default: var/postgres)")
+    parser.add_argument("--no-database", action="store_true",
+                        help="no archive: start no PostgreSQL and no archive writer (finished games expire from Redis)")
     parser.add_argument("--no-worker", action="store_true", help="do not start the AI worker")
     parser.add_argument("--web-port", type=int, default=int(os.environ.get("TABLETOP_GATEWAY_PORT", "8080")),
                         help="port of the gRPC-Web gateway and the web table (default 8080; 0: no gateway)")
@@ -33,6 +37,9 @@ def main(argv: list[str]) -> int:
         quiet=False,
         gateway_port=port_or_free(args.web_port) if args.web_port else None,
         static_dir=WEB_DIST if (WEB_DIST / "index.html").is_file() else None,
+        database=not args.no_database,
+        database_url=None if args.no_database else os.environ.get("TABLETOP_DATABASE_URL") or None,
+        database_dir=args.database_dir,
     )
     stop = False
 
@@ -45,6 +52,13 @@ def main(argv: list[str]) -> int:
     stack.start()
     redis_desc = (f"embedded {stack.redis.binary} at {stack.redis_url} (data in {args.data_dir})" if stack.redis
                   else "Redis at TABLETOP_REDIS_URL")
+    if not stack.database:
+        database_desc = "none (--no-database): finished games are not archived"
+    elif stack.postgres:
+        database_desc = (f"embedded PostgreSQL {stack.postgres.bin_dir / 'postgres'} at {stack.database_url} "
+                         f"(data in {stack.postgres.dir}); archive writer running")
+    else:
+        database_desc = "PostgreSQL at TABLETOP_DATABASE_URL; archive writer running"
     worker = f"AI worker      127.0.0.1:{stack.ai_port}" if stack.with_worker else "AI worker: not started"
     if stack.tls_ca_file is None:
         grpcurl, play = "-plaintext", ""
@@ -64,6 +78,7 @@ def main(argv: list[str]) -> int:
         f"  game service   {stack.target}   (gRPC{' over TLS' if play else ''}; health and reflection on)\n"
         f"  {worker}\n"
         f"  Redis          {redis_desc}\n"
+        f"  archive        {database_desc}\n"
         f"  metrics        http://127.0.0.1:{stack.metrics[0]}/metrics (service), "
         f"http://127.0.0.1:{stack.metrics[1]}/metrics (worker)\n\n"
         f"Try:  grpcurl {grpcurl} {stack.target} list\n"

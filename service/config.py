@@ -62,6 +62,7 @@ class Config:
     archive_batch: int = 100
     archive_claim_seconds: float = 60.0
     archive_poll_seconds: float = 1.0
+    archive_health_port: int = 50071  # the writer's gRPC health service (plaintext, for probes); 0 = none
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -111,6 +112,7 @@ class Config:
             archive_batch=max(1, get("ARCHIVE_BATCH", d.archive_batch)),
             archive_claim_seconds=max(0.1, get("ARCHIVE_CLAIM_SECONDS", d.archive_claim_seconds)),
             archive_poll_seconds=max(0.01, get("ARCHIVE_POLL_SECONDS", d.archive_poll_seconds)),
+            archive_health_port=get("ARCHIVE_HEALTH_PORT", d.archive_health_port),
         )
         transport.check_certificate(config.tls_cert_file, config.tls_key_file, config.tls_ca_file)
         from service.quotas import load_api_keys

@@ -307,6 +307,23 @@ def connect_database(pool: Any, stop: threading.Event) -> None:
         pause = min(5.0, pause * 2)
 
 
+def health_server(host: str, port: int) -> tuple[Any, Any]:
+    """The writer's gRPC health service on `port` (plaintext, for the kubelet's probes): NOT_SERVING until the
+    schema is migrated and the consumer groups exist, SERVING while it archives."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import grpc
+    from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+
+    server = grpc.server(ThreadPoolExecutor(max_workers=2))
+    checker = health.HealthServicer()
+    checker.set("", health_pb2.HealthCheckResponse.NOT_SERVING)
+    health_pb2_grpc.add_HealthServicer_to_server(checker, server)
+    server.add_insecure_port(f"{host}:{port}")
+    server.start()
+    return server, checker
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tabletop archive-writer",
                                      description="Store finished games in PostgreSQL, each exactly once.")
@@ -322,6 +339,11 @@ def main(argv: list[str]) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
+    health = None
+    if config.archive_health_port:
+        from grpc_health.v1 import health_pb2
+
+        health = health_server(config.grpc_host, config.archive_health_port)
     pool = db.open_pool(config.database_url, max_size=2, name="archive-writer")
     pool.open(wait=False)
     client = redis_client.connect(config.redis_url, cluster=config.redis_cluster, socket_timeout=10,
@@ -341,9 +363,13 @@ def main(argv: list[str]) -> int:
                 log.warning("archive_redis_unreachable", detail=str(exc)[:200])
                 stop.wait(1.0)
         log.info("archive_writer_started", consumer=writer.consumer, shards=config.ai_job_shards)
+        if health is not None:
+            health[1].set("", health_pb2.HealthCheckResponse.SERVING)
         writer.run(stop)
         log.info("archive_writer_stopped", archived=writer.archived)
     finally:
+        if health is not None:
+            health[0].stop(grace=None)
         pool.close()
         client.close()
     return 0

@@ -7,9 +7,9 @@ with `useradd` and opens up the permissions of every parent folder of its data d
 
 PostgreSQL refuses to run as root. As root (CI containers), the server runs as an unprivileged user instead:
 `$TABLETOP_POSTGRES_OS_USER`, else `nobody`. Its data directory is made in a fresh temporary folder (or the given
-one) owned by that user; when that user cannot run the binaries where they are installed (a virtualenv under a
-home directory only root may enter), they are copied once into a shared folder it can read
-(`<tmp>/tabletop-postgres-<uid>-<version>`).
+one; when that user cannot reach it, in /var/tmp/tabletop-postgres-data-<uid>-<hash of it>) owned by that user.
+When that user cannot run the binaries where they are installed (a virtualenv under a home directory only root may
+enter), they are copied once into a shared folder it can read (`<tmp>/tabletop-postgres-<uid>-<hash>`).
 
 It listens on 127.0.0.1 only (no Unix socket), on a free port unless one is given; the database is `tabletop`,
 user `tabletop`, trust authentication (local only). `stop(kill=True)` SIGKILLs the server and all its processes
@@ -156,8 +156,18 @@ class EmbeddedPostgres:
         if self.user is not None:
             os.chown(path, self.user.pw_uid, self.user.pw_gid)
 
+    def _reachable(self, path: Path) -> bool:
+        """The server's user can enter `path` (and so every folder above it)."""
+        return subprocess.run(["test", "-x", str(path)], cwd="/", **self._as_user()).returncode == 0
+
     def start(self, timeout: float = 60.0) -> EmbeddedPostgres:
         self.bin_dir = self._bin_dir()
+        if self.user is not None and not self._reachable(self.dir.parent):
+            # As root with a data folder the server's user cannot reach (under /root, say): the data goes to a
+            # folder of its own under /var/tmp instead, the same one for the same requested folder, so it persists.
+            tag = hashlib.sha256(str(self.dir).encode()).hexdigest()[:12]
+            self.dir = Path("/var/tmp") / f"tabletop-postgres-data-{self.user.pw_uid}-{tag}"
+            self.dir.mkdir(exist_ok=True)
         self._chown(self.dir)
         self.dir.chmod(0o700)
         if not (self.pgdata / "PG_VERSION").is_file():

@@ -2,7 +2,8 @@
 `tabletop play` / `demo` without a `--target`, the benchmarks and the tests start.
 
 Redis (the embedded real redis-server unless a URL is given), the game service (`tabletop serve`), the AI worker
-(`tabletop ai-worker`) and, for `tabletop run`, the gRPC-Web gateway (`tabletop gateway`) serving the web table
+(`tabletop ai-worker`) and, for `tabletop run`, PostgreSQL (the embedded real server unless a URL is given) with
+the archive writer (`tabletop archive-writer`), and the gRPC-Web gateway (`tabletop gateway`) serving the web table
 (clients/web/dist, built by `make web`). Each part is started by its command's name, so this kit imports none of
 them.
 """
@@ -21,6 +22,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from tabletop.stack.embedded_postgres import EmbeddedPostgres
 from tabletop.stack.embedded_redis import EmbeddedRedis, free_port
 
 WEB_DIST = Path(__file__).resolve().parents[2] / "clients" / "web" / "dist"
@@ -86,6 +88,9 @@ class LocalStack:
         gateway_port: int | None = None,
         static_dir: str | Path | None = None,
         service_command: tuple[str, ...] = ("commands.cli", "serve"),
+        database: bool = False,
+        database_url: str | None = None,
+        database_dir: str | Path | None = None,
     ):
         self.redis_url = redis_url
         self.data_dir = Path(data_dir) if data_dir else None
@@ -99,6 +104,12 @@ class LocalStack:
         # the same stack (the benchmarks' Echo floor, `bench.floors echo`).
         self.service_command = service_command
         self.redis: EmbeddedRedis | None = None
+        # The archive (docs/archive.md): with `database`, PostgreSQL at `database_url`, else an embedded one keeping
+        # its files in `database_dir` (a temporary folder when None), and the archive writer.
+        self.database = database or bool(database_url)
+        self.database_url = database_url
+        self.database_dir = Path(database_dir) if database_dir else None
+        self.postgres: EmbeddedPostgres | None = None
         self.procs: list[tuple[str, subprocess.Popen]] = []
         self.tls_ca_file: str | None = None  # once started with TLS: the CA file to trust ("": system roots)
 
@@ -119,6 +130,8 @@ class LocalStack:
             TABLETOP_AI_GRPC_PORT=str(self.ai_port),
             TABLETOP_AI_TARGET=f"127.0.0.1:{self.ai_port}",
             TABLETOP_AI_METRICS_PORT=env.get("TABLETOP_AI_METRICS_PORT") or str(free_port()),
+            TABLETOP_DATABASE_URL=self.database_url or "",
+            TABLETOP_ARCHIVE_HEALTH_PORT=env.get("TABLETOP_ARCHIVE_HEALTH_PORT") or str(free_port()),
         )
         if env.get("TABLETOP_TLS_CERT_FILE"):  # both servers serve TLS: each reaches the other with TLS
             env.update(TABLETOP_SERVICE_TLS="true", TABLETOP_AI_TLS="true")
@@ -146,11 +159,18 @@ class LocalStack:
             if not self.redis_url:
                 self.redis = EmbeddedRedis(directory=self.data_dir, appendonly=True).start()
                 self.redis_url = self.redis.url
+            if self.database and not self.database_url:
+                self.postgres = EmbeddedPostgres(directory=self.database_dir).start()
+                self.database_url = self.postgres.url
             env = self.env()
             if env.get("TABLETOP_TLS_CERT_FILE"):
                 self.tls_ca_file = env.get("TABLETOP_TLS_CA_FILE", "")
             service = self._spawn("game service", self.service_command, env)
             wait_serving(self.target, service, "game service", ca_file=self.tls_ca_file)
+            if self.database:
+                # It applies the schema's migrations, then drains finished games into PostgreSQL; nothing waits
+                # for it (a game finished before it is up waits on the archive stream).
+                self._spawn("archive writer", ("commands.cli", "archive-writer"), env)
             if self.with_worker:
                 worker = self._spawn("AI worker", ("commands.cli", "ai-worker"), env)
                 wait_serving(env["TABLETOP_AI_TARGET"], worker, "AI worker", ca_file=self.tls_ca_file)
@@ -164,7 +184,7 @@ class LocalStack:
             raise
 
     def stop(self) -> None:
-        """SIGTERM every process (workers first), wait for their graceful shutdown, then stop Redis."""
+        """SIGTERM every process (workers first), wait for their graceful shutdown, then stop PostgreSQL and Redis."""
         for _, proc in reversed(self.procs):
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
@@ -175,6 +195,9 @@ class LocalStack:
                 proc.kill()
                 proc.wait()
         self.procs.clear()
+        if self.postgres:
+            self.postgres.cleanup()  # stops it; removes its directory only if it made a temporary one
+            self.postgres = None
         if self.redis:
             self.redis.cleanup()  # stops it; removes its directory only if it made a temporary one
             self.redis = None

@@ -21,6 +21,7 @@ import redis
 from service.archive import db
 from service.archive.writer import GROUP, Writer
 from service.store import archive_stream, game_key, log_key, state_key, unpack_log
+from tabletop.stack.embedded_redis import free_port
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.service.conftest import HUMAN, ServerThread, service_config
@@ -208,7 +209,8 @@ def test_a_writer_that_dies_after_its_insert_and_before_it_acknowledges_loses_no
 def writer_process(redis_url: str, database_url: str) -> subprocess.Popen:
     env = dict(os.environ, TABLETOP_REDIS_URL=redis_url, TABLETOP_DATABASE_URL=database_url,
                TABLETOP_AI_JOB_SHARDS=str(SHARDS), TABLETOP_RETENTION_SECONDS=str(RETENTION),
-               TABLETOP_ARCHIVE_CLAIM_SECONDS="0.5", TABLETOP_ARCHIVE_POLL_SECONDS="0.1", TABLETOP_LOG_LEVEL="warning")
+               TABLETOP_ARCHIVE_CLAIM_SECONDS="0.5", TABLETOP_ARCHIVE_POLL_SECONDS="0.1", TABLETOP_LOG_LEVEL="warning",
+               TABLETOP_ARCHIVE_HEALTH_PORT=str(free_port()))
     return subprocess.Popen([sys.executable, "-m", "commands.cli", "archive-writer"], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -277,8 +279,6 @@ def test_postgres_killed_mid_write_and_restarted_loses_no_game_and_doubles_none(
 def test_the_service_killed_right_after_the_end_commit_loses_no_game(redis_db_url, database_url):
     """The end and the archive entry are one Lua script: a service killed (SIGKILL) right after a game's end
     commit has already put it on the stream."""
-    from tabletop.stack.embedded_redis import free_port
-
     port = free_port()
     env = dict(os.environ, TABLETOP_REDIS_URL=redis_db_url, TABLETOP_DATABASE_URL=database_url,
                TABLETOP_AI_JOB_SHARDS=str(SHARDS), TABLETOP_GRPC_HOST="127.0.0.1", TABLETOP_GRPC_PORT=str(port),
