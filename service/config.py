@@ -55,14 +55,9 @@ class Config:
     # deadlines. Off on replicas that should never keep time (the watch tier); at least one replica needs it.
     timekeeper: bool = True
     # The archive (service/archive/, docs/archive.md): with a PostgreSQL URL, finished games go on the archive
-    # stream and stay in Redis until the archive writer (`tabletop archive-writer`) has stored them; "" = no
-    # database: finished games expire after retention_seconds, as ever. The writer: games per batch, how long
-    # another writer's entry waits before it is taken over (a writer that died), and how long a read waits.
+    # stream and stay in Redis until the archive writer (`tabletop archive-writer`, its settings in
+    # service/archive/writer.py) has stored them; "" = no database: finished games expire after retention_seconds.
     database_url: str = ""
-    archive_batch: int = 100
-    archive_claim_seconds: float = 60.0
-    archive_poll_seconds: float = 1.0
-    archive_health_port: int = 50071  # the writer's gRPC health service (plaintext, for probes); 0 = none
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -109,10 +104,6 @@ class Config:
             gateway_forward_secret=get("GATEWAY_FORWARD_SECRET", d.gateway_forward_secret),
             timekeeper=flag(env, "TIMEKEEPER", d.timekeeper),
             database_url=get("DATABASE_URL", d.database_url),
-            archive_batch=max(1, get("ARCHIVE_BATCH", d.archive_batch)),
-            archive_claim_seconds=max(0.1, get("ARCHIVE_CLAIM_SECONDS", d.archive_claim_seconds)),
-            archive_poll_seconds=max(0.01, get("ARCHIVE_POLL_SECONDS", d.archive_poll_seconds)),
-            archive_health_port=get("ARCHIVE_HEALTH_PORT", d.archive_health_port),
         )
         transport.check_certificate(config.tls_cert_file, config.tls_key_file, config.tls_ca_file)
         from service.quotas import load_api_keys

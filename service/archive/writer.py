@@ -13,6 +13,7 @@ others, which take them over (XAUTOCLAIM) once they have been idle `archive_clai
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
@@ -32,7 +33,7 @@ import structlog
 
 from service import logs, validation
 from service.archive import db
-from service.config import Config, ConfigError
+from service.config import ConfigError
 from service.store import (
     GameRecord,
     archive_stream,
@@ -42,10 +43,52 @@ from service.store import (
     unpack_log,
 )
 from service.tables import final_score, names
-from tabletop import redis_client
+from tabletop import job_shards, redis_client
+from tabletop.settings import env_reader
 
 GROUP = "archive"
 log = structlog.get_logger("archive")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The writer's settings (docs/config.md). Its own, not the service's Config: the writer must start where the
+    service's serving settings (its TLS certificate, its API keys) are not mounted."""
+
+    database_url: str = ""
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    redis_cluster: bool = False
+    job_shards: int = job_shards.DEFAULT_SHARDS  # TABLETOP_AI_JOB_SHARDS: the archive streams are per job shard
+    retention_seconds: int = 86400  # a game's Redis copy expires this long after it is archived
+    batch: int = 100  # games per PostgreSQL transaction
+    claim_seconds: float = 60.0  # another writer's entry idle this long (it died) is taken over
+    poll_seconds: float = 1.0  # how long one read waits for a finished game
+    host: str = "127.0.0.1"  # TABLETOP_GRPC_HOST: where the health service listens
+    health_port: int = 50071  # the gRPC health service (plaintext, for probes); 0 = none
+    log_level: str = "info"
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        get = env_reader(env)
+        d = cls()
+        try:
+            cluster = redis_client.cluster_flag(env)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+        return cls(
+            database_url=get("DATABASE_URL", d.database_url),
+            redis_url=get("REDIS_URL", d.redis_url),
+            redis_cluster=cluster,
+            job_shards=max(1, get("AI_JOB_SHARDS", d.job_shards)),
+            retention_seconds=get("RETENTION_SECONDS", d.retention_seconds),
+            batch=max(1, get("ARCHIVE_BATCH", d.batch)),
+            claim_seconds=max(0.1, get("ARCHIVE_CLAIM_SECONDS", d.claim_seconds)),
+            poll_seconds=max(0.01, get("ARCHIVE_POLL_SECONDS", d.poll_seconds)),
+            host=get("GRPC_HOST", d.host),
+            health_port=get("ARCHIVE_HEALTH_PORT", d.health_port),
+            log_level=get("LOG_LEVEL", d.log_level),
+        )
 
 
 @dataclass(frozen=True)
@@ -283,6 +326,9 @@ class Writer:
                 self.step(block=True, claim=claim)
                 pause = 0.1
             except (psycopg.Error, redis.exceptions.RedisError, OSError) as exc:
+                if "NOGROUP" in str(exc):  # a stream or its group gone (deleted by hand): made again
+                    with contextlib.suppress(redis.exceptions.RedisError, OSError):
+                        self.create_groups()
                 log.warning("archive_retry", error=type(exc).__name__, detail=str(exc)[:200], pause=pause)
                 stop.wait(pause)
                 pause = min(5.0, pause * 2)
@@ -330,7 +376,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--migrate-only", action="store_true", help="apply the schema's migrations and exit")
     args = parser.parse_args(argv)
     try:
-        config = Config.from_env()
+        config = Settings.from_env()
     except ConfigError as exc:
         parser.error(str(exc))
     if not config.database_url:
@@ -340,10 +386,10 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     health = None
-    if config.archive_health_port:
+    if config.health_port:
         from grpc_health.v1 import health_pb2
 
-        health = health_server(config.grpc_host, config.archive_health_port)
+        health = health_server(config.host, config.health_port)
     pool = db.open_pool(config.database_url, max_size=2, name="archive-writer")
     pool.open(wait=False)
     client = redis_client.connect(config.redis_url, cluster=config.redis_cluster, socket_timeout=10,
@@ -352,9 +398,9 @@ def main(argv: list[str]) -> int:
         connect_database(pool, stop)
         if args.migrate_only or stop.is_set():
             return 0
-        writer = Writer(client, pool, shards=config.ai_job_shards, retention_seconds=config.retention_seconds,
-                        batch=config.archive_batch, claim_seconds=config.archive_claim_seconds,
-                        poll_seconds=config.archive_poll_seconds, cluster=config.redis_cluster)
+        writer = Writer(client, pool, shards=config.job_shards, retention_seconds=config.retention_seconds,
+                        batch=config.batch, claim_seconds=config.claim_seconds, poll_seconds=config.poll_seconds,
+                        cluster=config.redis_cluster)
         while not stop.is_set():
             try:
                 writer.create_groups()
@@ -362,7 +408,7 @@ def main(argv: list[str]) -> int:
             except (redis.exceptions.RedisError, OSError) as exc:
                 log.warning("archive_redis_unreachable", detail=str(exc)[:200])
                 stop.wait(1.0)
-        log.info("archive_writer_started", consumer=writer.consumer, shards=config.ai_job_shards)
+        log.info("archive_writer_started", consumer=writer.consumer, shards=config.job_shards)
         if health is not None:
             health[1].set("", health_pb2.HealthCheckResponse.SERVING)
         writer.run(stop)

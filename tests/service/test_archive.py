@@ -17,6 +17,7 @@ import grpc
 import psycopg
 import pytest
 import redis
+import redis.cluster
 
 from service.archive import db
 from service.archive.writer import GROUP, Writer
@@ -308,3 +309,53 @@ def test_the_service_killed_right_after_the_end_commit_loses_no_game(redis_db_ur
     assert archived(database_url) == sorted(ids)
     assert json.loads(client.hget(game_key(ids[0]), "resigned")) == [1]
     assert not client.xpending(archive_stream(0), GROUP)["pending"]
+
+
+def test_the_writer_needs_a_database_and_none_of_the_services_serving_settings():
+    """It says so when no database is set; and it starts where the service's TLS certificate and API keys are not
+    mounted (the TLS overlay sets them in the ConfigMap every pod reads)."""
+    from service.archive.writer import Settings
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TABLETOP_")}
+    done = subprocess.run([sys.executable, "-m", "commands.cli", "archive-writer"], env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "TABLETOP_DATABASE_URL is not set" in done.stderr
+    settings = Settings.from_env({"TABLETOP_TLS_CERT_FILE": "/nonexistent/tls.crt", "TABLETOP_API_KEYS": "bad",
+                                  "TABLETOP_DATABASE_URL": "postgresql://db/x", "TABLETOP_AI_JOB_SHARDS": "4"})
+    assert (settings.database_url, settings.job_shards, settings.health_port) == ("postgresql://db/x", 4, 50071)
+
+
+def test_on_a_redis_cluster_every_finished_game_is_archived_once(database_url):
+    """The archive stream is in the slot of its shard, as the game's keys are: the end commit and archived.lua each
+    touch one slot, and the writer reads every shard's stream on whichever master holds it."""
+    from tests.cluster_fixture import LocalCluster
+
+    cluster = LocalCluster(masters=3).start()
+    port = free_port()
+    env = dict(os.environ, TABLETOP_REDIS_URL=cluster.url, TABLETOP_REDIS_CLUSTER="true",
+               TABLETOP_DATABASE_URL=database_url, TABLETOP_AI_JOB_SHARDS="16", TABLETOP_GRPC_HOST="127.0.0.1",
+               TABLETOP_GRPC_PORT=str(port), TABLETOP_METRICS_PORT="0", TABLETOP_LOG_LEVEL="warning",
+               TABLETOP_AI_SERVICE_TOKEN="x" * 32, TABLETOP_ARCHIVE_HEALTH_PORT=str(free_port()),
+               TABLETOP_ARCHIVE_POLL_SECONDS="0.1")
+    service = subprocess.Popen([sys.executable, "-m", "commands.cli", "serve"], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    writer = subprocess.Popen([sys.executable, "-m", "commands.cli", "archive-writer"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        from tabletop.stack.launcher import wait_serving
+
+        wait_serving(f"127.0.0.1:{port}", service, "game service")
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            ids = finish_by_resigning(game_service_pb2_grpc.GameServiceStub(channel), 12)
+        wait_for(lambda: archived(database_url) == sorted(ids), "every game archived")
+        client = redis.cluster.RedisCluster.from_url(cluster.url)
+        try:
+            wait_for(lambda: sum(client.xlen(archive_stream(s)) for s in range(16)) == 0, "every entry acknowledged")
+            assert all(0 < client.ttl(game_key(g)) for g in ids)
+        finally:
+            client.close()
+    finally:
+        for proc in (writer, service):
+            stopped(proc)
+        cluster.stop()
+    assert archived(database_url) == sorted(ids)
