@@ -21,7 +21,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-## Start the whole stack locally (embedded Redis unless TABLETOP_REDIS_URL is set) and the web table.
+## Start the whole stack locally (embedded Redis and PostgreSQL unless TABLETOP_REDIS_URL / TABLETOP_DATABASE_URL are
+## set, the archive writer) and the web table.
 run: $(STAMP) web-if-node
 	$(BIN)/tabletop run
 

@@ -311,6 +311,7 @@ def test_the_service_killed_right_after_the_end_commit_loses_no_game(redis_db_ur
     assert not client.xpending(archive_stream(0), GROUP)["pending"]
 
 
+@pytest.mark.integration  # it starts a process
 def test_the_writer_needs_a_database_and_none_of_the_services_serving_settings():
     """It says so when no database is set; and it starts where the service's TLS certificate and API keys are not
     mounted (the TLS overlay sets them in the ConfigMap every pod reads)."""
