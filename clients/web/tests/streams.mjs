@@ -28,8 +28,8 @@ async function gauges() {
   };
 }
 
-// Wait until both gauges equal the streams the open pages should hold (`streams()`, asked again at each look); the
-// gauges seen last are in the error when they never do.
+// Wait until both gauges equal the streams the open pages should hold (`streams()`, asked again at each look;
+// undefined: not known yet); the gauges seen last are in the error when they never do.
 async function gaugesReach(step, streams) {
   const deadline = Date.now() + BOUND_MS;
   let seen;
@@ -57,6 +57,7 @@ try {
   page.setDefaultTimeout(BOUND_MS);
   page.on("pageerror", (e) => result.pageErrors.push(String(e)));
   let opened = 0; // WatchGame calls the page made since the last step began
+  const tableStreams = () => (opened > 0 ? opened : undefined); // a table shown follows its game: 1 call at least
   page.on("request", (r) => { if (new URL(r.url()).pathname === WATCH) opened += 1; });
   const tableShown = () => page.waitForSelector("[data-testid=seats] li");
   const status = async () => result.statusLines.push(await page.locator("#status").textContent());
@@ -67,7 +68,7 @@ try {
   await page.getByTestId("create").click();
   await tableShown();
   result.gameId = decodeURIComponent(/game=([^&]+)/.exec(await page.evaluate(() => location.hash))[1]);
-  result.gauges.created = await gaugesReach("after creating a game", () => opened);
+  result.gauges.created = await gaugesReach("after creating a game", tableStreams);
   await status();
 
   // 2. Reload: the old page's stream ends (the gateway sees its connection go), the new page opens one.
@@ -75,7 +76,7 @@ try {
   opened = 0;
   await page.reload();
   await tableShown();
-  result.gauges.reloaded = await gaugesReach("after a reload", () => opened);
+  result.gauges.reloaded = await gaugesReach("after a reload", tableStreams);
   await status();
 
   // 3. Home, the page still open: the table's stream ends with the table.
@@ -90,7 +91,7 @@ try {
   opened = 0;
   await page.goBack();
   await tableShown();
-  result.gauges.back = await gaugesReach("back at the table", () => opened);
+  result.gauges.back = await gaugesReach("back at the table", tableStreams);
   await status();
   result.loads.back = opened;
   await page.close({ runBeforeUnload: true });
@@ -102,7 +103,7 @@ try {
   spectator.on("request", (r) => { if (new URL(r.url()).pathname === WATCH) spectating += 1; });
   await spectator.goto(`${url}#game=${encodeURIComponent(result.gameId)}`);
   await spectator.waitForSelector("[data-testid=seats] li");
-  result.gauges.spectating = await gaugesReach("a spectator's page", () => spectating);
+  result.gauges.spectating = await gaugesReach("a spectator's page", () => (spectating > 0 ? spectating : undefined));
   result.loads.spectator = spectating;
   await context.close();
   closed = true;
