@@ -306,23 +306,23 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
   if (!shown.aborted) void follow();
 }
 
-// What the page shows now: leaving it (another address, or the page hidden for good) aborts it, which ends what it
-// holds open. One page shown at a time, so one WatchGame stream at most.
-let shown = new AbortController();
+// What the page shows now (home or one table): leaving it (another address, or leaving the page) aborts it, which
+// ends what it holds open. One thing shown at a time, so one WatchGame stream at most.
+let showing = new AbortController();
 
 function route(): void {
-  shown.abort();
-  shown = new AbortController();
+  showing.abort();
+  showing = new AbortController();
   const match = /game=([^&]+)/.exec(location.hash);
   say("");
-  if (match) void table(recall(decodeURIComponent(match[1])), shown.signal);
-  else void home(shown.signal);
+  if (match) void table(recall(decodeURIComponent(match[1])), showing.signal);
+  else void home(showing.signal);
 }
 
 document.getElementById("home-link")!.addEventListener("click", () => { location.hash = ""; });
 window.addEventListener("hashchange", route);
 // Leaving the page (closed, reloaded, another site; or put in the back-forward cache) ends its stream at once rather
 // than when the browser gets round to closing the connection; a page restored from that cache opens it again.
-window.addEventListener("pagehide", () => shown.abort());
+window.addEventListener("pagehide", () => showing.abort());
 window.addEventListener("pageshow", (event) => { if (event.persisted) route(); });
 route();
