@@ -244,7 +244,7 @@ def test_whether_a_seat_sees_a_move_depends_only_on_what_it_may_know(game):
             if not real:
                 old, new = game.view(before, seat), game.view(after, seat)
                 changed = {f for f in old.__dataclass_fields__ if getattr(old, f) != getattr(new, f)}
-                assert changed <= DECIDED_MARKS[game.info.name], changed
+                assert changed <= DECIDED_MARKS.get(game.info.name, set()), (game.info.name, changed)
             for _ in range(4):
                 twin = game.sample(game.view(before, seat), rng)
                 secret = [m for m in game.legal_moves(twin, mover) if not game.move_is_public(twin, mover, m)]
