@@ -148,7 +148,7 @@ class Table:
                     self.player.move(picked.id, expected_version=state.version)
                     return True
                 except StaleVersion:
-                    say("  not played: the game moved on before your move arrived; look again")
+                    say("  not played: the game changed before your move arrived (what changed follows); choose again")
                     return True
                 except TabletopError as error:
                     self.say(f"  not played: {error.message} ({error.reason or error.code.name})")

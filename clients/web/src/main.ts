@@ -219,7 +219,8 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
         expectedVersion: state.version, requestId: crypto.randomUUID() }, auth(seat.token));
       if (answer.state) draw(answer.state);
     } catch (e) {
-      // ABORTED: the game moved on meanwhile (an AI or a timer): read it again and let the player decide.
+      // ABORTED: the game changed meanwhile in a way this seat sees (a timer, a seat leaving; never another seat's
+      // secret choice made while this one chooses, docs/api.md): read it again and let the player decide.
       say(describeError(e), true);
       if (ConnectError.from(e).code === Code.Aborted || ConnectError.from(e).code === Code.FailedPrecondition) {
         const fresh = await client.getState({ gameId: seat.gameId }, auth(seat.token));
