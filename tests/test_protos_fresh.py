@@ -1,4 +1,4 @@
-"""The generated code in tabletop/v1 (the API) and bench/v1 (the benchmarks' own service) is what `make protos`
+"""The generated code in clients/python/tabletop/v1 (the API) and bench/v1 (the benchmarks' own service) is what `make protos`
 makes from protos/ now; and only that build needs protoc (grpcio-tools, a dev dependency)."""
 
 import re
