@@ -27,7 +27,7 @@ import grpc
 
 from clients import connection
 from clients.connection import Connection
-from clients.sdk import error_from_rpc
+from tabletop.client import error_from_rpc
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 

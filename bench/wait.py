@@ -9,8 +9,8 @@ import statistics
 import time
 
 from clients import connection
-from clients.sdk import Seat, TabletopError
 from clients.session import CONNECT_SECONDS, fail, say, service_target
+from tabletop.client import Seat, TabletopError
 from tabletop.stack.launcher import local_stack
 from tabletop.v1 import game_service_pb2 as pb
 

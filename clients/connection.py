@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import grpc
 
-from clients.sdk import Client, connect
 from tabletop import transport
+from tabletop.client import Client, connect
 from tabletop.settings import flag
 
 REMEDIES = ("Give --tls (and --ca-file CA.pem for a certificate from a private CA), or --insecure if you trust "

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 
-from clients.sdk import Seat
+from tabletop.client import Seat
 
 STRENGTHS = ("easy", "normal", "hard")
 CONNECT_SECONDS = 4.0  # a command that connects gives up this soon, naming the target, when no service answers

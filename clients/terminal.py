@@ -17,8 +17,8 @@ import time
 
 from clients import connection, render
 from clients.render import Style
-from clients.sdk import Client, Player, StaleVersion, TabletopError
 from clients.session import CONNECT_SECONDS, LocalStarter, fail, parse_seats, say, service_target
+from tabletop.client import Client, Player, StaleVersion, TabletopError
 from tabletop.terminal import screen
 from tabletop.v1 import game_service_pb2 as pb
 

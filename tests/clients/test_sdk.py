@@ -6,8 +6,8 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from clients import sdk
-from clients.sdk import Seat, connect
+from tabletop import client as sdk
+from tabletop.client import Seat, connect
 from tabletop.v1 import game_service_pb2 as pb
 
 
@@ -205,8 +205,8 @@ def test_the_sdk_imports_only_the_protos_and_grpc():
         assert done.returncode == 0, done.stderr
         return done.stdout.strip()
 
-    assert loaded("clients.sdk", ("games", "service", "ai", "redis")) == "[]"
-    assert loaded("clients.sdk, clients.render, clients.terminal, clients.demo", ("service", "ai", "redis")) == "[]"
+    assert loaded("tabletop.client", ("games", "service", "ai", "redis")) == "[]"
+    assert loaded("tabletop.client, clients.render, clients.terminal, clients.demo", ("service", "ai", "redis")) == "[]"
 
 
 def test_a_players_live_score_is_scored_from_its_own_view(client):

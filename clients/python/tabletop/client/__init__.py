@@ -1,6 +1,7 @@
-"""A small typed Python SDK over the generated `tabletop.v1` stubs.
+"""A small typed Python SDK over the generated `tabletop.v1` stubs (the tabletop-client distribution:
+`pip install ./clients/python`; it needs grpcio, grpcio-status and protobuf, and no server code).
 
-    from clients.sdk import connect, Seat
+    from tabletop.client import connect, Seat
 
     client = connect("127.0.0.1:50051")
     game = client.create_game("hinode", [Seat.human("Ann"), Seat.ai("easy"), Seat.ai("easy")], start=True)
@@ -40,8 +41,8 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from tabletop import transport
-from tabletop.transport import PlaintextRefused as PlaintextRefused  # raised by the client; importable from here
+from tabletop.client import transport
+from tabletop.client.transport import PlaintextRefused as PlaintextRefused  # raised by the client; importable here
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 
