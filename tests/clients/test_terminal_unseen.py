@@ -7,7 +7,7 @@ from __future__ import annotations
 import builtins
 
 from clients.render import Style
-from clients.sdk import Seat, connect
+from tabletop.client import Seat, connect
 from clients.terminal import Table
 
 
