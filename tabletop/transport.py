@@ -71,12 +71,44 @@ def channel_credentials(ca_file: str = "", variable: str = "TABLETOP_TLS_CA_FILE
     return grpc.ssl_channel_credentials(read_pem(ca_file, variable) if ca_file else None)
 
 
+class CannotListen(OSError):
+    """A server's address cannot be bound: a port in use, a host that is not this machine's."""
+
+
 def listen(server: grpc.Server | grpc.aio.Server, address: str, cert_file: str = "", key_file: str = "") -> int:
-    """Bind `address` on a gRPC server (sync or asyncio), with TLS when a certificate is given; the port bound."""
-    if cert_file or key_file:
-        port = server.add_secure_port(address, server_credentials(cert_file, key_file))
-    else:
-        port = server.add_insecure_port(address)
+    """Bind `address` on a gRPC server (sync or asyncio), with TLS when a certificate is given; the port bound.
+    An address that cannot be bound (a port in use, a host that is not this machine's) is CannotListen, saying why."""
+    check_bindable(address)
+    try:
+        if cert_file or key_file:
+            port = server.add_secure_port(address, server_credentials(cert_file, key_file))
+        else:
+            port = server.add_insecure_port(address)
+    except RuntimeError:  # grpc's "Failed to bind to address": taken since the check above
+        port = 0
     if port == 0:
-        raise OSError(f"cannot listen on {address}")
+        check_bindable(address)
+        raise CannotListen(f"cannot listen on {address}")
     return port
+
+
+def check_bindable(address: str) -> None:
+    """Raise CannotListen naming `address` and the reason ("address already in use") if a TCP socket cannot bind it
+    now, as gRPC would (SO_REUSEADDR); a port of 0 or an address that is not HOST:PORT is left to gRPC."""
+    import socket
+
+    host, _, port = address.rpartition(":")
+    if not port.isdigit() or int(port) == 0 or not host:
+        return
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        family, kind, proto, _, where = socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM,
+                                                           flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as exc:
+        raise CannotListen(f"cannot listen on {address}: {exc.strerror or exc}") from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(where)
+        except OSError as exc:
+            raise CannotListen(f"cannot listen on {address}: {(exc.strerror or str(exc)).lower()}") from None
