@@ -54,7 +54,9 @@ async function home(shown: AbortSignal): Promise<void> {
   if (shown.aborted) return; // the page moved on meanwhile
   const gameSelect = h("select", { id: "game-type", "data-testid": "game-type" },
     types.map((t) => h("option", { value: t.name }, t.title))) as HTMLSelectElement;
-  const name = h("input", { id: "your-name", value: "You", maxlength: 64 }) as HTMLInputElement;
+  // Empty: the service names the seat "Player 1". The others read this name, so it is never "You" (this table
+  // marks the reader's own seat itself).
+  const name = h("input", { id: "your-name", value: "", placeholder: "Player 1", maxlength: 64 }) as HTMLInputElement;
   const opponents = h("input", { id: "opponents", type: "number", min: 0, value: 1, "data-testid": "opponents" }) as HTMLInputElement;
   const strength = h("select", { id: "strength", "data-testid": "strength" },
     ["easy", "normal", "hard"].map((s) => h("option", { value: s }, s))) as HTMLSelectElement;
@@ -91,7 +93,7 @@ async function home(shown: AbortSignal): Promise<void> {
   }
 
   const code = h("input", { id: "join-code", placeholder: "join code", "data-testid": "join-code" }) as HTMLInputElement;
-  const joinName = h("input", { id: "join-name", value: "Guest", maxlength: 64 }) as HTMLInputElement;
+  const joinName = h("input", { id: "join-name", value: "", placeholder: "Player 2, 3...", maxlength: 64 }) as HTMLInputElement;
   async function join(request: { joinCode?: string; gameId?: string }): Promise<void> {
     try {
       const joined = await client.joinGame({ ...request, name: joinName.value });
