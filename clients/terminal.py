@@ -1,11 +1,12 @@
 """`tabletop play` and `tabletop watch`: a game in the terminal, on plain stdin / stdout.
 
 Play: your view (your hand, the board, what the others did, the score on demand), the legal moves numbered;
-type a number (or a move id), `?` for what the board's abbreviations mean, `h` for a hint with the AI's statistics,
-`s` for the score, `b` to show the board and the moves again, `f` for the full board, `q` to quit. The board and
-the moves fit on the terminal (80 x 24 at the least, shutil.get_terminal_size): a compact board when the full
-one does not fit, and a long move list grouped in two steps (tabletop.terminal.screen). Colours only on a terminal,
-and never with NO_COLOR set.
+type a number (or a move id), `?` for what the board's abbreviations mean, `h` for a hint with the AI's statistics
+(a page of candidates; `h` again: the next page), `s` for the score, `b` to show the board and the moves again, `f`
+for the full board, `q` to quit. The board and the moves fit on the terminal (80 x 24 at the least,
+shutil.get_terminal_size): a compact board when the full one does not fit, and a long move list grouped in two
+steps (tabletop.terminal.screen); other lines are wrapped at words. Colours only on a terminal, and never with
+NO_COLOR set. The seat's name is what the other players read: by default the service's "Player N", never "You".
 """
 
 from __future__ import annotations

@@ -32,6 +32,9 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    args = parser().parse_args(argv)
+    # parse_known_args: what follows the kind is the benchmark's own to parse (and to check, in the docs' tests)
+    args, unknown = (command := parser()).parse_known_args(argv)
+    if unknown:
+        command.error(f"unrecognized arguments: {' '.join(unknown)}")
     module_name, func = KINDS[args.kind][0].split(":")
     return int(getattr(importlib.import_module(module_name), func)(args.args) or 0)
