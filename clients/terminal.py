@@ -92,8 +92,9 @@ def countdown(state: pb.GameState, seat: int) -> str:
 class Table:
     """One human seat at the terminal: show, ask, send."""
 
-    def __init__(self, player: Player, style: Style, hint_strength: str):
+    def __init__(self, player: Player, style: Style, hint_strength: str, own_stack: bool = False):
         self.player = player
+        self.own_stack = own_stack  # the service is the local stack this command started: it stops as we go
         self.style = style
         self.hint_strength = hint_strength
         self.menu: screen.Menu | None = None  # the numbering of the decision being made
@@ -182,8 +183,8 @@ class Table:
     def quit(self) -> bool:
         """Ask how to go: leave (the AI plays on for you) or resign (last place); False to stay."""
         try:
-            answer = input("  l = leave (the AI plays your seat on), r = resign (last place), "
-                           "anything else = stay > ").strip().lower()
+            leave = "the game stops with the local stack" if self.own_stack else "the AI plays your seat on"
+            answer = input(f"  l = leave ({leave}), r = resign (last place), anything else = stay > ").strip().lower()
         except EOFError:
             answer = "l"
         try:
@@ -304,7 +305,7 @@ def _play(args: argparse.Namespace, client, target: str, options: dict, style: S
         say_wrapped(f"Game {game.game_id}: {game_type.title}. "
                     f"You are seat {humans[0] + 1} ({render.seat_name(game.state, humans[0])}).",
                     f"Others may watch it {'while you play' if own_stack else 'with'}:", f"  {watch}")
-        table = Table(game.player(humans[0]), style, args.hint_strength)
+        table = Table(game.player(humans[0]), style, args.hint_strength, own_stack)
         finished = table.play()
         final = table.player.state()
         if not finished:

@@ -161,7 +161,7 @@ def test_leaving_with_the_stack_it_started_prints_no_watch_command_for_it():
         _, first = term.expect(PROMPT, timeout=120)
         assert "You are seat 1 (Ann)." in first and "Others may watch it while you play:" in first, first
         term.type("q")
-        term.expect(r"l = leave .* r = resign", timeout=30)
+        term.expect(r"l = leave \(the game stops with the local stack\), r = resign", timeout=30)
         term.type("l")
         assert term.wait(timeout=60) == 0
         end = term.screen[term.screen.rindex("r = resign"):]
