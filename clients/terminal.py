@@ -76,6 +76,14 @@ def say_wrapped(*lines: str) -> None:
     say(*[part for line in lines for part in screen.wrap(line, width)])
 
 
+def say_fitted(*lines: str) -> None:
+    """Lines wrapped at words on a terminal; to a pipe or a file, as they are (a log keeps one line per line)."""
+    if sys.stdout.isatty():
+        say_wrapped(*lines)
+    else:
+        say(*lines)
+
+
 # --- play -----------------------------------------------------------------------------------------------------
 
 
@@ -368,12 +376,12 @@ def watch_main(argv: list[str]) -> int:
         previous: pb.GameState | None = None
         try:
             for update in client.watch(args.game_id, from_version=args.from_version):
-                say_wrapped(*event_lines(update, previous))
+                say_fitted(*event_lines(update, previous))
                 previous = update.state
                 if not args.no_board and update.state.HasField("view"):
-                    say_wrapped(*render.render_state(update.state, style), "")
+                    say_fitted(*render.render_state(update.state, style), "")
             if previous is not None:
-                say_wrapped(*render.render_score(client.score(args.game_id), previous, style))
+                say_fitted(*render.render_score(client.score(args.game_id), previous, style))
         except TabletopError as error:
             return fail(f"tabletop watch: {error}")
         except KeyboardInterrupt:
