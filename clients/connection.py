@@ -15,7 +15,7 @@ from tabletop import transport
 from tabletop.client import Client, connect
 from tabletop.settings import flag
 
-ADDRESS = re.compile(r"(?:dns:(?:///)?)?(?P<host>\[[0-9A-Fa-f:.%\w]+\]|[A-Za-z0-9._-]+):(?P<port>\d{1,5})")
+ADDRESS = re.compile(r"(?P<host>\[[0-9A-Fa-f:.%\w]+\]|[A-Za-z0-9._-]+):(?P<port>\d{1,5})")
 
 
 class BadAddress(ValueError):
@@ -23,13 +23,20 @@ class BadAddress(ValueError):
 
 
 def check_address(target: str) -> None:
-    """Raise BadAddress unless `target` reads as HOST:PORT (a port from 1 to 65535; [IPv6]:PORT; gRPC's dns:
-    form), or as a gRPC unix: socket."""
+    """Raise BadAddress unless `target` reads as HOST:PORT (a port from 1 to 65535, [IPv6]:PORT), or as one of
+    gRPC's forms of it: dns:[//AUTHORITY/]HOST:PORT, ipv4:/ipv6: with comma-separated addresses, unix:PATH."""
     if target.startswith(("unix:", "unix-abstract:")) and target.split(":", 1)[1]:
         return
-    match = ADDRESS.fullmatch(target)
-    if match is None or not 1 <= int(match["port"]) <= 65535:
-        raise BadAddress(f"not a game service address: {target!r} (give HOST:PORT, e.g. 127.0.0.1:50051)")
+    addresses = [target]
+    if target.startswith(("ipv4:", "ipv6:")):
+        addresses = target.split(":", 1)[1].split(",")
+    elif target.startswith("dns:"):
+        rest = target[len("dns:"):]
+        addresses = [rest[2:].split("/", 1)[1] if rest.startswith("//") and "/" in rest[2:] else rest]
+    for address in addresses:
+        match = ADDRESS.fullmatch(address)
+        if match is None or not 1 <= int(match["port"]) <= 65535:
+            raise BadAddress(f"not a game service address: {target!r} (give HOST:PORT, e.g. 127.0.0.1:50051)")
 
 
 REMEDIES = ("Give --tls (and --ca-file CA.pem for a certificate from a private CA), or --insecure if you trust "

@@ -82,13 +82,11 @@ def test_bench_help_names_every_benchmark(capsys):
     assert all(kind in cli.COMMANDS["bench"][1] for kind in bench.KINDS), "the command list names them all"
 
 
-def test_version_prints_the_package_version():
+def test_version_prints_the_package_version(capsys):
     version = importlib.metadata.version("tabletop")
     for flag in ("--version", "-V"):
-        done = subprocess.run([sys.executable, "-m", "commands.cli", flag], cwd=REPO, capture_output=True,
-                              text=True, timeout=120)
-        assert done.returncode == 0, done.stderr
-        assert done.stdout.strip() == f"tabletop {version}"
+        assert cli.main([flag]) == 0
+        assert capsys.readouterr().out.strip() == f"tabletop {version}"
 
 
 def test_play_help_lists_the_games(capsys):
@@ -107,6 +105,15 @@ def test_a_malformed_target_is_refused_as_an_address_not_as_a_tls_matter(words, 
     err = capsys.readouterr().err
     assert f"not a game service address: {target!r}" in err and "HOST:PORT" in err, err
     assert "TLS" not in err, err
+
+
+@pytest.mark.parametrize("target", ["127.0.0.1:50051", "localhost:1", "[::1]:50051", "my-host.example:443",
+                                    "dns:///example.com:443", "dns://8.8.8.8/example.com:443", "unix:/tmp/t.sock",
+                                    "ipv4:127.0.0.1:1,10.0.0.1:2", "ipv6:[::1]:5"])
+def test_every_form_of_address_grpc_takes_is_accepted(target):
+    from clients.connection import check_address
+
+    check_address(target)  # raises BadAddress for a malformed one
 
 
 def test_an_unknown_option_is_told_with_the_valid_ones():
