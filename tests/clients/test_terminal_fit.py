@@ -11,7 +11,7 @@ import pytest
 
 from clients import render
 from clients.render import Style
-from clients.sdk import connect
+from tabletop.client import connect
 from tabletop.terminal import screen
 from tabletop.terminal.table import render_suggestion
 from tabletop.v1 import game_service_pb2 as pb
