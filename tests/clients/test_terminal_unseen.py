@@ -7,8 +7,8 @@ from __future__ import annotations
 import builtins
 
 from clients.render import Style
-from tabletop.client import Seat, connect
 from clients.terminal import Table
+from tabletop.client import Seat, connect
 
 
 def test_the_other_seats_gift_while_the_player_chooses_does_not_refuse_the_players_gift(shared_service,
