@@ -15,10 +15,12 @@ WEB_SOURCES := $(WEB)/package-lock.json $(WEB)/index.html $(WEB)/vite.config.ts 
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml
+# Two distributions, in one pip call so that the server's dependency on tabletop-client is met from this clone:
+# the client (clients/python: tabletop.client, tabletop.v1) and the server (the rest), both editable.
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e ./clients/python -e '.[dev]'
 	@touch $(STAMP)
 
 ## Start the whole stack locally (embedded Redis and PostgreSQL unless TABLETOP_REDIS_URL / TABLETOP_DATABASE_URL are

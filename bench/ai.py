@@ -56,11 +56,13 @@ def _bare_playouts(game, rules, state, seed: int, seconds: float) -> tuple[float
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tabletop bench ai", description=__doc__)
-    parser.add_argument("--game", default="hinode")
+    parser.add_argument("--game", default="hinode", help="the game to search (default hinode)")
     parser.add_argument("--seats", type=int, default=None, help="default: the game's most seats")
     parser.add_argument("--seconds", type=float, default=3.0, help="search time per position")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--playout-depth", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=1,
+                        help="seed of the random game the positions come from and of the search (default 1)")
+    parser.add_argument("--playout-depth", type=int, default=None,
+                        help="moves a playout makes before it is scored (default: the search's own)")
     parser.add_argument("--profile", action="store_true", help="print the hottest functions of the opening search")
     parser.add_argument("--throughput", type=int, default=0, metavar="JOBS",
                         help="instead: time JOBS searches at --strength from positions of random games, as the "

@@ -307,8 +307,9 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tabletop arena", description=__doc__.splitlines()[0])
     parser.add_argument("--game", required=True, help="a registered game")
     parser.add_argument("--players", required=True, help="comma-separated specs, one per seat")
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", type=int, default=100, help="how many games to play (default 100)")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="seed of the games' deals and of the players' random choices (default 1)")
     parser.add_argument("--rotate", action="store_true", help="rotate the seats (and so the first player) each game")
     parser.add_argument("--by-seat", action="store_true",
                         help="a row per player and seat (tells equal players apart; with a game option that fixes "

@@ -243,7 +243,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--redis-restarts", type=int, default=3, help="Redis SIGKILLs + restarts (default 3)")
     parser.add_argument("--settle", type=float, default=60.0,
                         help="seconds the AI gets to catch up after the load before the audit (default 60)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the players' random moves (default 1)")
     args = parser.parse_args(argv)
     if args.clients < 1 or args.workers < 1 or args.seconds <= 0:
         parser.error("--clients and --workers must be at least 1 and --seconds positive")

@@ -46,9 +46,10 @@ def playout(game, num_seats: int, options: dict, seed: int, rng: random.Random) 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tabletop bench engine", description=__doc__)
-    parser.add_argument("--game", default="hinode", choices=registry.names())
+    parser.add_argument("--game", default="hinode", choices=registry.names(),
+                        help="the rules engine to run (default hinode)")
     parser.add_argument("--seconds", type=float, default=5.0, help="how long to run")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random playouts (default 1)")
     parser.add_argument("--seats", type=int, default=None, help="seat count (default: the maximum)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON",
                         help="a game option, e.g. advanced=true (repeatable)")

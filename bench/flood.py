@@ -27,7 +27,7 @@ import grpc
 
 from clients import connection
 from clients.connection import Connection
-from clients.sdk import error_from_rpc
+from tabletop.client import error_from_rpc
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 
@@ -172,7 +172,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--replies", type=int, default=12, help="AI replies timed in each phase (default 12)")
     parser.add_argument("--strength", default="normal", help="the honest player's AI seat (default normal)")
     parser.add_argument("--suggesters", type=int, default=8, help="concurrent SuggestMove loops of the flooder")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the players' random choices (default 1)")
     connection.add_arguments(parser, api_key=False)
     args = parser.parse_args(argv)
     if args.replies < 1 or args.suggesters < 0:

@@ -95,7 +95,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--clients", type=_levels, default=[16], help="concurrency levels (default 16)")
     parser.add_argument("--games", type=int, default=64, help="games in play at once per path (default 64)")
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds per level and path (default 10)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the players' random moves (default 1)")
     connection.add_arguments(parser, api_key=False)
     args = parser.parse_args(argv)
     if bool(args.target) != bool(args.gateway):

@@ -366,7 +366,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seconds", type=float, default=10.0,
                         help="seconds of game load per level, and as many of each floor, in 1 s slices (default 10)")
     parser.add_argument("--finished", type=int, default=5, help="games played to the end for the memory figure")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the players' random moves (default 1)")
     parser.add_argument("--fsync", choices=("everysec", "always"), default="everysec",
                         help="appendfsync of the Redis it starts (default everysec, as deploy/ runs Redis)")
     connection.add_arguments(parser, api_key=False)

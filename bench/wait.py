@@ -9,19 +9,19 @@ import statistics
 import time
 
 from clients import connection
-from clients.sdk import Seat, TabletopError
 from clients.session import CONNECT_SECONDS, fail, say, service_target
+from tabletop.client import Seat, TabletopError
 from tabletop.stack.launcher import local_stack
 from tabletop.v1 import game_service_pb2 as pb
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tabletop bench wait", description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="hinode")
+    parser.add_argument("--game", default="hinode", help="the game to play (default hinode)")
     parser.add_argument("--strength", default="normal", help="the AI seats' strength")
-    parser.add_argument("--games", type=int, default=1)
+    parser.add_argument("--games", type=int, default=1, help="games played one after the other (default 1)")
     parser.add_argument("--hints", type=int, default=5, help="hints asked for (the first turns with a choice)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the human seat's random moves (default 1)")
     parser.add_argument("--target", help="a running game service (default: start a local stack)")
     connection.add_arguments(parser)
     args = parser.parse_args(argv)

@@ -40,7 +40,7 @@ import grpc
 
 from clients import connection
 from clients.connection import Connection
-from clients.sdk import error_from_rpc
+from tabletop.client import error_from_rpc
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 
@@ -410,7 +410,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--jitter", type=float, default=0.5,
                         help="each pause is think x [1 - jitter, 1 + jitter], drawn at random (default 0.5; 0: every "
                              "player moves in step with the others, the worst case for the watchers' fan-out)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the players' random moves (default 1)")
     connection.add_arguments(parser, api_key=False)
     args = parser.parse_args(argv)
     if args.clients < 1 or args.watchers < 0 or args.seconds <= 0 or args.think < 0 or not 0 <= args.jitter <= 1:

@@ -5,14 +5,39 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 import grpc
 
-from clients.sdk import Client, connect
 from tabletop import transport
+from tabletop.client import Client, connect
 from tabletop.settings import flag
+
+ADDRESS = re.compile(r"(?P<host>\[[0-9A-Fa-f:.%\w]+\]|[A-Za-z0-9._-]+):(?P<port>\d{1,5})")
+
+
+class BadAddress(ValueError):
+    """A target that is not the address of a game service (HOST:PORT); nothing was sent."""
+
+
+def check_address(target: str) -> None:
+    """Raise BadAddress unless `target` reads as HOST:PORT (a port from 1 to 65535, [IPv6]:PORT), or as one of
+    gRPC's forms of it: dns:[//AUTHORITY/]HOST:PORT, ipv4:/ipv6: with comma-separated addresses, unix:PATH."""
+    if target.startswith(("unix:", "unix-abstract:")) and target.split(":", 1)[1]:
+        return
+    addresses = [target]
+    if target.startswith(("ipv4:", "ipv6:")):
+        addresses = target.split(":", 1)[1].split(",")
+    elif target.startswith("dns:"):
+        rest = target[len("dns:"):]
+        addresses = [rest[2:].split("/", 1)[1] if rest.startswith("//") and "/" in rest[2:] else rest]
+    for address in addresses:
+        match = ADDRESS.fullmatch(address)
+        if match is None or not 1 <= int(match["port"]) <= 65535:
+            raise BadAddress(f"not a game service address: {target!r} (give HOST:PORT, e.g. 127.0.0.1:50051)")
+
 
 REMEDIES = ("Give --tls (and --ca-file CA.pem for a certificate from a private CA), or --insecure if you trust "
             "the network between you and the service.",)
@@ -54,12 +79,15 @@ class Connection:
                    insecure=args.insecure or flag(env, "ALLOW_INSECURE"))
 
     def check(self, target: str, what: str) -> None:
-        """Refuse, before any connection, to send `what` in plaintext to a target that is not this machine."""
+        """Refuse, before any connection, a target that is not an address (BadAddress), or to send `what` in
+        plaintext to a target that is not this machine (transport.PlaintextRefused)."""
+        check_address(target)
         if not (self.tls or self.insecure):
             transport.refuse_plaintext(target, what, REMEDIES)
 
     def connect(self, target: str, wait: float | None = None) -> Client:
         """An SDK client; the plaintext rule is checked again, call by call, by the SDK."""
+        check_address(target)
         if self.api_key:
             self.check(target, "your API key")
         roots = transport.read_pem(self.ca_file, "--ca-file") if self.ca_file else None

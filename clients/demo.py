@@ -12,9 +12,9 @@ import sys
 
 from clients import connection, render
 from clients.render import Style
-from clients.sdk import Client, Seat, TabletopError
 from clients.session import CONNECT_SECONDS, STRENGTHS, LocalStarter, fail, say, service_target
 from clients.terminal import event_lines
+from tabletop.client import Client, Seat, TabletopError
 from tabletop.v1 import game_service_pb2 as pb
 
 

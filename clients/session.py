@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 
-from clients.sdk import Seat
+from tabletop.client import Seat
 
 STRENGTHS = ("easy", "normal", "hard")
 CONNECT_SECONDS = 4.0  # a command that connects gives up this soon, naming the target, when no service answers
@@ -26,11 +26,16 @@ def say(*lines: str) -> None:
 LocalStarter = Callable[[bool], AbstractContextManager[str]]
 
 
+def given_target(target: str | None) -> str | None:
+    """The game service address given: `target`, else TABLETOP_SERVICE_TARGET, else None (none was)."""
+    return target or os.environ.get("TABLETOP_SERVICE_TARGET") or None
+
+
 @contextlib.contextmanager
 def service_target(target: str | None, quiet: bool = False, local: LocalStarter | None = None) -> Iterator[str]:
     """Yield the game service address: `target`, else TABLETOP_SERVICE_TARGET, else the target of a local stack
     that `local` starts for the occasion (and stops on the way out)."""
-    target = target or os.environ.get("TABLETOP_SERVICE_TARGET")
+    target = given_target(target)
     if target:
         yield target
         return

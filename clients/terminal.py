@@ -1,11 +1,12 @@
 """`tabletop play` and `tabletop watch`: a game in the terminal, on plain stdin / stdout.
 
 Play: your view (your hand, the board, what the others did, the score on demand), the legal moves numbered;
-type a number (or a move id), `?` for what the board's abbreviations mean, `h` for a hint with the AI's statistics,
-`s` for the score, `b` to show the board and the moves again, `f` for the full board, `q` to quit. The board and
-the moves fit on the terminal (80 x 24 at the least, shutil.get_terminal_size): a compact board when the full
-one does not fit, and a long move list grouped in two steps (tabletop.terminal.screen). Colours only on a terminal,
-and never with NO_COLOR set.
+type a number (or a move id), `?` for what the board's abbreviations mean, `h` for a hint with the AI's statistics
+(a page of candidates; `h` again: the next page), `s` for the score, `b` to show the board and the moves again, `f`
+for the full board, `q` to quit. The board and the moves fit on the terminal (80 x 24 at the least,
+shutil.get_terminal_size): a compact board when the full one does not fit, and a long move list grouped in two
+steps (tabletop.terminal.screen); other lines are wrapped at words. Colours only on a terminal, and never with
+NO_COLOR set. The seat's name is what the other players read: by default the service's "Player N", never "You".
 """
 
 from __future__ import annotations
@@ -14,16 +15,28 @@ import argparse
 import shutil
 import sys
 import time
+from dataclasses import dataclass
 
 from clients import connection, render
 from clients.render import Style
-from clients.sdk import Client, Player, StaleVersion, TabletopError
-from clients.session import CONNECT_SECONDS, LocalStarter, fail, parse_seats, say, service_target
+from clients.session import CONNECT_SECONDS, LocalStarter, fail, given_target, parse_seats, say, service_target
+from games import registry
+from tabletop.client import Client, Player, StaleVersion, TabletopError
 from tabletop.terminal import screen
 from tabletop.v1 import game_service_pb2 as pb
 
 KEYS = "? legend, h hint, s score, b board, f full board, q quit"
 HELP_KEYS = f"number or id; {KEYS}"
+HINT_PAGE = 5  # candidates a hint lists at once (`h` again: the next ones): with its head, well within 80 x 24
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The last hint of a decision: the state's version it was asked at, the AI's answer, the next page's start."""
+
+    version: int
+    suggestion: pb.SuggestMoveResponse
+    next: int
 
 
 def _game_type(client: Client, name: str) -> pb.GameType:
@@ -51,6 +64,26 @@ def event_lines(update: pb.WatchGameResponse, before: pb.GameState | None) -> li
     return [f"  v{event.version} {line}" for line in lines]
 
 
+def terminal_size() -> tuple[int, int]:
+    """The terminal's columns and lines, 80 x 24 at the least."""
+    columns, lines = shutil.get_terminal_size((screen.MIN_WIDTH, screen.MIN_HEIGHT))
+    return screen.size(columns, lines)
+
+
+def say_wrapped(*lines: str) -> None:
+    """Lines wrapped at the screen's width, at word boundaries."""
+    width, _ = terminal_size()
+    say(*[part for line in lines for part in screen.wrap(line, width)])
+
+
+def say_fitted(*lines: str) -> None:
+    """Lines wrapped at words on a terminal; to a pipe or a file, as they are (a log keeps one line per line)."""
+    if sys.stdout.isatty():
+        say_wrapped(*lines)
+    else:
+        say(*lines)
+
+
 # --- play -----------------------------------------------------------------------------------------------------
 
 
@@ -67,28 +100,25 @@ def countdown(state: pb.GameState, seat: int) -> str:
 class Table:
     """One human seat at the terminal: show, ask, send."""
 
-    def __init__(self, player: Player, style: Style, hint_strength: str):
+    def __init__(self, player: Player, style: Style, hint_strength: str, own_stack: bool = False):
         self.player = player
+        self.own_stack = own_stack  # the service is the local stack this command started: it stops as we go
         self.style = style
         self.hint_strength = hint_strength
         self.menu: screen.Menu | None = None  # the numbering of the decision being made
         self.opened: int | None = None  # the group listed, in a grouped list
+        self.hint: Hint | None = None  # the decision's last hint, paged by `h`
+        self.quitted = ""  # how the player went, when they did: "left" or "resigned"
 
     @staticmethod
     def size() -> tuple[int, int]:
-        """The terminal's columns and lines, 80 x 24 at the least."""
-        columns, lines = shutil.get_terminal_size((screen.MIN_WIDTH, screen.MIN_HEIGHT))
-        return screen.size(columns, lines)
+        return terminal_size()
 
-    def say(self, *lines: str) -> None:
-        """Lines wrapped at the screen's width."""
-        width, _ = self.size()
-        say(*[part for line in lines for part in screen.wrap(line, width)])
+    @staticmethod
+    def say(*lines: str) -> None:
+        say_wrapped(*lines)
 
     def show_board(self, state: pb.GameState) -> None:
-        say("", *render.render_state(state, self.style))
-
-    def show_full_board(self, state: pb.GameState) -> None:
         self.say("", *render.render_state(state, self.style))
 
     def show_score(self, state: pb.GameState) -> None:
@@ -109,7 +139,7 @@ class Table:
 
     def decide(self, state: pb.GameState) -> bool:
         """Ask until a move is made (True) or the player quits (False)."""
-        self.menu, self.opened = None, None
+        self.menu, self.opened, self.hint = None, None, None
         self.show_decision(state)
         while True:
             try:
@@ -127,7 +157,7 @@ class Table:
             elif answer == "?":
                 self.say(*render.legend(state), f"  Keys: {HELP_KEYS}")
             elif answer == "f":
-                self.show_full_board(state)
+                self.show_board(state)
             elif answer in ("b", ""):
                 self.opened = None
                 self.show_decision(state)
@@ -148,7 +178,7 @@ class Table:
                     self.player.move(picked.id, expected_version=state.version)
                     return True
                 except StaleVersion:
-                    say("  not played: the game moved on before your move arrived; look again")
+                    say("  not played: the game changed before your move arrived (what changed follows); choose again")
                     return True
                 except TabletopError as error:
                     self.say(f"  not played: {error.message} ({error.reason or error.code.name})")
@@ -161,32 +191,47 @@ class Table:
     def quit(self) -> bool:
         """Ask how to go: leave (the AI plays on for you) or resign (last place); False to stay."""
         try:
-            answer = input("  l = leave (the AI plays your seat on), r = resign (last place), "
-                           "anything else = stay > ").strip().lower()
+            leave = "the game stops with the local stack" if self.own_stack else "the AI plays your seat on"
+            answer = input(f"  l = leave ({leave}), r = resign (last place), anything else = stay > ").strip().lower()
         except EOFError:
             answer = "l"
         try:
             if answer in ("l", "leave"):
                 self.player.leave()
-                say("  You left: the AI plays your seat from now on.")
+                self.quitted = "left"
                 return True
             if answer in ("r", "resign"):
                 self.player.resign()
-                say("  You resigned.")
+                self.quitted = "resigned"
                 return True
         except TabletopError as error:
             say(f"  could not: {error.message} ({error.reason or error.code.name})")
         return False
 
     def _hint(self, state: pb.GameState) -> None:
-        say(f"  thinking ({self.hint_strength})...")
-        try:
-            suggestion = self.player.suggest(strength=self.hint_strength)
-        except TabletopError as error:
-            say(f"  no hint: {error.message} ({error.reason or error.code.name})")
-            return
+        """The AI's pick and a page of its candidates (HINT_PAGE, so that the move list stays on the screen); `h`
+        again at the same decision shows the next page of the same search, then the first again."""
+        if self.hint is not None and self.hint.version == state.version:
+            suggestion, first = self.hint.suggestion, self.hint.next
+        else:
+            say(f"  thinking ({self.hint_strength})...")
+            try:
+                suggestion = self.player.suggest(strength=self.hint_strength)
+            except TabletopError as error:
+                say(f"  no hint: {error.message} ({error.reason or error.code.name})")
+                return
+            first = 0
+        width, _ = self.size()
         number = self.menu.number if self.menu is not None else None
-        self.say(*render.render_suggestion(suggestion, state, self.style, number))
+        lines = render.render_suggestion(suggestion, state, self.style, number, first=first, count=HINT_PAGE,
+                                         width=width)
+        total, last = len(suggestion.candidates), min(first + HINT_PAGE, len(suggestion.candidates))
+        following = last if last < total else 0
+        if total > HINT_PAGE:
+            then = f"the next {min(HINT_PAGE, total - last)}" if following else "the first ones again"
+            lines.append(f"  candidates {first + 1}-{last} of {total}; h again shows {then}")
+        self.hint = Hint(state.version, suggestion, following)
+        self.say(*lines)
 
     def play(self) -> bool:
         """Follow the game and decide whenever the seat is to act; False if the player quit."""
@@ -214,12 +259,13 @@ class Table:
 
 def _play_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="tabletop play", description="Play a game in the terminal against AI seats.")
-    parser.add_argument("game", help="the game type, e.g. hinode or naishi")
+    parser.add_argument("game", help=f"the game to play: {', '.join(registry.names())}")
     parser.add_argument("--seats", help="who holds each seat, in order: one `human` (you) and `ai`, `ai:easy`, "
                         "`ai:normal`, `ai:hard` (default: you, then normal AIs up to the game's seat count)")
     parser.add_argument("--target", help="HOST:PORT of a running game service (default: TABLETOP_SERVICE_TARGET, "
                         "else a local stack is started and stopped)")
-    parser.add_argument("--name", default="You", help="your display name")
+    parser.add_argument("--name", default="", help="your name as the other players see it (default: the "
+                        "service's name for your seat, e.g. Player 1)")
     parser.add_argument("--options", default=None, help="game options as a JSON object, e.g. '{\"advanced\": true}'")
     parser.add_argument("--hint-strength", default="normal", choices=("easy", "normal", "hard"),
                         help="the AI strength behind the h key")
@@ -249,10 +295,11 @@ def play_main(argv: list[str], local: LocalStarter | None = None) -> int:
         except ValueError as error:  # PlaintextRefused, an unreadable --ca-file, a bad TABLETOP_* flag
             return fail(f"tabletop play: {error}")
         with client:
-            return _play(args, client, target, options, style)
+            return _play(args, client, target, options, style, own_stack=given_target(args.target) is None)
 
 
-def _play(args: argparse.Namespace, client, target: str, options: dict, style: Style) -> int:
+def _play(args: argparse.Namespace, client, target: str, options: dict, style: Style, own_stack: bool) -> int:
+    """Create the game and play it; `own_stack`: the service is the local stack this command started."""
     try:
         game_type = _game_type(client, args.game)
         default = ",".join(["human"] + ["ai:normal"] * (max(game_type.max_seats, 2) - 1))
@@ -262,15 +309,18 @@ def _play(args: argparse.Namespace, client, target: str, options: dict, style: S
             return fail("--seats needs exactly one human seat (you)")
         timer = pb.TurnTimer(turn_seconds=args.turn_seconds) if args.turn_seconds else None
         game = client.create_game(args.game, seats, options=options or None, start=True, timer=timer)
-        say(f"Game {game.game_id}: {game_type.title}. You are seat {humans[0] + 1} ({args.name}).",
-            f"Others may watch it with: tabletop watch {game.game_id} --target {target}")
-        table = Table(game.player(humans[0]), style, args.hint_strength)
+        watch = f"tabletop watch {game.game_id} --target {target}"
+        say_wrapped(f"Game {game.game_id}: {game_type.title}. "
+                    f"You are seat {humans[0] + 1} ({render.seat_name(game.state, humans[0])}).",
+                    f"Others may watch it {'while you play' if own_stack else 'with'}:", f"  {watch}")
+        table = Table(game.player(humans[0]), style, args.hint_strength, own_stack)
         finished = table.play()
         final = table.player.state()
         if not finished:
-            say("You are out of the game; it goes on (tabletop watch follows it).")
-            table.show_score(final)
-            return 0
+            say_wrapped(*_gone(table.quitted, final, own_stack, watch))
+            if final.status != pb.GAME_STATUS_FINISHED:
+                table.show_score(final)
+                return 0
         table.show_board(final)
         say("", style.paint("The game is over.", "bold"))
         table.show_score(final)
@@ -283,12 +333,29 @@ def _play(args: argparse.Namespace, client, target: str, options: dict, style: S
         say("", "Interrupted.")
         return 130
 
+
+def _gone(how: str, state: pb.GameState, own_stack: bool, watch: str) -> list[str]:
+    """What became of the game once the player left or resigned (`how`), in one truthful message: over (the last
+    opponent won), stopped with the local stack this command started, or going on without them; `how` is empty
+    when the input ended without a choice."""
+    said = {"left": "You left", "resigned": "You resigned"}.get(how, "You stopped playing (no more input)")
+    if state.status == pb.GAME_STATUS_FINISHED:
+        return [f"  {said}."]
+    if own_stack:
+        return [f"  {said}. The game ends here: the local stack this command started stops now."]
+    if how == "left":
+        return ["  You left: the AI plays your seat from now on. Follow the game with:", f"  {watch}"]
+    if how == "resigned":
+        return ["  You resigned. The others play on; follow the game with:", f"  {watch}"]
+    return [f"  {said}: your seat waits, unplayed. Follow the game with:", f"  {watch}"]
+
+
 # --- watch ----------------------------------------------------------------------------------------------------
 
 
 def watch_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tabletop watch", description="Follow a game as a spectator.")
-    parser.add_argument("game_id")
+    parser.add_argument("game_id", help="the id of the game to follow, as `tabletop play` prints it")
     parser.add_argument("--target", help="HOST:PORT of the game service (default: TABLETOP_SERVICE_TARGET, "
                         "else 127.0.0.1:50051)")
     parser.add_argument("--from-version", type=int, default=0, help="replay the events after this version first")
@@ -309,12 +376,12 @@ def watch_main(argv: list[str]) -> int:
         previous: pb.GameState | None = None
         try:
             for update in client.watch(args.game_id, from_version=args.from_version):
-                say(*event_lines(update, previous))
+                say_fitted(*event_lines(update, previous))
                 previous = update.state
                 if not args.no_board and update.state.HasField("view"):
-                    say(*render.render_state(update.state, style), "")
+                    say_fitted(*render.render_state(update.state, style), "")
             if previous is not None:
-                say(*render.render_score(client.score(args.game_id), previous, style))
+                say_fitted(*render.render_score(client.score(args.game_id), previous, style))
         except TabletopError as error:
             return fail(f"tabletop watch: {error}")
         except KeyboardInterrupt:

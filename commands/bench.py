@@ -3,8 +3,8 @@ package of their own, bench/, imported only once the kind is known."""
 
 from __future__ import annotations
 
+import argparse
 import importlib
-import sys
 
 KINDS = {
     "engine": ("bench.engine:main", "random playouts and moves per second of a rules engine on one core"),
@@ -20,11 +20,21 @@ KINDS = {
 }
 
 
+def parser() -> argparse.ArgumentParser:
+    kinds = "\n".join(f"  {kind:8} {help_}" for kind, (_, help_) in KINDS.items())
+    parser = argparse.ArgumentParser(
+        prog="tabletop bench", description="Run a benchmark: it prints figures (bench/).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=f"benchmarks:\n{kinds}\n\nRun `tabletop bench KIND --help` for the arguments of one.")
+    parser.add_argument("kind", choices=KINDS, metavar="KIND", help="the benchmark to run: " + ", ".join(KINDS))
+    parser.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="the benchmark's own arguments")
+    return parser
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in KINDS:
-        print("usage: tabletop bench {" + ",".join(KINDS) + "} [ARGS...]", file=sys.stderr)
-        for k, (_, h) in KINDS.items():
-            print(f"  {k:7} {h}", file=sys.stderr)
-        return 2
-    module_name, func = KINDS[argv[0]][0].split(":")
-    return int(getattr(importlib.import_module(module_name), func)(argv[1:]) or 0)
+    # parse_known_args: what follows the kind is the benchmark's own to parse (and to check, in the docs' tests)
+    args, unknown = (command := parser()).parse_known_args(argv)
+    if unknown:
+        command.error(f"unrecognized arguments: {' '.join(unknown)}")
+    module_name, func = KINDS[args.kind][0].split(":")
+    return int(getattr(importlib.import_module(module_name), func)(args.args) or 0)

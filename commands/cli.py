@@ -20,22 +20,35 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("commands.local:play", "play a game in the terminal against AI seats"),
     "watch": ("clients.terminal:watch_main", "follow a game as a spectator"),
     "demo": ("commands.local:demo", "play an all-AI game from start to end"),
-    "bench": ("commands.bench:main", "benchmarks: engine, ai, load, watch, flood, chaos"),
+    "bench": ("commands.bench:main", "benchmarks: engine, ai, load, watch, flood, chaos, wait, gateway"),
 }
 
 
 def usage() -> str:
     width = max(map(len, COMMANDS))
-    lines = ["usage: tabletop COMMAND [ARGS...]", "", "commands:"]
+    lines = ["usage: tabletop COMMAND [ARGS...]", "       tabletop --version", "", "commands:"]
     lines += [f"  {name.ljust(width)}  {help_}" for name, (_, help_) in COMMANDS.items()]
     lines += ["", "Run `tabletop COMMAND --help` for the arguments of a command."]
     return "\n".join(lines)
+
+
+def version() -> str:
+    """The installed package's version (importlib.metadata), or "unknown" from a tree that is not installed."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("tabletop")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed: pip install -e .)"
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(usage())
+        return 0
+    if argv[0] in ("-V", "--version"):
+        print(f"tabletop {version()}")
         return 0
     name, rest = argv[0], argv[1:]
     if name not in COMMANDS:

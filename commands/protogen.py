@@ -1,5 +1,6 @@
-"""Regenerate the Python code of protos/ (`make protos`): tabletop/v1/*_pb2*.py (the API) and bench/v1/*_pb2*.py
-(the benchmarks' own service); `check()` tells whether they are stale."""
+"""Regenerate the Python code of protos/ (`make protos`): clients/python/tabletop/v1/*_pb2*.py (the API, in the
+tabletop-client distribution) and bench/v1/*_pb2*.py (the benchmarks' own service); `check()` tells whether they
+are stale."""
 
 from __future__ import annotations
 
@@ -11,8 +12,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTOS = ROOT / "protos"
-OUT = ROOT  # protos/tabletop/v1/x.proto -> tabletop/v1/x_pb2.py, protos/bench/v1/x.proto -> bench/v1/x_pb2.py
 PACKAGES = ("tabletop", "bench")  # google/rpc: shipped for other languages, its Python code comes with grpcio-status
+# Where each package's code goes: protos/tabletop/v1/x.proto -> clients/python/tabletop/v1/x_pb2.py (the client
+# distribution's), protos/bench/v1/x.proto -> bench/v1/x_pb2.py.
+OUT = {"tabletop": ROOT / "clients" / "python", "bench": ROOT}
+
+
+def destination(generated: Path, tmp: Path) -> Path:
+    """Where a file protoc wrote under `tmp` belongs in the repository."""
+    relative = generated.relative_to(tmp)
+    return OUT[relative.parts[0]] / relative
 
 
 def sources() -> list[Path]:
@@ -53,7 +62,7 @@ def check() -> list[str]:
         fresh = generate(Path(tmp))
         stale = []
         for f in fresh:
-            committed = OUT / f.relative_to(tmp)
+            committed = destination(f, Path(tmp))
             if not committed.exists() or not filecmp.cmp(f, committed, shallow=False):
                 stale.append(str(committed.relative_to(ROOT)))
         return stale
@@ -62,7 +71,7 @@ def check() -> list[str]:
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for f in generate(Path(tmp)):
-            dest = OUT / f.relative_to(tmp)
+            dest = destination(f, Path(tmp))
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(f, dest)
             init = dest.parent / "__init__.py"

@@ -14,7 +14,8 @@ from tabletop.stack.launcher import WEB_DIST, LocalStack, port_or_free
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tabletop run", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--port", type=int, default=int(os.environ.get("TABLETOP_GRPC_PORT", "50051")))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("TABLETOP_GRPC_PORT", "50051")),
+                        help="port of the game service's gRPC API (default: TABLETOP_GRPC_PORT, else 50051)")
     parser.add_argument("--data-dir", default=os.environ.get("TABLETOP_DATA_DIR", "var/redis"),
                         help="where the embedded Redis keeps its append-only file (default: var/redis)")
     parser.add_argument("--database-dir", default=os.environ.get("TABLETOP_DATABASE_DIR", "var/postgres"),

@@ -419,7 +419,8 @@ def resolve_options(info: GameInfo, options: Mapping[str, Any] | None) -> dict[s
     known = {spec.name: spec for spec in info.options}
     unknown = sorted(set(options) - set(known))
     if unknown:
-        raise InvalidOptions(f"unknown option(s) for {info.name}: {', '.join(unknown)}")
+        valid = f"its options: {', '.join(known)}" if known else f"{info.name} has no options"
+        raise InvalidOptions(f"unknown option(s) for {info.name}: {', '.join(unknown)} ({valid})")
     resolved: dict[str, Any] = {}
     for name, spec in known.items():
         value = options.get(name, spec.default)

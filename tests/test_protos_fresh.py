@@ -1,5 +1,6 @@
-"""The generated code in tabletop/v1 (the API) and bench/v1 (the benchmarks' own service) is what `make protos`
-makes from protos/ now; and only that build needs protoc (grpcio-tools, a dev dependency)."""
+"""The generated code in clients/python/tabletop/v1 (the API, in the client's distribution) and bench/v1 (the
+benchmarks' own service) is what `make protos` makes from protos/ now; and only that build needs protoc
+(grpcio-tools, a dev dependency)."""
 
 import re
 import tomllib

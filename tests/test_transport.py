@@ -1,5 +1,5 @@
-"""TLS settings fail at startup with a message naming the variable and the file; the loopback rule reads gRPC
-targets the way gRPC does (tabletop/transport.py)."""
+"""TLS settings fail at startup with a message naming the variable and the file (tabletop/transport.py); the
+loopback rule reads gRPC targets the way gRPC does (the client's, clients/python/tabletop/client/transport.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from ai.worker_config import WorkerConfig
 from service.config import Config, ConfigError
-from tabletop import transport
+from tabletop.client import transport
 from tests.support.certificates import self_signed
 
 

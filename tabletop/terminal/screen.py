@@ -24,11 +24,18 @@ def visible(text: str) -> int:
 
 
 def clip(text: str, width: int) -> str:
-    """A line cut to `width` visible columns (colour codes are kept only in lines that fit)."""
+    """A line cut to `width` visible columns at a word's end, an ellipsis marking the cut ("  On the table: P3
+    Hero (14); P4 blue 7…"); a line of one long word is cut where it must. Colour codes are kept only in lines
+    that fit."""
     if visible(text) <= width:
         return text
     plain = ANSI.sub("", text)
-    return plain[: width - 1] + "…"
+    room = plain[: width - 1]
+    if not plain[width - 1].isspace():  # the cut falls inside a word: end at the word before it
+        end = room.rfind(" ")
+        if end > 0 and room[:end].strip():
+            room = room[:end]
+    return room.rstrip(" ,;:") + "…"
 
 
 def wrap(text: str, width: int, indent: str = "    ") -> list[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from tabletop.terminal.style import Style
 from tabletop.v1 import game_service_pb2 as pb
 
@@ -72,10 +74,11 @@ def render_score(score: pb.GetScoreResponse, state: pb.GameState, style: Style) 
 
 
 def render_suggestion(suggestion: pb.SuggestMoveResponse, state: pb.GameState, style: Style,
-                      number=None) -> list[str]:
-    """The AI's pick and every candidate, most searched first: the share of the search it got and the chance to win
-    the search estimates after it, with the move's number in the list (`number` maps a move id to it as typed,
-    e.g. "3.2" in a grouped list; by default the place in the flat list)."""
+                      number=None, first: int = 0, count: int | None = None, width: int | None = None) -> list[str]:
+    """The AI's pick and its candidates, most searched first: the share of the search each got and the chance to
+    win the search estimates after it, with the move's number in the list (`number` maps a move id to it as typed,
+    e.g. "3.2" in a grouped list; by default the place in the flat list). `first` and `count` pick a page of the
+    candidates (all by default; a later page has no head); `width` wraps each candidate's move under its column."""
     flat = {move.id: str(i) for i, move in enumerate(state.legal_moves, 1)}
     numbers = {move.id: (number(move.id) if number else flat[move.id]) for move in state.legal_moves}
     total = sum(c.visits for c in suggestion.candidates)
@@ -86,10 +89,22 @@ def render_suggestion(suggestion: pb.SuggestMoveResponse, state: pb.GameState, s
     best = next((c for c in suggestion.candidates if c.move_id == suggestion.best_move_id), None)
     if best is not None:
         head += f": wins about {100 * best.win_rate:.0f}% of the games the AI played out after it"
-    lines = [head, "        #  searched  chance to win  move"]
-    for candidate in sorted(suggestion.candidates, key=lambda c: c.visits, reverse=True):
+    lines = [head] if first == 0 else []
+    lines.append("        #  searched  chance to win  move")
+    ranked = ranked_candidates(suggestion)
+    for candidate in ranked[first:None if count is None else first + count]:
         mark = "*" if candidate.move_id == suggestion.best_move_id else " "
         shown = str(numbers.get(candidate.move_id, "?"))
-        lines.append(f"  {mark} {shown.rjust(4)}  {100 * candidate.visits / total:7.0f}%  "
-                     f"{100 * candidate.win_rate:12.0f}%  {candidate.label}")
+        share, chance = 100 * candidate.visits / total, 100 * candidate.win_rate
+        cells = f"  {mark} {shown.rjust(4)}  {share:7.0f}%  {chance:12.0f}%  "
+        if width is None or len(cells) + len(candidate.label) <= width:
+            lines.append(cells + candidate.label)
+            continue
+        label = textwrap.wrap(candidate.label, max(width - len(cells), 20), break_on_hyphens=False) or [""]
+        lines += [cells + label[0], *(" " * len(cells) + part for part in label[1:])]
     return lines
+
+
+def ranked_candidates(suggestion: pb.SuggestMoveResponse) -> list[pb.CandidateMove]:
+    """The candidates of a suggestion, most searched first."""
+    return sorted(suggestion.candidates, key=lambda c: c.visits, reverse=True)

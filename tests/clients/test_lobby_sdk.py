@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from clients import sdk
-from clients.sdk import Seat, connect
+from tabletop import client as sdk
+from tabletop.client import Seat, connect
 from tabletop.v1 import game_service_pb2 as pb
 
 

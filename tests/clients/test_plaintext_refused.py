@@ -12,7 +12,7 @@ import pytest
 
 from bench import flood, load, wait, watch
 from clients import demo, terminal
-from clients.sdk import PlaintextRefused, Seat, connect
+from tabletop.client import PlaintextRefused, Seat, connect
 from tests.clients.conftest import client_env, tabletop
 from tests.support.waiting import wait_until
 

@@ -72,6 +72,10 @@ def test_play_hinode_self_contained_with_hint_score_and_final_breakdown():
         _, hint = term.expect(PROMPT)
         assert "Hint: " in hint
         assert "searched" in hint and "chance to win" in hint and re.search(r"wins about \d+%", hint)
+        while "h again shows the next" in hint.rsplit("searched", 1)[-1]:
+            term.type("h")  # a hint is paged: the next candidates of the same search
+            _, more = term.expect(PROMPT)
+            hint += more
         candidates = re.findall(r"^\s+\*?\s+([\d.]+)\s+(\d+)%\s+(\d+)%\s+\S", hint, re.M)
         assert len(candidates) >= 2, hint  # every candidate with its move number, share of the search, win chance
         shares = [int(share) for _, share, _ in candidates]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from clients import sdk
-from clients.sdk import Seat, connect
+from tabletop import client as sdk
+from tabletop.client import Seat, connect
 from tabletop.v1 import game_service_pb2 as pb
 
 
@@ -57,19 +57,52 @@ def test_errors_are_typed_with_code_reason_and_message(client):
     assert isinstance(caught.value, sdk.TabletopError)
 
 
-def test_a_stale_version_raises_and_applies_nothing(client):
-    game = two_humans(client)
+def _give_both_gifts(game: sdk.CreatedGame) -> tuple[sdk.Player, sdk.Player]:
+    """Both seats give their Naishi gift; then (the seat to act first, the other)."""
     ann, bo = game.player(0), game.player(1)
     seen_by_ann = ann.state()
-    bo.move(bo.state().legal_moves[0].id)  # the game moves on after Ann looked
+    bo.move(bo.state().legal_moves[0].id)  # Bo's gift is secret, and Ann still chooses hers from the same cards:
+    ann.move(seen_by_ann.legal_moves[0].id)  # so her gift, decided before his, goes through (docs/api.md)
+    return (ann, bo) if 0 in ann.state().to_act else (bo, ann)
+
+
+def _play_until_to_act(first: sdk.Player, second: sdk.Player) -> pb.GameState:
+    """`first` plays in the open until `second` is to act; the game as it is then."""
+    state = first.state()
+    while second.seat not in state.to_act:
+        state = first.move(state.legal_moves[0].id)
+    return state
+
+
+def test_a_stale_version_raises_and_applies_nothing(client):
+    first, second = _give_both_gifts(two_humans(client))
+    seen_by_second = second.state()
+    now = _play_until_to_act(first, second)  # the game moves on, in the open, after the second seat looked
+    move = second.state().legal_moves[0].id
     with pytest.raises(sdk.StaleVersion) as caught:
-        ann.move(seen_by_ann.legal_moves[0].id)  # expected_version = the version Ann saw
+        second.move(move, expected_version=seen_by_second.version)
     assert caught.value.code == grpc.StatusCode.ABORTED and caught.value.reason == "VERSION_MISMATCH"
-    assert caught.value.current_version == seen_by_ann.version + 1
-    assert client.state(game.game_id).version == seen_by_ann.version + 1, "nothing applied"
+    assert caught.value.current_version == now.version > seen_by_second.version
+    assert client.state(first.game_id).version == now.version, "nothing applied"
     # Asking for no expected version applies the move to whatever the game is now.
-    after = ann.move(seen_by_ann.legal_moves[0].id, expected_version=None)
-    assert after.version == seen_by_ann.version + 2
+    after = second.move(move, expected_version=None)
+    assert after.version == now.version + 1
+
+
+def test_a_move_is_sent_with_the_version_of_the_last_update_watched(client):
+    first, second = _give_both_gifts(two_humans(client))
+    second.state()
+    updates = second.watch(from_version=second.last_state.version)
+    try:
+        _play_until_to_act(first, second)
+        update = next(updates)
+        while second.seat not in update.state.to_act:
+            update = next(updates)
+        assert second.last_state == update.state
+        answer = second.move(update.state.legal_moves[0].id)  # expected_version: the update's
+        assert answer.version == update.state.version + 1
+    finally:
+        updates.close()
 
 
 def test_a_move_may_be_sent_as_its_typed_message(client):
@@ -172,8 +205,8 @@ def test_the_sdk_imports_only_the_protos_and_grpc():
         assert done.returncode == 0, done.stderr
         return done.stdout.strip()
 
-    assert loaded("clients.sdk", ("games", "service", "ai", "redis")) == "[]"
-    assert loaded("clients.sdk, clients.render, clients.terminal, clients.demo", ("service", "ai", "redis")) == "[]"
+    assert loaded("tabletop.client", ("games", "service", "ai", "redis")) == "[]"
+    assert loaded("tabletop.client, clients.render, clients.terminal, clients.demo", ("service", "ai", "redis")) == "[]"
 
 
 def test_a_players_live_score_is_scored_from_its_own_view(client):

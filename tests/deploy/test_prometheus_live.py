@@ -26,8 +26,8 @@ import pytest
 import yaml
 
 from clients.grpcweb import GrpcWebError, GrpcWebStub
-from clients.sdk import Seat, TabletopError, connect
 from tabletop import grpcweb
+from tabletop.client import Seat, TabletopError, connect
 from tabletop.stack.embedded_redis import free_port
 from tabletop.stack.launcher import wait_http, wait_serving
 from tabletop.v1 import game_service_pb2 as pb

@@ -109,12 +109,15 @@ def test_a_friend_finds_the_game_in_the_lobby_joins_by_code_and_both_tables_foll
                             capture_output=True, text=True, timeout=300, env={**os.environ, "CHROMIUM": CHROMIUM})
     assert played.returncode == 0, played.stderr[-3000:]
     result = json.loads(played.stdout.strip().splitlines()[-1])
-    assert result["inLobby"] and "Guest" in result["boSeat"] and result["boSeesGiftChosen"]
+    assert result["inLobby"] and "Player 2" in result["boSeat"] and result["boSeesGiftChosen"]
+    # Neither typed a name: the service's distinct defaults, never "You", which the other player would read
+    assert "naishi: Player 1, Seat 2 (1 open)" in result["lobbyText"], result["lobbyText"]
     assert result["statusAnn"] == result["statusBo"] == "IN_PROGRESS"
     with grpc.insecure_channel(web_stack.target) as channel:
         state = game_service_pb2_grpc.GameServiceStub(channel).GetState(
             pb.GetStateRequest(game_id=result["gameId"])).state
     assert [s.kind for s in state.seats] == [pb.SEAT_KIND_HUMAN, pb.SEAT_KIND_HUMAN]
+    assert [s.name for s in state.seats] == ["Player 1", "Player 2"]
 
 
 def test_the_node_example_plays_a_game_to_its_end(web_stack):

@@ -312,3 +312,13 @@ def test_paging_through_1000_public_games_while_games_are_created_joined_and_sta
     assert len(started_originals) > 10 and len(never_started) >= ORIGINALS - 150, "the races did happen"
     print(f"created {ORIGINALS} in {created_in:.1f}s; paged {len(seen)} games in {paged_in:.1f}s "
           f"while {len(started_originals)} originals were started")
+
+
+def test_a_seat_joined_without_a_name_is_player_n_and_a_named_open_seat_keeps_its_name(api, toy_game):
+    """Default names are distinct and never "You" (which would reach the other players): "Player 2" for a joiner
+    who gives no name, the open seat's own name when the creator named it."""
+    game = api.create("toy", [HUMAN, OPEN, pb.SeatSpec(kind=OPEN, name="Bo's seat")], visibility=PUBLIC)
+    api.stub.JoinGame(pb.JoinGameRequest(game_id=game.game_id))
+    api.stub.JoinGame(pb.JoinGameRequest(join_code=game.join_code))
+    names = [seat.name for seat in api.state(game.game_id).seats]
+    assert names == ["Player 1", "Player 2", "Bo's seat"], names

@@ -27,9 +27,13 @@ function say(text: string, error = false): void {
 // A seat's token lives in this tab's session storage, so a reload finds the game again (#game=ID).
 type Seat = { gameId: string; token?: string; creatorToken?: string; joinCode?: string };
 
-function remember(seat: Seat): void {
+// Go to a seat's table. The address says which game is shown (#game=ID) and route() alone opens tables: setting the
+// address runs it (hashchange), so nothing else may open the table too, or the page would follow it twice.
+function openTable(seat: Seat): void {
   sessionStorage.setItem(`tabletop:${seat.gameId}`, JSON.stringify(seat));
-  location.hash = `game=${seat.gameId}`;
+  const hash = `#game=${encodeURIComponent(seat.gameId)}`;
+  if (location.hash === hash) route(); // already there: no hashchange would come
+  else location.hash = hash;
 }
 
 function recall(gameId: string): Seat {
@@ -39,7 +43,7 @@ function recall(gameId: string): Seat {
 
 // --- the home page: new game, join by code, the lobby, watch ---
 
-async function home(): Promise<void> {
+async function home(shown: AbortSignal): Promise<void> {
   app.replaceChildren(h("p", {}, "Loading the games..."));
   let types: GameType[] = [];
   try {
@@ -47,9 +51,12 @@ async function home(): Promise<void> {
   } catch (e) {
     say(describeError(e), true);
   }
+  if (shown.aborted) return; // the page moved on meanwhile
   const gameSelect = h("select", { id: "game-type", "data-testid": "game-type" },
     types.map((t) => h("option", { value: t.name }, t.title))) as HTMLSelectElement;
-  const name = h("input", { id: "your-name", value: "You", maxlength: 64 }) as HTMLInputElement;
+  // Empty: the service names the seat "Player 1". The others read this name, so it is never "You" (this table
+  // marks the reader's own seat itself).
+  const name = h("input", { id: "your-name", value: "", placeholder: "Player 1", maxlength: 64 }) as HTMLInputElement;
   const opponents = h("input", { id: "opponents", type: "number", min: 0, value: 1, "data-testid": "opponents" }) as HTMLInputElement;
   const strength = h("select", { id: "strength", "data-testid": "strength" },
     ["easy", "normal", "hard"].map((s) => h("option", { value: s }, s))) as HTMLSelectElement;
@@ -79,21 +86,19 @@ async function home(): Promise<void> {
       });
       const seat = { gameId: created.gameId, token: created.seatTokens[0]?.token, creatorToken: created.creatorToken,
                      joinCode: openSeats ? created.joinCode : undefined };
-      remember(seat);
-      await table(seat);
+      openTable(seat);
     } catch (e) {
       say(describeError(e), true);
     }
   }
 
   const code = h("input", { id: "join-code", placeholder: "join code", "data-testid": "join-code" }) as HTMLInputElement;
-  const joinName = h("input", { id: "join-name", value: "Guest", maxlength: 64 }) as HTMLInputElement;
+  const joinName = h("input", { id: "join-name", value: "", placeholder: "Player 2, 3...", maxlength: 64 }) as HTMLInputElement;
   async function join(request: { joinCode?: string; gameId?: string }): Promise<void> {
     try {
       const joined = await client.joinGame({ ...request, name: joinName.value });
       const seat = { gameId: joined.gameId, token: joined.token };
-      remember(seat);
-      await table(seat);
+      openTable(seat);
     } catch (e) {
       say(describeError(e), true);
     }
@@ -131,10 +136,11 @@ async function home(): Promise<void> {
 
 // --- the table: board, moves, hint, score, live events ---
 
-async function table(seat: Seat): Promise<void> {
+// `shown` is aborted when the page moves on (another table, home, leaving the page): the table's WatchGame stream
+// ends with it.
+async function table(seat: Seat, shown: AbortSignal): Promise<void> {
   let state: GameState | undefined;
   let registry: Registry = createRegistry();  // the hosted games' messages, once ListGameTypes has answered
-  let watching = new AbortController();
   const board = h("div.board-box", { "data-testid": "board" });
   const seats = h("ul.seats", { "data-testid": "seats" });
   const moves = h("div.moves", { "data-testid": "moves" });
@@ -164,6 +170,7 @@ async function table(seat: Seat): Promise<void> {
   }
 
   function draw(next: GameState): void {
+    if (shown.aborted) return; // an answer for a table no longer shown
     if (state && next.version < state.version) return; // an older answer that arrived late
     state = next;
     const view = next.view;
@@ -214,7 +221,8 @@ async function table(seat: Seat): Promise<void> {
         expectedVersion: state.version, requestId: crypto.randomUUID() }, auth(seat.token));
       if (answer.state) draw(answer.state);
     } catch (e) {
-      // ABORTED: the game moved on meanwhile (an AI or a timer): read it again and let the player decide.
+      // ABORTED: the game changed meanwhile in a way this seat sees (a timer, a seat leaving; never another seat's
+      // secret choice made while this one chooses, docs/api.md): read it again and let the player decide.
       say(describeError(e), true);
       if (ConnectError.from(e).code === Code.Aborted || ConnectError.from(e).code === Code.FailedPrecondition) {
         const fresh = await client.getState({ gameId: seat.gameId }, auth(seat.token));
@@ -270,19 +278,20 @@ async function table(seat: Seat): Promise<void> {
     log.prepend(h("li", { value: version }, label));
   }
 
-  // Follow the game: WatchGame from the version drawn, resuming after a dropped stream.
+  // Follow the game: one WatchGame stream from the version drawn, resuming after a dropped stream, until the table
+  // is left (the signal cancels the call: the browser closes the connection and the gateway ends the upstream call).
   async function follow(): Promise<void> {
-    while (!watching.signal.aborted) {
+    while (!shown.aborted) {
       try {
         const from = state ? state.version : 0n;
         for await (const update of client.watchGame({ gameId: seat.gameId, fromVersion: from },
-          { ...auth(seat.token), signal: watching.signal })) {
+          { ...auth(seat.token), signal: shown })) {
           if (update.event) addEvent(Number(update.event.version), update.event.moveLabel);
           if (update.state) draw(update.state);
         }
         if (state?.status === GameStatus.FINISHED) return;
       } catch (e) {
-        if (watching.signal.aborted) return;
+        if (shown.aborted) return;
         say(`Live updates interrupted (${describeError(e)}); reconnecting...`, true);
         await new Promise((r) => setTimeout(r, 1000));
       }
@@ -294,21 +303,29 @@ async function table(seat: Seat): Promise<void> {
     const first = await client.getState({ gameId: seat.gameId }, auth(seat.token));
     if (first.state) draw(first.state);
   } catch (e) {
-    say(describeError(e), true);
+    if (!shown.aborted) say(describeError(e), true);
     return;
   }
-  window.addEventListener("hashchange", () => watching.abort(), { once: true });
-  watching = new AbortController();
-  void follow();
+  if (!shown.aborted) void follow();
 }
 
+// What the page shows now (home or one table): leaving it (another address, or leaving the page) aborts it, which
+// ends what it holds open. One thing shown at a time, so one WatchGame stream at most.
+let showing = new AbortController();
+
 function route(): void {
+  showing.abort();
+  showing = new AbortController();
   const match = /game=([^&]+)/.exec(location.hash);
   say("");
-  if (match) void table(recall(decodeURIComponent(match[1])));
-  else void home();
+  if (match) void table(recall(decodeURIComponent(match[1])), showing.signal);
+  else void home(showing.signal);
 }
 
 document.getElementById("home-link")!.addEventListener("click", () => { location.hash = ""; });
 window.addEventListener("hashchange", route);
+// Leaving the page (closed, reloaded, another site; or put in the back-forward cache) ends its stream at once rather
+// than when the browser gets round to closing the connection; a page restored from that cache opens it again.
+window.addEventListener("pagehide", () => showing.abort());
+window.addEventListener("pageshow", (event) => { if (event.persisted) route(); });
 route();

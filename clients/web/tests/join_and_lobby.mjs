@@ -31,7 +31,8 @@ try {
   await bo.goto(url);
   const lobby = bo.getByTestId("lobby");
   await lobby.locator("li").first().waitFor();
-  result.inLobby = (await lobby.textContent()).includes("naishi");
+  result.lobbyText = await lobby.textContent();
+  result.inLobby = result.lobbyText.includes("naishi");
   await bo.getByTestId("join-code").fill(code);
   await bo.getByTestId("join").click();
   await bo.waitForSelector("[data-testid=seats] li[data-seat='1']");

@@ -1,6 +1,7 @@
-"""A small typed Python SDK over the generated `tabletop.v1` stubs.
+"""A small typed Python SDK over the generated `tabletop.v1` stubs (the tabletop-client distribution:
+`pip install ./clients/python`; it needs grpcio, grpcio-status and protobuf, and no server code).
 
-    from clients.sdk import connect, Seat
+    from tabletop.client import connect, Seat
 
     client = connect("127.0.0.1:50051")
     game = client.create_game("hinode", [Seat.human("Ann"), Seat.ai("easy"), Seat.ai("easy")], start=True)
@@ -40,8 +41,8 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from tabletop import transport
-from tabletop.transport import PlaintextRefused as PlaintextRefused  # raised by the client; importable from here
+from tabletop.client import transport
+from tabletop.client.transport import PlaintextRefused as PlaintextRefused  # raised by the client; importable here
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 
@@ -91,7 +92,8 @@ class Aborted(TabletopError):
 
 
 class StaleVersion(Aborted):
-    """`expected_version` is stale: the game is at `current_version` now. Fetch the state and decide again."""
+    """`expected_version` is stale: the game changed since in a way the seat can see (docs/api.md,
+    `expected_version`); it is at `current_version` now. Fetch the state and decide again."""
 
     @property
     def current_version(self) -> int | None:
@@ -451,8 +453,9 @@ class Player:
     def move(self, move: str | any_pb2.Any, expected_version: Any = _KEEP) -> pb.GameState:
         """Make a move (a legal move's id, or its typed message packed in an Any) and return the seat's new state.
 
-        `expected_version` defaults to the version of the last state read (raises `StaleVersion` if the game
-        moved on since; nothing is applied); pass None to apply it to whatever the current version is.
+        `expected_version` defaults to the version of the last state read, a `watch` update's included (raises
+        `StaleVersion` if the game changed since in a way the seat can see; nothing is applied); pass None to apply
+        it to whatever the current version is.
         """
         if expected_version is _KEEP:
             expected_version = self.last_state.version if self.last_state is not None else None
@@ -476,7 +479,16 @@ class Player:
         return self.last_state
 
     def watch(self, from_version: int = 0) -> Iterator[pb.WatchGameResponse]:
-        return self.client.watch(self.game_id, from_version, self.token)
+        """The seat's updates (Client.watch); each one's state becomes the last state read, so that a move decided
+        on it is sent with its version."""
+        updates = self.client.watch(self.game_id, from_version, self.token)
+        try:
+            for update in updates:
+                if self.last_state is None or update.state.version >= self.last_state.version:
+                    self.last_state = update.state
+                yield update
+        finally:
+            updates.close()
 
 
 PLAINTEXT_REMEDIES = (
