@@ -360,3 +360,37 @@ def test_on_a_redis_cluster_every_finished_game_is_archived_once(database_url):
             stopped(proc)
         cluster.stop()
     assert archived(database_url) == sorted(ids)
+
+
+def test_a_change_after_the_end_does_not_let_a_game_expire_before_it_is_archived(archive_server, redis_db_url,
+                                                                                 database_url):
+    """A commit after the end (an away seat's player returning to the finished game) sets the game's expiry as
+    every commit does; while the game waits for the writer, its keys still do not expire."""
+    import asyncio
+
+    from service.store import GameStore
+
+    (game_id,) = finish_by_resigning(archive_server, 1)
+    client = redis.Redis.from_url(redis_db_url)
+    keys = (game_key(game_id), state_key(game_id), log_key(game_id))
+
+    async def change_after_the_end():
+        store = GameStore.from_url(redis_db_url, retention_seconds=RETENTION, abandoned_seconds=RETENTION,
+                                   job_shards=SHARDS, archive=True)
+        try:
+            record, _ = await store.load(game_id)
+            result = await store.commit(game_id, record.game_type, record.version, {},
+                                        {"kind": "returned", "seat": "0"}, shard=record.shard)
+            assert result.outcome == "OK"
+        finally:
+            await store.close()
+
+    asyncio.run(change_after_the_end())
+    assert [client.ttl(k) for k in keys] == [-1, -1, -1] and pending(client) == 1
+    migrated(database_url)
+    writer, _, pool = in_process_writer(redis_db_url, database_url)
+    try:
+        assert writer.step() == 1 and archived(database_url) == [game_id]
+    finally:
+        pool.close()
+    assert all(0 < client.ttl(k) <= RETENTION for k in keys)
