@@ -311,6 +311,17 @@ def test_the_service_killed_right_after_the_end_commit_loses_no_game(redis_db_ur
     assert not client.xpending(archive_stream(0), GROUP)["pending"]
 
 
+def test_the_writer_migrates_only_when_asked_and_exits(database_url):
+    env = dict(os.environ, TABLETOP_DATABASE_URL=database_url, TABLETOP_REDIS_URL="redis://127.0.0.1:1/0",
+               TABLETOP_ARCHIVE_HEALTH_PORT="0", TABLETOP_LOG_LEVEL="warning")
+    done = subprocess.run([sys.executable, "-m", "commands.cli", "archive-writer", "--migrate-only"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    with psycopg.connect(database_url) as conn:
+        assert db.schema_version(conn) == len(db.migrations())
+        assert conn.execute("SELECT count(*) FROM games").fetchone() == (0,)
+
+
 @pytest.mark.integration  # it starts a process
 def test_the_writer_needs_a_database_and_none_of_the_services_serving_settings():
     """It says so when no database is set; and it starts where the service's TLS certificate and API keys are not
