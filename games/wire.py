@@ -18,7 +18,7 @@ from google.protobuf.message import DecodeError, Message
 from games import codec, registry
 from games.base import Game, Move, Score, Words
 from tabletop.v1 import game_service_pb2 as pb
-from tabletop.wire import GameWire, WireError, field_bytes, file_descriptor_set, pack, type_url, unpack
+from tabletop.wire import GameWire, WireError, field_bytes, file_descriptor_set, pack, type_url, undefined_enums, unpack
 
 __all__ = [
     "game_type_to_proto", "legal_move_bytes", "legal_moves_to_proto", "move_from_any", "move_to_any", "plain",
@@ -88,12 +88,20 @@ def view_from_any(game: Game, packed: any_pb2.Any) -> Any:
     """Rebuild the engine view; raise WireError when `packed` does not hold a view of this game."""
     wire = wire_of(game)
     message = unpack(packed, wire.view_message, f"a {game.info.name} view")
+    _defined_enums(message, f"a {game.info.name} view")
     try:
         return wire.view_from_proto(message)
     except WireError:
         raise
     except _BAD_INPUT as exc:
         raise WireError(f"not a valid {game.info.name} view: {exc}") from None
+
+
+def _defined_enums(message: Message, what: str) -> None:
+    """Refuse a message of untrusted input with an enum value its enum does not define (a card's colour 99)."""
+    undefined = undefined_enums(message)
+    if undefined:
+        raise WireError(f"not {what}: {'; '.join(undefined[:4])}")
 
 
 def move_to_any(game: Game, move: Move) -> any_pb2.Any:
@@ -104,6 +112,7 @@ def move_from_any(game: Game, packed: any_pb2.Any) -> Move:
     """Rebuild the engine move; raise WireError when `packed` does not hold a move of this game."""
     wire = wire_of(game)
     message = unpack(packed, wire.move_message, f"a {game.info.name} move")
+    _defined_enums(message, f"a {game.info.name} move")
     try:
         return wire.move_from_proto(message)
     except WireError:

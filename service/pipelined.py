@@ -61,9 +61,12 @@ class PipelinedConnection:
         return await reply
 
     async def _connect(self) -> None:
-        if self._connecting is None:
-            self._connecting = asyncio.ensure_future(self._open())
         connecting = self._connecting
+        # Done already: an attempt whose every caller went away (cancelled) before it ended; its outcome is
+        # stale (Redis may be back since it failed), so this call tries afresh.
+        if connecting is None or connecting.done():
+            connecting = self._connecting = asyncio.ensure_future(self._open())
+            connecting.add_done_callback(_retrieve)
         try:
             await asyncio.shield(connecting)
         finally:
@@ -140,6 +143,13 @@ class PipelinedConnection:
     async def close(self) -> None:
         self._fail(redis_errors.ConnectionError("the connection was closed"))
         await self._closing
+
+
+def _retrieve(attempt: asyncio.Future) -> None:
+    """Mark a connection attempt's failure as retrieved: when its callers were all cancelled before it failed,
+    nobody else looks at it, and asyncio would log "Task exception was never retrieved" with its traceback."""
+    if not attempt.cancelled():
+        attempt.exception()
 
 
 def _connection_error(exc: Exception) -> Exception:

@@ -13,7 +13,7 @@ from google.protobuf import json_format
 from games import registry, wire
 from games.base import Move
 from games.codec import CodecError
-from service import auth, errors, messages, metrics
+from service import auth, errors, messages, metrics, validation
 from service.listing import Listing
 from service.lobby import Lobby, SeatRequest
 from service.logs import bind, log
@@ -51,6 +51,7 @@ def unary(method: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(method)
     async def handler(self, request, context: grpc.aio.ServicerContext):
         try:
+            validation.check_enums(request)
             return await method(self, request, context)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a status
             await _abort(context, exc)
@@ -62,6 +63,7 @@ def streaming(method: Callable[..., AsyncIterator[Any]]) -> Callable[..., AsyncI
     @functools.wraps(method)
     async def handler(self, request, context: grpc.aio.ServicerContext):
         try:
+            validation.check_enums(request)
             async for response in method(self, request, context):
                 yield response
         except Exception as exc:  # noqa: BLE001

@@ -6,10 +6,13 @@ import json
 import re
 from typing import Any
 
+from google.protobuf.message import Message
+
 from games import registry
 from games.base import Game, GameError, InvalidOptions
 from service import errors
 from service.store import Timer
+from tabletop.wire import undefined_enums
 
 STRENGTHS = ("easy", "normal", "hard")
 MAX_NAME = 64
@@ -17,6 +20,14 @@ MAX_REQUEST_ID = 128
 MAX_OPTIONS_JSON = 16 * 1024
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}\Z")  # \Z, not $: "$" also matches before a final newline
+
+
+def check_enums(request: Message) -> None:
+    """Every enum field of a request (at any depth) holds a value its enum defines: protobuf's parser keeps any
+    number (`visibility` 99), which would otherwise be read as some default."""
+    undefined = undefined_enums(request)
+    if undefined:
+        raise errors.invalid("UNKNOWN_ENUM_VALUE", "; ".join(undefined[:4]) + ("; ..." if len(undefined) > 4 else ""))
 
 
 def check_game_id(game_id: str) -> None:

@@ -54,7 +54,8 @@ class SingleFlight:
 
     A call's answer is shared until the first of its callers has it (so that the ones arriving meanwhile share it
     too, and that caller can act on it, e.g. follow the game, before any other call of the key starts), or, should
-    every caller have gone, FORGET_SECONDS after it came."""
+    every caller have gone, FORGET_SECONDS after it came. A failure is not shared after it came: the next call
+    tries afresh."""
 
     FORGET_SECONDS = 1.0
 
@@ -65,13 +66,22 @@ class SingleFlight:
         future = self._calls.get(key)
         if future is None:
             future = self._calls[key] = asyncio.ensure_future(call())
-            future.add_done_callback(
-                lambda done: asyncio.get_running_loop().call_later(self.FORGET_SECONDS, self._forget, key, done))
+            future.add_done_callback(lambda done: self._done(key, done))
         try:
             return await asyncio.shield(future)
         finally:
             if future.done():
                 self._forget(key, future)
+
+    def _done(self, key: tuple, future: asyncio.Future) -> None:
+        # A failed call is forgotten at once (the next caller tries afresh), and its exception is marked retrieved:
+        # when every caller went away before it failed (watchers that gave up on an unknown game), nobody else
+        # looks at it, and asyncio would log "Task exception was never retrieved" with its traceback. The callers
+        # still waiting get it all the same.
+        if future.cancelled() or future.exception() is not None:
+            self._forget(key, future)
+        else:
+            asyncio.get_running_loop().call_later(self.FORGET_SECONDS, self._forget, key, future)
 
     def _forget(self, key: tuple, future: asyncio.Future) -> None:
         if self._calls.get(key) is future:

@@ -17,11 +17,12 @@ from functools import cache
 from typing import Any
 
 from google.protobuf import any_pb2, descriptor_pb2
-from google.protobuf.descriptor import FileDescriptor
+from google.protobuf.descriptor import Descriptor, FieldDescriptor, FileDescriptor
 from google.protobuf.message import DecodeError, Message
 
 __all__ = [
-    "GameWire", "WireError", "field_bytes", "file_descriptor_set", "pack", "type_url", "unpack", "varint_bytes",
+    "GameWire", "WireError", "field_bytes", "file_descriptor_set", "pack", "type_url", "undefined_enums", "unpack",
+    "varint_bytes",
 ]
 
 TYPE_URL_PREFIX = "type.googleapis.com/"
@@ -68,6 +69,59 @@ class GameWire:
                 raise WireError(f"{message.DESCRIPTOR.full_name} has no field for the category {category!r}")
             setattr(message, name, points)
         return message
+
+
+def undefined_enums(message: Message) -> list[str]:
+    """The enum fields of `message` (at any depth, in repeated fields and map values too) whose value is no number
+    its enum defines, each said as "path is N, not a Type (NAME = n, ...)". Protobuf's enums are open: a parser
+    keeps any number, so a request's 99 arrives as 99 and must be refused by whoever reads it. Not entered: an Any's
+    contents (whoever unpacks it checks them)."""
+    plan = _enum_plan(message.DESCRIPTOR)
+    if not plan:
+        return []
+    found: list[str] = []
+    _undefined(message, plan, "", found)
+    return found
+
+
+def _undefined(message: Message, plan: dict[str, FieldDescriptor], prefix: str, found: list[str]) -> None:
+    for field, value in message.ListFields():
+        if field.name not in plan:
+            continue
+        path = prefix + field.name
+        if field.message_type is not None and field.message_type.GetOptions().map_entry:
+            entry = field.message_type.fields_by_name["value"]
+            for key, item in value.items():
+                _check(entry, item, f"{path}[{key!r}]", found)
+        elif field.is_repeated:
+            for i, item in enumerate(value):
+                _check(field, item, f"{path}[{i}]", found)
+        else:
+            _check(field, value, path, found)
+
+
+def _check(field: FieldDescriptor, value: Any, path: str, found: list[str]) -> None:
+    if field.enum_type is not None:
+        if value not in field.enum_type.values_by_number:
+            names = ", ".join(f"{v.name} = {v.number}" for v in field.enum_type.values)
+            found.append(f"{path} is {value}, not a {field.enum_type.name} ({names})")
+    else:
+        _undefined(value, _enum_plan(field.message_type), path + ".", found)
+
+
+@cache
+def _enum_plan(descriptor: Descriptor) -> dict[str, FieldDescriptor]:
+    """The fields of a message type that hold an enum or may hold one deeper down (by name); empty for most."""
+    return {field.name: field for field in descriptor.fields if _holds_enums(field, frozenset())}
+
+
+def _holds_enums(field: FieldDescriptor, seen: frozenset[str]) -> bool:
+    if field.enum_type is not None:
+        return True
+    kind = field.message_type
+    if kind is None or kind.full_name in seen or kind.full_name == any_pb2.Any.DESCRIPTOR.full_name:
+        return False
+    return any(_holds_enums(inner, seen | {kind.full_name}) for inner in kind.fields)
 
 
 def pack(message: Message) -> any_pb2.Any:

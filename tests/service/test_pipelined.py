@@ -5,6 +5,7 @@ with redis-py's errors (the store answers them UNAVAILABLE) and is opened again 
 from __future__ import annotations
 
 import asyncio
+import gc
 
 import pytest
 import redis.asyncio as aioredis
@@ -110,6 +111,37 @@ def test_a_restarted_redis_fails_the_waiting_calls_then_serves_again(own_redis):
             await connection.close()
 
     asyncio.run(run())
+
+
+def test_a_connection_attempt_whose_callers_all_went_is_not_the_next_calls_answer(own_redis):
+    """A call cancelled while the connection opens (its client gave up) leaves the attempt to end alone: when it
+    fails (Redis down), that failure is logged nowhere ("Task exception was never retrieved") and is not what the
+    next call gets once Redis is back: that call connects afresh."""
+    reported: list[dict] = []
+
+    async def run():
+        asyncio.get_running_loop().set_exception_handler(lambda loop, context: reported.append(context))
+        connection = PipelinedConnection(_pool(own_redis.url), timeout=5)
+        try:
+            own_redis.stop(kill=True)
+            caller = asyncio.ensure_future(connection.execute("PING"))
+            await asyncio.sleep(0)  # the call waits on the connection attempt
+            caller.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await caller
+            attempt = connection._connecting
+            await asyncio.wait([attempt])  # it fails: nothing listens
+            assert isinstance(attempt.exception(), (redis_errors.ConnectionError, OSError))
+            del attempt
+            own_redis.start()
+            assert await connection.execute("PING") == b"PONG"
+            gc.collect()
+        finally:
+            await connection.close()
+
+    asyncio.run(run())
+    gc.collect()
+    assert [c.get("message") for c in reported] == []
 
 
 def test_the_store_loads_its_script_again_when_redis_lost_it(redis_db_url):

@@ -7,6 +7,7 @@ where `asyncio.sleep` moves the clock on without waiting."""
 from __future__ import annotations
 
 import asyncio
+import gc
 
 import pytest
 
@@ -204,3 +205,62 @@ def test_a_shared_read_is_forgotten_once_its_first_caller_has_it():
     together, afterwards, kept, forgotten = run_in_virtual_time(scenario())
     assert together == [1] * 5 and afterwards == [2]
     assert kept == 3 and forgotten == 5
+
+
+def test_a_shared_read_that_fails_after_every_caller_went_logs_nothing_and_is_tried_afresh():
+    """SingleFlight: when every caller of a read is cancelled before the read fails (watchers giving up on an
+    unknown game), the failure is nobody's to retrieve: it must not reach the loop's exception handler as "Task
+    exception was never retrieved" (a traceback in the service's log), and the next call reads afresh."""
+    reported: list[dict] = []
+
+    class NotFound(Exception):
+        pass
+
+    async def scenario() -> tuple[list[str], int]:
+        asyncio.get_running_loop().set_exception_handler(lambda loop, context: reported.append(context))
+        flights = SingleFlight()
+        calls = []
+        release = asyncio.Event()
+
+        async def read() -> str:
+            calls.append(1)
+            if len(calls) == 1:
+                await release.wait()  # a round trip to Redis, which then says the game is unknown
+                raise NotFound("no such game")
+            return "found"
+
+        callers = [asyncio.ensure_future(flights.run(("load", "x"), read)) for _ in range(3)]
+        await asyncio.sleep(0)  # the read is in flight, every caller waits on it
+        for caller in callers:
+            caller.cancel()
+        outcomes = [type(o).__name__ for o in await asyncio.gather(*callers, return_exceptions=True)]
+        release.set()
+        await asyncio.sleep(0)  # the read fails, with nobody waiting on it
+        again = await asyncio.gather(flights.run(("load", "x"), read), return_exceptions=True)  # a fresh read
+        return outcomes + [a if isinstance(a, str) else type(a).__name__ for a in again], len(calls)
+
+    async def abandoned() -> None:
+        """Only the failure, with no call after it: past any time SingleFlight keeps the read."""
+        asyncio.get_running_loop().set_exception_handler(lambda loop, context: reported.append(context))
+        flights = SingleFlight()
+        release = asyncio.Event()
+
+        async def read() -> str:
+            await release.wait()
+            raise NotFound("no such game")
+
+        callers = [asyncio.ensure_future(flights.run(("load", "y"), read)) for _ in range(3)]
+        await asyncio.sleep(0)
+        for caller in callers:
+            caller.cancel()
+        await asyncio.gather(*callers, return_exceptions=True)
+        release.set()
+        await asyncio.sleep(flights.FORGET_SECONDS * 2)
+        del callers
+        gc.collect()  # an exception never retrieved is reported when its task is collected
+
+    outcomes, reads = run_in_virtual_time(scenario())
+    run_in_virtual_time(abandoned())
+    gc.collect()
+    assert outcomes == ["CancelledError"] * 3 + ["found"] and reads == 2
+    assert [c.get("message") for c in reported] == []
