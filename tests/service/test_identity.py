@@ -32,7 +32,8 @@ EC_KEY = ec.generate_private_key(ec.SECP256R1())
 
 
 def jwk_of(private_key, kid: str) -> dict:
-    algorithm = jwt.algorithms.RSAAlgorithm if isinstance(private_key, rsa.RSAPrivateKey) else jwt.algorithms.ECAlgorithm
+    is_rsa = isinstance(private_key, rsa.RSAPrivateKey)
+    algorithm = jwt.algorithms.RSAAlgorithm if is_rsa else jwt.algorithms.ECAlgorithm
     doc = json.loads(algorithm.to_jwk(private_key.public_key()))
     return {**doc, "kid": kid, "use": "sig"}
 
