@@ -124,7 +124,7 @@ class PlayerGames:
         now = now_ms()
         while True:
             top = cursor[0] if cursor else "+inf"
-            rows = await self.store._timed("player_games_range", functools.partial(
+            rows = await self.store._timed("player_games_read", functools.partial(
                 redis.zrevrangebyscore, key, top, "-inf", start=offset, num=batch, withscores=True))
             offset += len(rows)
             entries = [((int(score), m.decode() if isinstance(m, bytes) else m)) for m, score in rows]
@@ -150,7 +150,7 @@ class PlayerGames:
                 return MyGames(found[:size], encode_token(player_id, (last.joined_ms, last.game_id)))
             if len(rows) < batch:
                 if found or rows or cursor is None:
-                    await self.store._timed("player_games_touch", lambda: redis.expire(key, self.ttl))
+                    await self.store._timed("player_games_read", lambda: redis.expire(key, self.ttl))
                 return MyGames(found, "")
             if examined >= self.max_examined:  # bounded work per call: a shorter page
                 last_ms, last_id = entries[-1] if entries else cursor
@@ -187,4 +187,4 @@ class PlayerGames:
                 pipe.hgetall(game_key(game_id))
             return await pipe.execute()
 
-        return await self.store._timed("player_games_records", call)
+        return await self.store._timed("player_games_read", call)
