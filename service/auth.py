@@ -89,6 +89,17 @@ def credentials(metadata: Iterable[tuple[str, str | bytes]] | None, verifier: Ve
     return Credentials(token, seat, player)
 
 
+def identity(metadata: Iterable[tuple[str, str | bytes]] | None, verifier: Verifier | None = None) -> Player | None:
+    """The verified player identity of the call, if it sends one (a bad one is UNAUTHENTICATED); any other
+    authorization value is left alone, for the calls that take no token (CreateGame, JoinGame, the listings)."""
+    for key, value in metadata or ():
+        if key == "authorization" and isinstance(value, str):
+            scheme, _, rest = value.strip().partition(" ")
+            if scheme.lower() == "bearer" and looks_like_jwt(rest.strip()):
+                return (verifier or Verifier()).verify(rest.strip())
+    return None
+
+
 def constant_time_equal(token_digest: str, stored: str | None) -> bool:
     return bool(stored) and hmac.compare_digest(token_digest, stored)
 

@@ -14,7 +14,7 @@ from games import registry, wire
 from games.base import Move
 from games.codec import CodecError
 from service import auth, errors, messages, metrics
-from service.identity import Verifier
+from service.identity import Player, Verifier
 from service.listing import Listing
 from service.lobby import Lobby, SeatRequest
 from service.logs import bind, log
@@ -113,6 +113,14 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             bind(player=creds.player.player_id)
         return creds
 
+    def _identity(self, context: grpc.aio.ServicerContext) -> Player | None:
+        """The caller's verified identity, if any, for the calls that take no token (a seat token there is
+        ignored, as ever; a bad identity is UNAUTHENTICATED, never ignored)."""
+        player = auth.identity(context.invocation_metadata(), self.verifier)
+        if player is not None:
+            bind(player=player.player_id)
+        return player
+
     def _creating(self, context):
         """One game creation under the caller's quotas (service/quotas.py)."""
         if self.quotas is None:
@@ -127,7 +135,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
 
     @unary
     async def ListGameTypes(self, request: pb.ListGameTypesRequest, context) -> pb.ListGameTypesResponse:
-        self._credentials(context)  # a bad identity is refused on every call, never ignored
+        self._identity(context)  # a bad identity is refused on every call, never ignored
         return pb.ListGameTypesResponse(game_types=[wire.game_type_to_proto(g) for g in registry.all_games()])
 
     @unary
@@ -146,7 +154,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             t = request.timer
             timer = Timer(t.turn_seconds, "forfeit" if t.on_timeout == pb.TIMEOUT_POLICY_FORFEIT else "ai",
                           t.strength or "easy", t.away_after or 2)
-        player = self._credentials(context).player
+        player = self._identity(context)
         async with self._creating(context) as creation:
             created = await self.lobby.create(request.game_type, options, seats, request.start, seed, visibility,
                                               timer, player)
@@ -156,19 +164,19 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     @unary
     async def JoinGame(self, request: pb.JoinGameRequest, context) -> pb.JoinGameResponse:
         seat = request.seat if request.HasField("seat") else None
-        player = self._credentials(context).player
+        player = self._identity(context)
         return messages.joined(await self.lobby.join(request.join_code, request.name, seat, request.game_id, player))
 
     @unary
     async def ListGames(self, request: pb.ListGamesRequest, context) -> pb.ListGamesResponse:
-        self._credentials(context)  # a bad identity is refused on every call, never ignored
+        self._identity(context)  # a bad identity is refused on every call, never ignored
         return messages.listed(await self.listing.list_games(
             request.game_type, request.min_open_seats, request.page_size, request.page_token
         ))
 
     @unary
     async def ListMyGames(self, request: pb.ListMyGamesRequest, context) -> pb.ListMyGamesResponse:
-        player = self._credentials(context).player
+        player = self._identity(context)
         if player is None:
             raise errors.unauthenticated("IDENTITY_REQUIRED", "ListMyGames needs the caller's signed identity "
                                                               "(authorization: Bearer <JWT>)")
