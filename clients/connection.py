@@ -43,7 +43,7 @@ REMEDIES = ("Give --tls (and --ca-file CA.pem for a certificate from a private C
             "the network between you and the service.",)
 
 
-def add_arguments(parser: argparse.ArgumentParser, api_key: bool = True) -> None:
+def add_arguments(parser: argparse.ArgumentParser, api_key: bool = True, identity: bool = False) -> None:
     """The connection flags of a command that talks to the game service."""
     group = parser.add_argument_group("connection")
     group.add_argument("--tls", action="store_true",
@@ -55,6 +55,10 @@ def add_arguments(parser: argparse.ArgumentParser, api_key: bool = True) -> None
                                              "target's host (e.g. through a port-forward)")
     if api_key:
         group.add_argument("--api-key", help="your API key, sent as x-api-key (default: TABLETOP_API_KEY)")
+    if identity:
+        group.add_argument("--token", help="your signed identity, a JWT from the site you sign in to, sent as "
+                                           "authorization: Bearer: your seat is bound to you, and you may resume it "
+                                           "from anywhere (default: TABLETOP_IDENTITY_TOKEN)")
     group.add_argument("--insecure", action="store_true",
                        help="send seat tokens and the API key in plaintext to a target that is not this machine "
                             "(a network you trust; default: TABLETOP_ALLOW_INSECURE)")
@@ -67,6 +71,12 @@ class Connection:
     server_name: str = ""
     api_key: str = ""
     insecure: bool = False
+    identity: str = ""  # a signed player identity (JWT)
+
+    def __repr__(self) -> str:
+        return (f"Connection(tls={self.tls}, ca_file={self.ca_file!r}, server_name={self.server_name!r}, "
+                f"api_key={'***' if self.api_key else ''!r}, insecure={self.insecure}, "
+                f"identity={'***' if self.identity else ''!r})")
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, env: Mapping[str, str] | None = None) -> Connection:
@@ -76,7 +86,9 @@ class Connection:
         return cls(tls=args.tls or flag(env, "SERVICE_TLS") or bool(ca_file), ca_file=ca_file,
                    server_name=args.server_name or "",
                    api_key=getattr(args, "api_key", None) or env.get("TABLETOP_API_KEY", ""),
-                   insecure=args.insecure or flag(env, "ALLOW_INSECURE"))
+                   insecure=args.insecure or flag(env, "ALLOW_INSECURE"),
+                   identity=(getattr(args, "token", None) or env.get("TABLETOP_IDENTITY_TOKEN", "")).strip()
+                   if hasattr(args, "token") else "")
 
     def check(self, target: str, what: str) -> None:
         """Refuse, before any connection, a target that is not an address (BadAddress), or to send `what` in
@@ -90,9 +102,11 @@ class Connection:
         check_address(target)
         if self.api_key:
             self.check(target, "your API key")
+        if self.identity:
+            self.check(target, "your identity token")
         roots = transport.read_pem(self.ca_file, "--ca-file") if self.ca_file else None
         return connect(target, tls=self.tls, root_certificates=roots, wait=wait, server_name=self.server_name,
-                       api_key=self.api_key or None, allow_insecure=self.insecure)
+                       api_key=self.api_key or None, allow_insecure=self.insecure, identity=self.identity or None)
 
     def aio_channel(self, target: str, options: list[tuple[str, object]]) -> grpc.aio.Channel:
         """An asyncio channel (the load generator's), with TLS when asked."""

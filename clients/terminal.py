@@ -271,7 +271,10 @@ def _play_args(argv: list[str]) -> argparse.Namespace:
                         help="the AI strength behind the h key")
     parser.add_argument("--turn-seconds", type=int, default=0,
                         help="a turn timer: seconds per decision, then the AI moves for you (default: none)")
-    connection.add_arguments(parser)
+    parser.add_argument("--resume", metavar="GAME_ID",
+                        help="go back to your seat of a game you took with your --token, from any machine, instead "
+                             "of creating a game (needs --target)")
+    connection.add_arguments(parser, identity=True)
     return parser.parse_args(argv)
 
 
@@ -285,9 +288,13 @@ def play_main(argv: list[str], local: LocalStarter | None = None) -> int:
     except ValueError as exc:
         return fail(f"--options is not JSON: {exc}")
     style = Style.for_stream(sys.stdout)
+    if args.resume and not given_target(args.target):
+        return fail("tabletop play: --resume needs the service the game is on (--target or TABLETOP_SERVICE_TARGET)")
     with service_target(args.target, local=local) as target:
         try:
             link = connection.Connection.from_args(args)
+            if args.resume and not link.identity:
+                return fail("tabletop play: --resume needs your identity (--token or TABLETOP_IDENTITY_TOKEN)")
             link.check(target, "your seat token")
             client = link.connect(target, wait=CONNECT_SECONDS)
         except TabletopError as error:
@@ -301,6 +308,8 @@ def play_main(argv: list[str], local: LocalStarter | None = None) -> int:
 def _play(args: argparse.Namespace, client, target: str, options: dict, style: Style, own_stack: bool) -> int:
     """Create the game and play it; `own_stack`: the service is the local stack this command started."""
     try:
+        if args.resume:
+            return _resume(args, client, target, style)
         game_type = _game_type(client, args.game)
         default = ",".join(["human"] + ["ai:normal"] * (max(game_type.max_seats, 2) - 1))
         seats = parse_seats(args.seats or default, args.name)
@@ -313,7 +322,29 @@ def _play(args: argparse.Namespace, client, target: str, options: dict, style: S
         say_wrapped(f"Game {game.game_id}: {game_type.title}. "
                     f"You are seat {humans[0] + 1} ({render.seat_name(game.state, humans[0])}).",
                     f"Others may watch it {'while you play' if own_stack else 'with'}:", f"  {watch}")
-        table = Table(game.player(humans[0]), style, args.hint_strength, own_stack)
+        return _play_seat(Table(game.player(humans[0]), style, args.hint_strength, own_stack), own_stack, watch)
+    except ValueError as exc:
+        return fail(str(exc))
+    except TabletopError as error:
+        return fail(f"tabletop play: {error}")
+    except KeyboardInterrupt:
+        say("", "Interrupted.")
+        return 130
+
+
+def _resume(args: argparse.Namespace, client, target: str, style: Style) -> int:
+    """Play on the signed-in player's seat of a game (`--resume`), acting with the identity only."""
+    player = client.resume(args.resume)
+    state = player.last_state
+    if state.game_type != args.game:
+        return fail(f"tabletop play: game {args.resume} is a {state.game_type} game, not {args.game}")
+    watch = f"tabletop watch {args.resume} --target {target}"
+    say_wrapped(f"Game {args.resume}: back at seat {player.seat + 1} ({render.seat_name(state, player.seat)}).")
+    return _play_seat(Table(player, style, args.hint_strength, False), False, watch)
+
+
+def _play_seat(table: Table, own_stack: bool, watch: str) -> int:
+    try:
         finished = table.play()
         final = table.player.state()
         if not finished:
@@ -322,7 +353,7 @@ def _play(args: argparse.Namespace, client, target: str, options: dict, style: S
                 table.show_score(final)
                 return 0
         table.show_board(final)
-        say("", style.paint("The game is over.", "bold"))
+        say("", table.style.paint("The game is over.", "bold"))
         table.show_score(final)
         return 0
     except ValueError as exc:

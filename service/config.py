@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tabletop import job_shards, redis_client, transport
 from tabletop.settings import ConfigError, env_reader, flag
@@ -58,6 +58,13 @@ class Config:
     # stream and stay in Redis until the archive writer (`tabletop archive-writer`, its settings in
     # service/archive/writer.py) has stored them; "" = no database: finished games expire after retention_seconds.
     database_url: str = ""
+    # Signed player identities (service/identity.py): a frontend's JWTs, checked with a shared secret (HS256/384/512,
+    # at least 32 bytes) and/or the public keys of a JWKS or PEM file (a mounted Secret); issuer and audience are
+    # required with either. None set: identities are refused (IDENTITY_NOT_CONFIGURED), seat tokens work as ever.
+    jwt_secret: str = field(default="", repr=False)
+    jwt_jwks_file: str = ""
+    jwt_issuer: str = ""
+    jwt_audience: str = ""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -104,9 +111,16 @@ class Config:
             gateway_forward_secret=get("GATEWAY_FORWARD_SECRET", d.gateway_forward_secret),
             timekeeper=flag(env, "TIMEKEEPER", d.timekeeper),
             database_url=get("DATABASE_URL", d.database_url),
+            jwt_secret=get("JWT_SECRET", d.jwt_secret),
+            jwt_jwks_file=get("JWT_JWKS_FILE", d.jwt_jwks_file),
+            jwt_issuer=get("JWT_ISSUER", d.jwt_issuer),
+            jwt_audience=get("JWT_AUDIENCE", d.jwt_audience),
         )
         transport.check_certificate(config.tls_cert_file, config.tls_key_file, config.tls_ca_file)
         from service.quotas import load_api_keys
 
         load_api_keys(config)  # a malformed key list is reported at start, naming its variable
+        from service.identity import Verifier
+
+        Verifier.from_config(config)  # so are unusable JWT keys, or keys without issuer and audience
         return config

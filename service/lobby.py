@@ -13,7 +13,9 @@ from games.base import GameError
 from service import auth, errors, metrics, validation
 from service.auth import Credentials
 from service.config import Config
+from service.identity import Player
 from service.logs import bind, log
+from service.mine import PlayerGames
 from service.store import SeatRecord, Timer, lobby_member, now_ms, seats_json
 from service.tables import (
     COMMIT_ATTEMPTS,
@@ -63,10 +65,12 @@ class Lobby:
         self.tables = tables
         self.store = tables.store
         self.config = config
+        self.player_games = PlayerGames(tables.store)
 
     async def create(self, game_type: str, options: str | dict[str, Any] | None, seats: list[SeatRequest],
                      start: bool, seed: int | None = None, visibility: str = "private",
-                     timer: Timer | None = None) -> Created:
+                     timer: Timer | None = None, player: Player | None = None) -> Created:
+        """`player`: the creator's verified identity, if it sent one: the first HUMAN seat is then bound to it."""
         game = validation.engine(game_type)
         validation.check_timer(timer)
         resolved = validation.resolve_options(game, validation.parse_options(options))
@@ -89,7 +93,9 @@ class Lobby:
             if spec.kind == "human":
                 token = auth.new_token()
                 tokens.append((i, token))
-                records.append(SeatRecord("human", name or f"Player {i + 1}", "", auth.token_hash(token)))
+                bound = player.player_id if player is not None and len(tokens) == 1 else ""
+                default = (player.name if bound else "") or f"Player {i + 1}"
+                records.append(SeatRecord("human", name or default, "", auth.token_hash(token), player_id=bound))
             elif spec.kind == "ai":
                 records.append(SeatRecord("ai", name or f"AI {i + 1}", validation.strength(spec.strength)))
             elif spec.kind == "open":
@@ -107,6 +113,9 @@ class Lobby:
             game_id, shard = self.store.new_game_id()
             created_ms = now_ms()
             listed = visibility == "public" and not start
+            bound = [r.player_id for r in records if r.player_id]
+            for player_id in bound:  # before the commit: an entry without its game is dropped when listed
+                await self.player_games.add(player_id, game_id, created_ms)
             try:
                 result = await self.store.commit(
                     game_id, game_type, 0,
@@ -114,6 +123,7 @@ class Lobby:
                         "type": game_type, "status": "waiting", "options": options_json, "seats": seats_json(records),
                         "creator_hash": auth.token_hash(creator_token), "join_hash": auth.token_hash(join_secret),
                         "created_ms": str(created_ms), "shard": str(shard), "visibility": visibility,
+                        **({"creator_player": player.player_id} if player is not None else {}),
                         **({"seed": str(seed)} if seed is not None else {}),
                         **({"timer": timer.to_json()} if timer is not None else {}),
                     },
@@ -137,8 +147,10 @@ class Lobby:
         table = await self.tables.load(game_id, RECENT_EVENTS)
         return Created(game_id, tokens, creator_token, f"{game_id}.{join_secret}", Seen.of(table, None))
 
-    async def join(self, join_code: str, name: str, seat: int | None, game_id: str = "") -> Joined:
-        """Take an open seat of the game named by `join_code`, or by `game_id` when the game is public."""
+    async def join(self, join_code: str, name: str, seat: int | None, game_id: str = "",
+                   player: Player | None = None) -> Joined:
+        """Take an open seat of the game named by `join_code`, or by `game_id` when the game is public; with a
+        verified identity (`player`) the seat is bound to its player, who may hold one seat of a game."""
         if bool(join_code) == bool(game_id):
             raise errors.invalid("JOIN_CODE_OR_GAME_ID",
                                  "give either a join code or the id of a public game (game_id), not both")
@@ -160,6 +172,8 @@ class Lobby:
                 raise errors.denied("NOT_PUBLIC", "the game is not public: join it with its join code")
             if record.status != "waiting":
                 raise errors.precondition("GAME_ALREADY_STARTED", "the game has started: no seat can be joined")
+            if player is not None and any(s.player_id == player.player_id for s in record.seats):
+                raise errors.precondition("ALREADY_SEATED", "the signed-in player already holds a seat of this game")
             open_seats = [i for i, s in enumerate(record.seats) if s.kind == "open"]
             if seat is None:
                 if not open_seats:
@@ -175,7 +189,11 @@ class Lobby:
             seats = list(record.seats)
             default = seats[chosen].name  # an open seat's own name, else "Player N" for its service-given "Seat N"
             default = f"Player {chosen + 1}" if default == f"Seat {chosen + 1}" else default
-            seats[chosen] = SeatRecord("human", name or default, "", auth.token_hash(token))
+            if player is not None:
+                default = player.name or default
+                await self.player_games.add(player.player_id, game_id, now_ms())  # before the commit (see create)
+            seats[chosen] = SeatRecord("human", name or default, "", auth.token_hash(token),
+                                       player_id=player.player_id if player is not None else "")
             result = await self.store.commit(
                 game_id, record.game_type, record.version,
                 {"seats": seats_json(seats)},
@@ -191,10 +209,13 @@ class Lobby:
 
     async def start(self, game_id: str, creds: Credentials) -> Seen:
         table = await self.tables.load(game_id)
-        if creds.token is None:
-            raise errors.unauthenticated("MISSING_TOKEN", "StartGame needs the creator token")
-        if self.tables.identify(table.record, creds).role != "creator":
-            raise errors.denied("NOT_GAME_CREATOR", "only the creator token can start the game")
+        if creds.anonymous:
+            raise errors.unauthenticated("MISSING_TOKEN",
+                                         "StartGame needs the creator token (or the creator's identity)")
+        caller = self.tables.identify(table.record, creds)
+        if caller.role != "creator" and not (caller.player_id and caller.player_id == table.record.creator_player):
+            raise errors.denied("NOT_GAME_CREATOR", "only the creator token (or the creator's identity) can start "
+                                                    "the game")
         await self._start(game_id)
         return Seen.of(await self.tables.load(game_id, RECENT_EVENTS), None)
 

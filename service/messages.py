@@ -12,6 +12,7 @@ from games.base import Game, Move, Words
 from service import errors
 from service.listing import Listed
 from service.lobby import Created, Joined
+from service.mine import MyGames
 from service.play import Moved, Scored, told
 from service.store import Event, SeatRecord, Timer, event_key
 from service.suggest import Suggestion
@@ -234,6 +235,20 @@ def listed(result: Listed) -> pb.ListGamesResponse:
             pb.GameSummary(game_id=g.game_id, game_type=g.game_type,
                            seats=[seat_info(i, s) for i, s in enumerate(g.seats)], open_seats=g.open_seats,
                            created_unix_ms=g.created_ms, options_json=g.options, timer=timer_to_proto(g.timer))
+            for g in result.games
+        ],
+        next_page_token=result.next_page_token,
+    )
+
+
+def my_games(result: MyGames) -> pb.ListMyGamesResponse:
+    """A page of the caller's games: each game's seats without tokens or player ids."""
+    return pb.ListMyGamesResponse(
+        games=[
+            pb.MyGame(game_id=g.game_id, game_type=g.game_type, status=STATUS.get(g.status, 0), seat=g.seat,
+                      seats=[seat_info(i, s) for i, s in enumerate(g.seats)], joined_unix_ms=g.joined_ms,
+                      created_unix_ms=g.created_ms, options_json=g.options, timer=timer_to_proto(g.timer),
+                      visibility=pb.VISIBILITY_PUBLIC if g.visibility == "public" else pb.VISIBILITY_PRIVATE)
             for g in result.games
         ],
         next_page_token=result.next_page_token,

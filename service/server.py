@@ -18,6 +18,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from games import registry, wire
 from service import logs, metrics
 from service.config import Config, ConfigError
+from service.identity import Verifier
 from service.listing import Listing
 from service.lobby import Lobby
 from service.play import Play
@@ -120,7 +121,7 @@ async def start_server(config: Config, more_services: MoreServices | None = None
     seats = Seats(tables)
     servicer = GameServicer(Lobby(tables, config), Play(tables, seats), Watch(tables, seats),
                             Suggest(tables, config, seats), seats, Listing(store), config.watch_write_seconds,
-                            Quotas(store, config))
+                            Quotas(store, config), Verifier.from_config(config))
     server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", config.max_message_bytes),

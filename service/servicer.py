@@ -14,9 +14,11 @@ from games import registry, wire
 from games.base import Move
 from games.codec import CodecError
 from service import auth, errors, messages, metrics, validation
+from service.identity import Player, Verifier
 from service.listing import Listing
 from service.lobby import Lobby, SeatRequest
 from service.logs import bind, log
+from service.mine import PlayerGames
 from service.play import Play
 from service.quotas import Quotas
 from service.seats import Seats
@@ -72,10 +74,6 @@ def streaming(method: Callable[..., AsyncIterator[Any]]) -> Callable[..., AsyncI
     return handler
 
 
-def _credentials(context: grpc.aio.ServicerContext) -> auth.Credentials:
-    return auth.credentials(context.invocation_metadata())
-
-
 def _struct_options(options) -> dict[str, Any]:
     try:
         return wire.plain(json_format.MessageToDict(options))
@@ -98,7 +96,8 @@ class _NoQuota:
 
 class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     def __init__(self, lobby: Lobby, play: Play, watch: Watch, suggest: Suggest, seats: Seats, listing: Listing,
-                 watch_write_seconds: float = 10.0, quotas: Quotas | None = None):
+                 watch_write_seconds: float = 10.0, quotas: Quotas | None = None, verifier: Verifier | None = None):
+        self.verifier = verifier or Verifier()
         self.watch_write_seconds = watch_write_seconds
         self.quotas = quotas
         self.lobby = lobby
@@ -107,6 +106,22 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self.suggest = suggest
         self.seats = seats
         self.listing = listing
+        self.player_games = PlayerGames(listing.store)
+
+    def _credentials(self, context: grpc.aio.ServicerContext) -> auth.Credentials:
+        """The caller's token or verified identity (UNAUTHENTICATED for a bad one, before anything changes)."""
+        creds = auth.credentials(context.invocation_metadata(), self.verifier)
+        if creds.player is not None:
+            bind(player=creds.player.player_id)
+        return creds
+
+    def _identity(self, context: grpc.aio.ServicerContext) -> Player | None:
+        """The caller's verified identity, if any, for the calls that take no token (a seat token there is
+        ignored, as ever; a bad identity is UNAUTHENTICATED, never ignored)."""
+        player = auth.identity(context.invocation_metadata(), self.verifier)
+        if player is not None:
+            bind(player=player.player_id)
+        return player
 
     def _creating(self, context):
         """One game creation under the caller's quotas (service/quotas.py)."""
@@ -122,6 +137,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
 
     @unary
     async def ListGameTypes(self, request: pb.ListGameTypesRequest, context) -> pb.ListGameTypesResponse:
+        self._identity(context)  # a bad identity is refused on every call, never ignored
         return pb.ListGameTypesResponse(game_types=[wire.game_type_to_proto(g) for g in registry.all_games()])
 
     @unary
@@ -140,31 +156,43 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             t = request.timer
             timer = Timer(t.turn_seconds, "forfeit" if t.on_timeout == pb.TIMEOUT_POLICY_FORFEIT else "ai",
                           t.strength or "easy", t.away_after or 2)
+        player = self._identity(context)
         async with self._creating(context) as creation:
             created = await self.lobby.create(request.game_type, options, seats, request.start, seed, visibility,
-                                              timer)
+                                              timer, player)
             creation.done(created.game_id)
         return messages.created(created)
 
     @unary
     async def JoinGame(self, request: pb.JoinGameRequest, context) -> pb.JoinGameResponse:
         seat = request.seat if request.HasField("seat") else None
-        return messages.joined(await self.lobby.join(request.join_code, request.name, seat, request.game_id))
+        player = self._identity(context)
+        return messages.joined(await self.lobby.join(request.join_code, request.name, seat, request.game_id, player))
 
     @unary
     async def ListGames(self, request: pb.ListGamesRequest, context) -> pb.ListGamesResponse:
+        self._identity(context)  # a bad identity is refused on every call, never ignored
         return messages.listed(await self.listing.list_games(
             request.game_type, request.min_open_seats, request.page_size, request.page_token
         ))
 
     @unary
+    async def ListMyGames(self, request: pb.ListMyGamesRequest, context) -> pb.ListMyGamesResponse:
+        player = self._identity(context)
+        if player is None:
+            raise errors.unauthenticated("IDENTITY_REQUIRED", "ListMyGames needs the caller's signed identity "
+                                                              "(authorization: Bearer <JWT>)")
+        return messages.my_games(await self.player_games.list(player.player_id, request.page_size,
+                                                              request.page_token))
+
+    @unary
     async def StartGame(self, request: pb.StartGameRequest, context) -> pb.StartGameResponse:
-        seen = await self.lobby.start(request.game_id, _credentials(context))
+        seen = await self.lobby.start(request.game_id, self._credentials(context))
         return pb.StartGameResponse(state=messages.game_state(seen))
 
     @unary
     async def GetState(self, request: pb.GetStateRequest, context) -> bytes:
-        return messages.state_response(await self.play.get_state(request.game_id, _credentials(context)))
+        return messages.state_response(await self.play.get_state(request.game_id, self._credentials(context)))
 
     @unary
     async def MakeMove(self, request: pb.MakeMoveRequest, context) -> bytes:
@@ -173,18 +201,18 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
             move = messages.typed_move(await self.play.engine(request.game_id), request.typed_move)
         expected = request.expected_version if request.HasField("expected_version") else None
         return messages.moved(
-            await self.play.make_move(request.game_id, _credentials(context), move, expected, request.request_id)
+            await self.play.make_move(request.game_id, self._credentials(context), move, expected, request.request_id)
         )
 
     @unary
     async def GetScore(self, request: pb.GetScoreRequest, context) -> pb.GetScoreResponse:
-        return messages.scored(await self.play.score(request.game_id, _credentials(context)))
+        return messages.scored(await self.play.score(request.game_id, self._credentials(context)))
 
     @streaming
     async def WatchGame(self, request: pb.WatchGameRequest, context) -> AsyncIterator[pb.WatchGameResponse]:
         # Each update is written with a deadline: gRPC holds at most the client's flow-control window of unread
         # updates, and a client that reads nothing for watch_write_seconds is dropped, not buffered for forever.
-        creds = _credentials(context)
+        creds = self._credentials(context)
         async with self._lease(context, "watch"):
             async for event, seen in self.watch.watch(request.game_id, creds, request.from_version):
                 try:
@@ -202,7 +230,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
 
     @unary
     async def SuggestMove(self, request: pb.SuggestMoveRequest, context) -> pb.SuggestMoveResponse:
-        creds = _credentials(context)
+        creds = self._credentials(context)
         async with self._lease(context, "suggest"):
             suggestion = await self.suggest.suggest(
                 request.game_id, creds, request.strength, request.iterations, request.time_budget_seconds
@@ -211,12 +239,12 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
 
     @unary
     async def LeaveGame(self, request: pb.LeaveGameRequest, context) -> pb.LeaveGameResponse:
-        seen = await self.seats.leave(request.game_id, _credentials(context))
+        seen = await self.seats.leave(request.game_id, self._credentials(context))
         return pb.LeaveGameResponse(state=messages.game_state(seen))
 
     @unary
     async def Resign(self, request: pb.ResignRequest, context) -> pb.ResignResponse:
-        seen = await self.seats.resign(request.game_id, _credentials(context))
+        seen = await self.seats.resign(request.game_id, self._credentials(context))
         return pb.ResignResponse(state=messages.game_state(seen))
 
 

@@ -48,6 +48,7 @@ class SeatRecord:
     token_hash: str | None = None
     state: str = ""  # "" (its holder plays it), "away", "left" or "resigned" (the AI plays a human seat then)
     misses: int = 0  # turn timeouts in a row
+    player_id: str = ""  # the signed-in player the seat is bound to (service/identity.py); "" for anonymous seats
 
     @property
     def played_by_ai(self) -> bool:
@@ -59,12 +60,14 @@ class SeatRecord:
             doc["state"] = self.state
         if self.misses:
             doc["misses"] = self.misses
+        if self.player_id:
+            doc["player_id"] = self.player_id
         return doc
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> SeatRecord:
         return cls(doc["kind"], doc["name"], doc.get("strength", ""), doc.get("token_hash"), doc.get("state", ""),
-                   doc.get("misses", 0))
+                   doc.get("misses", 0), doc.get("player_id", ""))
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,7 @@ class GameRecord:
     timer: Timer | None = None
     deadlines: dict[int, int] = field(default_factory=dict)  # seat -> when it must have decided (ms), timer games
     resigned: tuple[int, ...] = ()  # the seats that resigned, in order
+    creator_player: str = ""  # the player id of a creator that sent an identity: it may start the game too
 
     stamp: str = ""  # random, new at every commit: with the version, names the stored content exactly
     # What each seat last saw change: "<version>:<seat 0's seen version>,<seat 1's>,...", written by a commit that
@@ -143,19 +147,23 @@ class GameRecord:
             timer=Timer.from_json(text("timer")) if text("timer") else None,
             deadlines={int(k): v for k, v in json.loads(text("deadlines") or "{}").items()},
             resigned=tuple(json.loads(text("resigned") or "[]")),
+            creator_player=text("creator_player"),
             stamp=text("stamp"),
             seen=text("seen"),
         )
 
 
 def seat_fields(seats: tuple[SeatRecord, ...]) -> dict[str, str]:
-    """A game's seats as hash fields, each small: `seat<i>` [kind, name, strength, state, misses] and `token<i>`
-    the hash of its token (none for a seat without one)."""
+    """A game's seats as hash fields, each small: `seat<i>` [kind, name, strength, state, misses], `token<i>`
+    the hash of its token (none for a seat without one) and `player<i>` the player id it is bound to (none for an
+    anonymous seat)."""
     fields = {}
     for i, s in enumerate(seats):
         fields[f"seat{i}"] = json.dumps([s.kind, s.name, s.strength, s.state, s.misses], separators=(",", ":"))
         if s.token_hash:
             fields[f"token{i}"] = s.token_hash
+        if s.player_id:
+            fields[f"player{i}"] = s.player_id
     return fields
 
 
@@ -163,8 +171,10 @@ def seats_from_fields(doc: dict[bytes, bytes]) -> tuple[SeatRecord, ...]:
     seats = []
     while (raw := doc.get(f"seat{len(seats)}".encode())) is not None:
         token = doc.get(f"token{len(seats)}".encode())
+        player = doc.get(f"player{len(seats)}".encode())
         kind, name, strength, state, misses = json.loads(raw)
-        seats.append(SeatRecord(kind, name, strength, token.decode() if token else None, state, misses))
+        seats.append(SeatRecord(kind, name, strength, token.decode() if token else None, state, misses,
+                                player.decode() if player else ""))
     return tuple(seats)
 
 

@@ -241,15 +241,20 @@ class Tables:
             [s.played_by_ai or is_late(record, i, now) for i, s in enumerate(record.seats)],
             record.creator_hash,
             self.ai_service_token,
+            [s.player_id for s in record.seats],
+            record.creator_player,
         )
         bind(seat=caller.seat, role=caller.role)
         return caller
 
     def actor(self, record: GameRecord, creds: Credentials) -> Caller:
         """Who acts, and for which seat; spectators, the creator token and a seat that left may not act."""
-        if creds.token is None:
-            raise errors.unauthenticated("MISSING_TOKEN", "this call needs a seat token (authorization: Bearer ...)")
+        if creds.anonymous:
+            raise errors.unauthenticated("MISSING_TOKEN", "this call needs a seat token or a player identity "
+                                                          "(authorization: Bearer ...)")
         caller = self.identify(record, creds)
+        if caller.seat is None and caller.player_id:
+            raise errors.denied("NOT_YOUR_SEAT", "the signed-in player holds no seat in this game")
         if caller.seat is None:
             raise errors.denied("NOT_A_SEAT", "the creator token acts for no seat; use a seat token")
         state = record.seats[caller.seat].state

@@ -182,7 +182,7 @@ class Watch:
         # the game's fixed facts and every event so far are in memory. The first spectators of a game read it once
         # between them (the game and its log in one shared read, `_first_look`), and the follower they make right
         # after serves the next ones. Anyone else is identified on the stored game.
-        if creds.token is None:
+        if creds.anonymous:
             table, events = self.feed.spectate(game_id) or await self.reads.run(
                 ("look", game_id), lambda: self._first_look(game_id))
             bind(game_id=game_id, seat=None, role="spectator")

@@ -73,7 +73,16 @@ def test_the_ai_token_is_a_secret_and_settings_a_configmap(overlay):
     secret_names = {s["metadata"]["name"] for s in of_kind(objects, "Secret")}
     for name in TABLETOP_PROCESSES:
         (container,) = pod_spec(one(objects, "Deployment", name))["containers"]
-        assert container["envFrom"] == [{"configMapRef": {"name": config_name}}]
+        # Settings from the ConfigMap; the game service also reads its optional identity keys (TABLETOP_JWT_*,
+        # docs/api.md "Player identity") from the Secret tabletop-identity, which only an operator creates.
+        identity = [{"secretRef": {"name": "tabletop-identity", "optional": True}}] if "game-service" in name else []
+        assert container["envFrom"] == [{"configMapRef": {"name": config_name}}, *identity]
+        if identity:  # TABLETOP_JWT_JWKS_FILE=/etc/tabletop/identity/jwks.json: the Secret's key jwks.json
+            mounts = {m["name"]: m["mountPath"] for m in container["volumeMounts"]}
+            volumes = {v["name"]: v for v in pod_spec(one(objects, "Deployment", name))["volumes"]}
+            assert mounts["identity"] == "/etc/tabletop/identity"
+            assert volumes["identity"]["secret"]["secretName"] == "tabletop-identity"
+            assert volumes["identity"]["secret"]["optional"] is True
         token = env_sources(container)["TABLETOP_AI_SERVICE_TOKEN"]["valueFrom"]["secretKeyRef"]
         assert token["key"] == "ai-service-token"
         if overlay == "dev":

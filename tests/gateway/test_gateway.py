@@ -17,7 +17,8 @@ from gateway.config import ConfigError, parse_origins
 from tabletop import grpcweb
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import naishi_pb2
-from tests.gateway.conftest import ALLOWED_ORIGIN
+from tests.gateway.conftest import ALLOWED_ORIGIN, GatewayThread, gateway_config
+from tests.service.conftest import ServerThread, service_config
 
 SERVICE = pb.DESCRIPTOR.services_by_name["GameService"]
 HUMAN, AI = pb.SeatSpec(kind=pb.SEAT_KIND_HUMAN, name="Ann"), pb.SeatSpec(kind=pb.SEAT_KIND_AI, strength="easy")
@@ -257,3 +258,34 @@ def test_origins_must_be_listed_one_by_one(raw):
 def test_origins_are_normalised():
     assert parse_origins(" https://A.example/ , http://127.0.0.1:5173") == {"https://a.example",
                                                                            "http://127.0.0.1:5173"}
+
+
+def test_a_signed_identity_goes_through_the_gateway(redis_url, toy_game):  # noqa: F811
+    """The gateway forwards `authorization: Bearer <JWT>`: a browser's signed-in player takes a seat, and a bad
+    identity is refused by the service behind it, with its reason."""
+    from tests.service.test_identity import AUDIENCE, ISSUER, SECRET, alice, mint
+
+    service = ServerThread(service_config(redis_url, jwt_secret=SECRET, jwt_issuer=ISSUER,
+                                          jwt_audience=AUDIENCE)).start()
+    front = GatewayThread(gateway_config(service.target)).start()
+
+    async def scenario(stub, session):
+        created = await stub.CreateGame(pb.CreateGameRequest(game_type="naishi", seats=[HUMAN, AI], start=True),
+                                        metadata=auth(alice()))
+        mine = await stub.ListMyGames(pb.ListMyGamesRequest(), metadata=auth(alice()))
+        state = (await stub.GetState(pb.GetStateRequest(game_id=created.game_id), metadata=auth(alice()))).state
+        try:
+            await stub.GetState(pb.GetStateRequest(game_id=created.game_id),
+                                metadata=auth(mint("alice", lifetime=-3600)))
+        except GrpcWebError as exc:
+            return created, mine, state, exc
+        raise AssertionError("an expired identity was accepted")
+
+    try:
+        created, mine, state, refused = run(scenario, front.url)
+    finally:
+        front.stop()
+        service.stop()
+    assert [g.game_id for g in mine.games] == [created.game_id]
+    assert state.your_seat == 0 and state.legal_moves
+    assert refused.code() == grpc.StatusCode.UNAUTHENTICATED and error_info(refused).reason == "IDENTITY_EXPIRED"

@@ -315,6 +315,10 @@ class Fuzzer:
             request.min_open_seats = random_int(rng, 32) if rng.random() < 0.5 else rng.randint(0, 4)
             request.page_size = random_int(rng, 32) if rng.random() < 0.5 else rng.randint(0, 120)
             request.page_token = rng.choice(("", random_text(rng), "AAAA", "eyJ4IjoxfQ", "0-0", "1-1.2"))
+        elif method == "ListMyGames":  # no identity configured here: IDENTITY_REQUIRED or INVALID_ARGUMENT
+            request.page_size = random_int(rng, 32) if rng.random() < 0.5 else rng.randint(0, 120)
+            request.page_token = rng.choice(("", random_text(rng), "AAAA", "eyJ4IjoxfQ"))
+            return method, request, self.metadata(rng, None)
         elif method in ("LeaveGame", "Resign"):  # they change a game: never with a token of the protected one
             request.game_id = self.game_id(rng)
             if request.game_id == self.protected:
@@ -404,7 +408,9 @@ def test_bytes_that_are_no_message_are_invalid_argument(serve):
     when the request cannot be parsed)."""
     for method in METHODS:
         # ListGameTypesRequest has no fields: a well-formed field 1 is an unknown field, which proto3 keeps.
+        # ListMyGamesRequest's first string field is field 2 (page_token): its bad UTF-8 goes there.
         payloads = (b"\xff\xff\xff", b"\x0a\x80") if method == "ListGameTypes" else (
+            b"\xff\xff\xff", b"\x12\x02\xc3\x28", b"\x0a\x80") if method == "ListMyGames" else (
             b"\xff\xff\xff", b"\x0a\x02\xc3\x28", b"\x0a\x80")
         for payload in payloads:
             code, _, details = call(serve.channel, method, payload, [])

@@ -113,3 +113,39 @@ def test_serve_answers_health_reflection_and_metrics_then_stops_on_sigterm(serve
     assert moves[0]["request_id"] == "r1" and moves[0]["code"] == "OK" and "duration_ms" in moves[0]
     assert any(line.get("event") == "stopped" for line in lines)
     assert token not in log_path.read_text() and "secret-ai-token" not in log_path.read_text()
+
+
+def test_identities_are_logged_by_player_id_never_by_token(redis_url, tmp_path):
+    """A real `tabletop serve` configured from its environment with a shared secret: the log line of an RPC with
+    an identity names the player, and neither a good nor a refused JWT appears in the log."""
+    from tests.service.test_identity import AUDIENCE, ISSUER, SECRET, mint
+
+    port = free_port()
+    env = dict(os.environ, TABLETOP_REDIS_URL=redis_url, TABLETOP_GRPC_PORT=str(port), TABLETOP_METRICS_PORT="0",
+               TABLETOP_AI_SERVICE_TOKEN="secret-ai-token", TABLETOP_LOG_LEVEL="debug", TABLETOP_JWT_SECRET=SECRET,
+               TABLETOP_JWT_ISSUER=ISSUER, TABLETOP_JWT_AUDIENCE=AUDIENCE)
+    log_path = tmp_path / "serve.log"
+    with log_path.open("w") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "commands.cli", "serve"], cwd=ROOT, env=env, stdout=log,
+                                stderr=subprocess.STDOUT)
+    try:
+        wait_serving(f"127.0.0.1:{port}", proc, "tabletop serve", service="tabletop.v1.GameService")
+        good, expired = mint("dana-42"), mint("dana-42", lifetime=-3600)
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = game_service_pb2_grpc.GameServiceStub(channel)
+            created = stub.CreateGame(pb.CreateGameRequest(game_type="hinode", seats=[pb.SeatSpec(kind=HUMAN)] * 2,
+                                                           start=True), metadata=[("authorization", f"Bearer {good}")])
+            with pytest.raises(grpc.RpcError):
+                stub.GetState(pb.GetStateRequest(game_id=created.game_id),
+                              metadata=[("authorization", f"Bearer {expired}")])
+            stub.GetState(pb.GetStateRequest(game_id=created.game_id), metadata=[("authorization", f"Bearer {good}")])
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+    text = log_path.read_text()
+    lines = [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+    reads = [line for line in lines if line.get("event") == "rpc" and line["method"] == "GetState"]
+    assert {(r["code"], r.get("player"), r.get("seat")) for r in reads} == {("UNAUTHENTICATED", None, None),
+                                                                            ("OK", "dana-42", 0)}
+    assert good not in text and expired not in text
+    assert good.split(".")[2] not in text and expired.split(".")[2] not in text  # not even their signatures

@@ -14,6 +14,11 @@
     if waiting:                                     # (create_game(..., public=True) lists one)
         bo = client.join_game(game_id=waiting.game_id, name="Bo")   # a public game needs no join code
 
+A site with its own sign-in passes its player's signed identity (a JWT its backend minted or its identity
+provider issued; docs/api.md, "Player identity"): `connect(target, identity=jwt)`, or a callable returning a fresh
+JWT for each call. Seats it creates or joins are bound to the player, who then acts for them with no seat token
+from any device: `client.resume(game_id)`, `client.my_games()`.
+
 Over the network, connect with TLS: `connect("play.example.com:443", tls=True)` (the system's roots), or
 `connect(target, root_certificates=open("ca.pem", "rb").read())` for a certificate from a private CA. The client
 refuses to send a seat token or an API key (or to create or join a game, whose answer carries seat tokens) in
@@ -228,7 +233,9 @@ class Client:
     would send a seat token or the API key, or receive seat tokens, then raises `PlaintextRefused` unsent."""
 
     def __init__(self, channel: grpc.Channel, retry: RetryPolicy | None = None, timeout: float = 30.0,
-                 api_key: str | None = None, plaintext_target: str | None = None):
+                 api_key: str | None = None, plaintext_target: str | None = None,
+                 identity: str | Callable[[], str] | None = None):
+        self.identity = identity
         self.channel = channel
         self.stub = game_service_pb2_grpc.GameServiceStub(channel)
         self.retry = retry or RetryPolicy()
@@ -237,12 +244,15 @@ class Client:
         self.plaintext_target = plaintext_target
 
     def _metadata(self, token: str | None = None, *, tokens_back: bool = False) -> list[tuple[str, str]]:
-        """The call's metadata (the seat's bearer token, the API key); refused on an unsafe channel."""
+        """The call's metadata (the seat's bearer token, else the player's identity; the API key); refused on an
+        unsafe channel."""
+        if not token and self.identity:
+            token = self.identity() if callable(self.identity) else self.identity
         metadata = [("authorization", f"Bearer {token}")] if token else []
         if self.api_key:
             metadata.append(("x-api-key", self.api_key))
         if self.plaintext_target and (metadata or tokens_back):
-            what = ("a seat token" if token else "an API key" if self.api_key
+            what = ("a seat token or an identity" if token else "an API key" if self.api_key
                     else "a request whose answer holds seat tokens")
             transport.refuse_plaintext(self.plaintext_target, what, PLAINTEXT_REMEDIES)
         return metadata
@@ -312,7 +322,33 @@ class Client:
             if not token:
                 return
 
-    def start_game(self, game_id: str, creator_token: str) -> pb.GameState:
+    def list_my_games(self, page_size: int = 0, page_token: str = "") -> pb.ListMyGamesResponse:
+        """One page of the signed-in player's games (needs `identity`), newest first (`page_size` 0 = 50, at most
+        100); pass the response's `next_page_token` for the next page, empty on the last one."""
+        request = pb.ListMyGamesRequest(page_size=page_size, page_token=page_token)
+        metadata = self._metadata()
+        return _call(lambda: self.stub.ListMyGames(request, metadata=metadata, timeout=self.timeout), self.retry)
+
+    def my_games(self, page_size: int = 0) -> Iterator[pb.MyGame]:
+        """Every game of the signed-in player (see `list_my_games`), page after page."""
+        token = ""
+        while True:
+            page = self.list_my_games(page_size, token)
+            yield from page.games
+            token = page.next_page_token
+            if not token:
+                return
+
+    def resume(self, game_id: str) -> Player:
+        """The signed-in player's seat of a game, from any device: acts with the identity, no seat token."""
+        state = self.state(game_id)
+        if not state.HasField("your_seat"):
+            raise PermissionDenied(grpc.StatusCode.PERMISSION_DENIED, "NOT_YOUR_SEAT",
+                                   "the signed-in player holds no seat in this game (or no identity was given)")
+        return Player(self, game_id, state.your_seat, None, state)
+
+    def start_game(self, game_id: str, creator_token: str | None = None) -> pb.GameState:
+        """Start a game with its creator token (None: the creator's identity, for a game created with one)."""
         request = pb.StartGameRequest(game_id=game_id)
         metadata = self._metadata(creator_token)
         reply = _call(lambda: self.stub.StartGame(request, metadata=metadata, timeout=self.timeout), None)
@@ -438,12 +474,13 @@ _KEEP = object()
 
 @dataclass
 class Player:
-    """One seat of one game, acting with its token; remembers the version of the last state it read."""
+    """One seat of one game, acting with its token (None: with the client's identity, for a seat bound to the
+    signed-in player); remembers the version of the last state it read."""
 
     client: Client
     game_id: str
     seat: int
-    token: str
+    token: str | None
     last_state: pb.GameState | None = field(default=None, repr=False)
 
     def state(self) -> pb.GameState:
@@ -499,13 +536,16 @@ PLAINTEXT_REMEDIES = (
 
 def connect(target: str, tls: bool = False, root_certificates: bytes | None = None,
             retry: RetryPolicy | None = None, timeout: float = 30.0, wait: float | None = None, *,
-            server_name: str = "", api_key: str | None = None, allow_insecure: bool = False) -> Client:
+            server_name: str = "", api_key: str | None = None, allow_insecure: bool = False,
+            identity: str | Callable[[], str] | None = None) -> Client:
     """Open a client of the game service at `target` ("host:port").
 
     `tls`: encrypt, checking the service's certificate against the system's roots, or against `root_certificates`
     (PEM bytes of the CAs to trust; giving them implies TLS). `server_name`: the name the certificate must carry,
     when it is not the target's host (e.g. through a port-forward to 127.0.0.1).
     `api_key`: sent in the `x-api-key` metadata of every call (the caller's identity for the quotas).
+    `identity`: the signed-in player's JWT (or a callable giving a fresh one per call), sent as
+    `authorization: Bearer <JWT>` on every call that carries no seat token (docs/api.md, "Player identity").
     `allow_insecure`: send seat tokens and the API key over plaintext even to a non-loopback target. Without it
     (and without TLS), such a target gets only the calls that carry no credential (a spectator's reads and
     watches); the others raise `PlaintextRefused` before anything is sent, and an `api_key` is refused here.
@@ -530,7 +570,7 @@ def connect(target: str, tls: bool = False, root_certificates: bytes | None = No
                     "(root_certificates)?" if secure else "does it expect TLS (tls=True)?")
             raise Unavailable(grpc.StatusCode.UNAVAILABLE, "", f"no game service answers at {target} "
                               f"(waited {wait:g} s{why}); is it running, is the address right, {hint}") from None
-    return Client(channel, retry, timeout, api_key=api_key, plaintext_target=plaintext_target)
+    return Client(channel, retry, timeout, api_key=api_key, plaintext_target=plaintext_target, identity=identity)
 
 
 def _why_unreachable(channel: grpc.Channel) -> str:

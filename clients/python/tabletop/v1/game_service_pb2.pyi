@@ -507,6 +507,46 @@ class ListGamesResponse(_message.Message):
     next_page_token: str
     def __init__(self, games: _Optional[_Iterable[_Union[GameSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
+class ListMyGamesRequest(_message.Message):
+    __slots__ = ("page_size", "page_token")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class MyGame(_message.Message):
+    __slots__ = ("game_id", "game_type", "status", "seat", "seats", "joined_unix_ms", "created_unix_ms", "options_json", "timer", "visibility")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    JOINED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    CREATED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    TIMER_FIELD_NUMBER: _ClassVar[int]
+    VISIBILITY_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    game_type: str
+    status: GameStatus
+    seat: int
+    seats: _containers.RepeatedCompositeFieldContainer[SeatInfo]
+    joined_unix_ms: int
+    created_unix_ms: int
+    options_json: str
+    timer: TurnTimer
+    visibility: Visibility
+    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., status: _Optional[_Union[GameStatus, str]] = ..., seat: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., joined_unix_ms: _Optional[int] = ..., created_unix_ms: _Optional[int] = ..., options_json: _Optional[str] = ..., timer: _Optional[_Union[TurnTimer, _Mapping]] = ..., visibility: _Optional[_Union[Visibility, str]] = ...) -> None: ...
+
+class ListMyGamesResponse(_message.Message):
+    __slots__ = ("games", "next_page_token")
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[MyGame]
+    next_page_token: str
+    def __init__(self, games: _Optional[_Iterable[_Union[MyGame, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
 class LeaveGameRequest(_message.Message):
     __slots__ = ("game_id",)
     GAME_ID_FIELD_NUMBER: _ClassVar[int]

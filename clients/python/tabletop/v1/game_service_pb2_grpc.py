@@ -55,6 +55,11 @@ class GameServiceStub:
                 request_serializer=tabletop_dot_v1_dot_game__service__pb2.ListGamesRequest.SerializeToString,
                 response_deserializer=tabletop_dot_v1_dot_game__service__pb2.ListGamesResponse.FromString,
                 _registered_method=True)
+        self.ListMyGames = channel.unary_unary(
+                '/tabletop.v1.GameService/ListMyGames',
+                request_serializer=tabletop_dot_v1_dot_game__service__pb2.ListMyGamesRequest.SerializeToString,
+                response_deserializer=tabletop_dot_v1_dot_game__service__pb2.ListMyGamesResponse.FromString,
+                _registered_method=True)
         self.StartGame = channel.unary_unary(
                 '/tabletop.v1.GameService/StartGame',
                 request_serializer=tabletop_dot_v1_dot_game__service__pb2.StartGameRequest.SerializeToString,
@@ -125,6 +130,14 @@ class GameServiceServicer:
 
     def ListGames(self, request, context):
         """The lobby: public games that have not started, newest last, paginated (AIP-158).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListMyGames(self, request, context):
+        """The caller's games: those in which a seat is bound to the caller's signed identity, newest first, paginated
+        (AIP-158). Needs an identity (UNAUTHENTICATED without one).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -208,6 +221,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.ListGames,
                     request_deserializer=tabletop_dot_v1_dot_game__service__pb2.ListGamesRequest.FromString,
                     response_serializer=tabletop_dot_v1_dot_game__service__pb2.ListGamesResponse.SerializeToString,
+            ),
+            'ListMyGames': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListMyGames,
+                    request_deserializer=tabletop_dot_v1_dot_game__service__pb2.ListMyGamesRequest.FromString,
+                    response_serializer=tabletop_dot_v1_dot_game__service__pb2.ListMyGamesResponse.SerializeToString,
             ),
             'StartGame': grpc.unary_unary_rpc_method_handler(
                     servicer.StartGame,
@@ -359,6 +377,33 @@ class GameService:
             '/tabletop.v1.GameService/ListGames',
             tabletop_dot_v1_dot_game__service__pb2.ListGamesRequest.SerializeToString,
             tabletop_dot_v1_dot_game__service__pb2.ListGamesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListMyGames(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tabletop.v1.GameService/ListMyGames',
+            tabletop_dot_v1_dot_game__service__pb2.ListMyGamesRequest.SerializeToString,
+            tabletop_dot_v1_dot_game__service__pb2.ListMyGamesResponse.FromString,
             options,
             channel_credentials,
             insecure,
