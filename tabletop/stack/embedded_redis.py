@@ -19,6 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from tabletop.stack.watchdog import WATCHDOG
+
 DEFAULT_MAXMEMORY = "512mb"
 
 
@@ -75,6 +77,8 @@ class EmbeddedRedis:
     ):
         self._owned_dir = directory is None
         self.dir = Path(directory).resolve() if directory else Path(tempfile.mkdtemp(prefix="tabletop-redis-"))
+        if self._owned_dir:  # removed even if this process is killed (tabletop/stack/watchdog.py)
+            WATCHDOG.clean(self.dir)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
         self.appendonly = appendonly
@@ -107,6 +111,7 @@ class EmbeddedRedis:
             "--logfile", str(self.dir / "redis.log"),
         ]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        WATCHDOG.guard(self.proc.pid)  # stopped even if this process is killed
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -141,6 +146,7 @@ class EmbeddedRedis:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        WATCHDOG.release(self.proc.pid)
         if self.proc.stderr:
             self.proc.stderr.close()
         self.proc = None
@@ -154,6 +160,7 @@ class EmbeddedRedis:
         self.stop()
         if self._owned_dir:
             shutil.rmtree(self.dir, ignore_errors=True)
+            WATCHDOG.forget(self.dir)
 
     def __enter__(self) -> EmbeddedRedis:
         return self.start()

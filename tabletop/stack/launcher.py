@@ -15,6 +15,7 @@ import importlib.util
 import os
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -24,6 +25,7 @@ from pathlib import Path
 
 from tabletop.stack.embedded_postgres import EmbeddedPostgres
 from tabletop.stack.embedded_redis import EmbeddedRedis, free_port
+from tabletop.stack.watchdog import WATCHDOG
 
 WEB_DIST = Path(__file__).resolve().parents[2] / "clients" / "web" / "dist"
 
@@ -91,8 +93,17 @@ class LocalStack:
         database: bool = False,
         database_url: str | None = None,
         database_dir: str | Path | None = None,
+        redis_port: int | None = None,
+        metrics_port: int | None = None,
+        ai_metrics_port: int | None = None,
+        gateway_metrics_port: int | None = None,
     ):
         self.redis_url = redis_url
+        self.redis_port = redis_port  # of the embedded Redis; None: a free port
+        # Prometheus ports of the service, the worker and the gateway (0: none; None: the TABLETOP_*_METRICS_PORT
+        # variable, else a free port); once started, `metrics` has the ports they serve on.
+        self.metrics_ports = {"service": metrics_port, "worker": ai_metrics_port, "gateway": gateway_metrics_port}
+        self.metrics: dict[str, int] = {}
         self.data_dir = Path(data_dir) if data_dir else None
         self.grpc_port = grpc_port or free_port()
         self.ai_port = ai_port or free_port()
@@ -120,16 +131,21 @@ class LocalStack:
     def env(self) -> dict[str, str]:
         env = dict(os.environ)
         env.setdefault("TABLETOP_AI_SERVICE_TOKEN", secrets.token_urlsafe(32))
+
+        def metrics(part: str, variable: str) -> str:
+            port = self.metrics_ports[part]
+            return str(port) if port is not None else env.get(variable) or str(free_port())
+
         env.update(
             TABLETOP_REDIS_URL=self.redis_url or "",
             TABLETOP_GRPC_HOST="127.0.0.1",
             TABLETOP_GRPC_PORT=str(self.grpc_port),
-            TABLETOP_METRICS_PORT=env.get("TABLETOP_METRICS_PORT") or str(free_port()),
+            TABLETOP_METRICS_PORT=metrics("service", "TABLETOP_METRICS_PORT"),
             TABLETOP_SERVICE_TARGET=self.target,
             TABLETOP_AI_GRPC_HOST="127.0.0.1",
             TABLETOP_AI_GRPC_PORT=str(self.ai_port),
             TABLETOP_AI_TARGET=f"127.0.0.1:{self.ai_port}",
-            TABLETOP_AI_METRICS_PORT=env.get("TABLETOP_AI_METRICS_PORT") or str(free_port()),
+            TABLETOP_AI_METRICS_PORT=metrics("worker", "TABLETOP_AI_METRICS_PORT"),
             TABLETOP_DATABASE_URL=self.database_url or "",
             TABLETOP_ARCHIVE_HEALTH_PORT=env.get("TABLETOP_ARCHIVE_HEALTH_PORT") or str(free_port()),
         )
@@ -138,7 +154,7 @@ class LocalStack:
         if self.gateway_port is not None:
             env.update(TABLETOP_GATEWAY_HOST="127.0.0.1", TABLETOP_GATEWAY_PORT=str(self.gateway_port),
                        TABLETOP_GATEWAY_UPSTREAM=self.target, TABLETOP_GATEWAY_STATIC_DIR=str(self.static_dir or ""),
-                       TABLETOP_GATEWAY_METRICS_PORT=env.get("TABLETOP_GATEWAY_METRICS_PORT") or str(free_port()))
+                       TABLETOP_GATEWAY_METRICS_PORT=metrics("gateway", "TABLETOP_GATEWAY_METRICS_PORT"))
         return env
 
     @property
@@ -151,13 +167,14 @@ class LocalStack:
         proc = subprocess.Popen(
             [sys.executable, "-m", *command], env=env, stdout=out, stderr=out, start_new_session=True
         )
+        WATCHDOG.guard(proc.pid)  # stopped even if this process is killed (tabletop/stack/watchdog.py)
         self.procs.append((name, proc))
         return proc
 
     def start(self) -> LocalStack:
         try:
             if not self.redis_url:
-                self.redis = EmbeddedRedis(directory=self.data_dir, appendonly=True).start()
+                self.redis = EmbeddedRedis(directory=self.data_dir, port=self.redis_port, appendonly=True).start()
                 self.redis_url = self.redis.url
             if self.database and not self.database_url:
                 self.postgres = EmbeddedPostgres(directory=self.database_dir).start()
@@ -177,7 +194,11 @@ class LocalStack:
             if self.gateway_port is not None:
                 gateway = self._spawn("gateway", ("commands.cli", "gateway"), env)
                 wait_http(f"{self.gateway_url}/readyz", gateway, "gateway")
-            self.metrics = (env["TABLETOP_METRICS_PORT"], env["TABLETOP_AI_METRICS_PORT"])
+            self.metrics = {"service": int(env["TABLETOP_METRICS_PORT"])}
+            if self.with_worker:
+                self.metrics["worker"] = int(env["TABLETOP_AI_METRICS_PORT"])
+            if self.gateway_port is not None:
+                self.metrics["gateway"] = int(env["TABLETOP_GATEWAY_METRICS_PORT"])
             return self
         except BaseException:
             self.stop()
@@ -194,6 +215,7 @@ class LocalStack:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+            WATCHDOG.release(proc.pid)
         self.procs.clear()
         if self.postgres:
             self.postgres.cleanup()  # stops it; removes its directory only if it made a temporary one
@@ -209,16 +231,22 @@ class LocalStack:
         self.stop()
 
 
-def port_or_free(port: int) -> int:
-    """`port` if nothing listens on it on 127.0.0.1, else a free one."""
-    import socket
-
+def port_free(port: int) -> bool:
+    """Whether a server of the stack may listen on 127.0.0.1:`port` now. Checked as the servers bind (gRPC, the
+    Prometheus server and the gateway all set SO_REUSEADDR): a socket listening there counts, the connections of a
+    process that stopped a moment ago (in TIME-WAIT for a minute) do not."""
     with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(("127.0.0.1", port))
         except OSError:
-            return free_port()
-    return port
+            return False
+    return True
+
+
+def port_or_free(port: int) -> int:
+    """`port` if a server may listen on it (`port_free`), else a free one."""
+    return port if port_free(port) else free_port()
 
 
 @contextlib.contextmanager
@@ -227,6 +255,7 @@ def local_stack(quiet: bool = False, say: Callable[[str], None] = print) -> Iter
     if not quiet:
         say("Starting a local Tabletop (Redis, game service, AI worker)...")
     with tempfile.TemporaryDirectory(prefix="tabletop-play-") as data_dir:  # Redis's files go with the stack
+        WATCHDOG.clean(data_dir)  # and with this process, should it be killed (tabletop/stack/watchdog.py)
         stack = LocalStack(data_dir=data_dir)
         try:
             stack.start()
@@ -237,3 +266,4 @@ def local_stack(quiet: bool = False, say: Callable[[str], None] = print) -> Iter
             yield stack.target
         finally:
             stack.stop()
+            WATCHDOG.forget(data_dir)

@@ -1,0 +1,98 @@
+"""The local stack ends with the process that started it, however it ends (issue 26, item 8).
+
+A real `tabletop play` starts its stack (embedded Redis, game service, AI worker) and waits for the player; it is
+then ended as a closed terminal (SIGHUP), `kill` (SIGTERM) or `kill -9` (SIGKILL) would end it. Every process it
+started must be gone afterwards, and every temporary folder removed: the test gives it a TMPDIR of its own, which
+must be empty again.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+HANG_BOUND = 180.0  # a bound against a hang, not a speed check: the stack's clean stop usually takes a second
+
+
+def descendants(root: int) -> dict[int, str]:
+    """{pid: command line} of every process below `root` (from /proc)."""
+    parents: dict[int, int] = {}
+    commands: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            commands[int(entry.name)] = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found: dict[int, str] = {}
+    frontier = [root]
+    while frontier:
+        pid = frontier.pop()
+        for child, parent in parents.items():
+            if parent == pid and child not in found:
+                found[child] = commands.get(child, "")
+                frontier.append(child)
+    return found
+
+
+def running(pid: int) -> bool:
+    """Alive and not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.integration  # it starts processes
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree from /proc (Linux)")
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM, signal.SIGKILL], ids=["SIGHUP", "SIGTERM", "SIGKILL"])
+def test_the_stack_ends_with_its_parent(signum, tmp_path):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TABLETOP_")}
+    env.update(TMPDIR=str(tmp), TABLETOP_METRICS_PORT="0", TABLETOP_AI_METRICS_PORT="0", NO_COLOR="1")
+    parent = subprocess.Popen(
+        [sys.executable, "-m", "commands.cli", "play", "naishi", "--seats", "human,ai:easy"],
+        cwd=REPO, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    children: dict[int, str] = {}
+    try:
+        seen = []
+        for line in parent.stdout:  # the stack is up once the game's first screen asks for a move
+            seen.append(line)
+            if line.startswith("Your move"):
+                break
+        assert seen and seen[-1].startswith("Your move"), "".join(seen)
+        children = descendants(parent.pid)
+        commands = " | ".join(children.values())
+        assert "redis-server" in commands and "commands.cli serve" in commands, commands
+        assert "commands.cli ai-worker" in commands, commands
+        assert any(tmp.iterdir()), "the stack keeps Redis's files in a temporary folder"
+
+        parent.send_signal(signum)
+        parent.wait(timeout=HANG_BOUND)
+
+        deadline = time.monotonic() + HANG_BOUND
+        while time.monotonic() < deadline and (any(map(running, children)) or any(tmp.iterdir())):
+            time.sleep(0.1)
+        left = {pid: command for pid, command in children.items() if running(pid)}
+        assert not left, f"still running after the parent's {signal.Signals(signum).name}: {left}"
+        assert not list(tmp.iterdir()), f"temporary folders left: {list(tmp.iterdir())}"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        for pid in children:  # whatever the test found and is still there (before the fix: all of it)
+            if running(pid):
+                os.kill(pid, signal.SIGKILL)
