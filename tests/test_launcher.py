@@ -93,3 +93,136 @@ def test_tabletop_run_starts_the_stack_and_stops_on_ctrl_c(tmp_path):
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         shutil.rmtree(database_dir, ignore_errors=True)
+
+
+# --- ports (issue 26, item 9) -----------------------------------------------------------------------------------
+
+def _run_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.startswith("TABLETOP_")}
+
+
+def _start_run(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+    """`tabletop run ARGS`, read up to its banner's end (or its exit); returns the process and what it printed."""
+    proc = subprocess.Popen([sys.executable, "-m", "commands.cli", "run", *args], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    lines: list[str] = []
+    for line in proc.stdout:
+        lines.append(line)
+        if line.startswith("Stop with Ctrl-C"):
+            break
+    return proc, "".join(lines)
+
+
+def _stop_run(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def _listening(port: int) -> bool:
+    import socket
+
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()
+    except OSError:
+        return False
+    return True
+
+
+def _port_in_time_wait() -> int:
+    """A port whose last connection, closed by the listening side first, is in TIME-WAIT (as after a restart)."""
+    import socket
+
+    with socket.socket() as server:
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the gateway's, gRPC's, Prometheus's
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        client = socket.create_connection(("127.0.0.1", port))
+        accepted, _ = server.accept()
+        accepted.close()  # the server's end closes first: it is the one left in TIME-WAIT
+        client.recv(1)
+        client.close()
+    with socket.socket() as probe, pytest.raises(OSError):  # without SO_REUSEADDR the port looks taken
+        probe.bind(("127.0.0.1", port))
+    return port
+
+
+@pytest.mark.integration  # it starts processes
+def test_run_uses_every_port_asked_for_and_says_where_everything_listens(tmp_path):
+    """A port asked for is used even when the last run's connections are in TIME-WAIT (the web table moved to a
+    random port); the embedded Redis's and PostgreSQL's ports can be set; the banner lists every port, the gateway's
+    metrics and the archive writer's health too."""
+    web_port = _port_in_time_wait()
+    ports = {name: free_port() for name in ("grpc", "ai", "redis", "metrics", "ai_metrics", "gateway_metrics",
+                                            "database", "archive_health")}
+    env = _run_env()
+    env.update(TABLETOP_GATEWAY_PORT=str(web_port), TABLETOP_AI_GRPC_PORT=str(ports["ai"]),
+               TABLETOP_REDIS_PORT=str(ports["redis"]), TABLETOP_GATEWAY_METRICS_PORT=str(ports["gateway_metrics"]),
+               TABLETOP_ARCHIVE_HEALTH_PORT=str(ports["archive_health"]))
+    database_dir = tempfile.mkdtemp(prefix="tabletop-run-test-")  # as root: a folder PostgreSQL's user can enter
+    proc, text = _start_run(["--port", str(ports["grpc"]), "--metrics-port", str(ports["metrics"]),
+                             "--ai-metrics-port", str(ports["ai_metrics"]), "--database-port", str(ports["database"]),
+                             "--data-dir", str(tmp_path / "redis"), "--database-dir", database_dir], env)
+    try:
+        assert "Tabletop is running." in text, text
+        assert f"http://127.0.0.1:{web_port}/" in text or f"http://127.0.0.1:{web_port} " in text, text
+        assert f"game service   127.0.0.1:{ports['grpc']}" in text, text
+        assert f"AI worker      127.0.0.1:{ports['ai']}" in text, text
+        assert f"redis://127.0.0.1:{ports['redis']}/0" in text, text
+        assert f"@127.0.0.1:{ports['database']}/" in text, text
+        assert f"archive writer running (health at 127.0.0.1:{ports['archive_health']})" in text, text
+        for part, port in (("service", ports["metrics"]), ("worker", ports["ai_metrics"]),
+                           ("gateway", ports["gateway_metrics"])):
+            assert f"http://127.0.0.1:{port}/metrics ({part})" in text, text
+        for port in (web_port, *ports.values()):
+            assert _listening(port), f"nothing listens on {port}:\n{text}"
+        with urllib.request.urlopen(f"http://127.0.0.1:{ports['gateway_metrics']}/metrics", timeout=5) as reply:
+            assert b"tabletop_gateway" in reply.read()
+    finally:
+        _stop_run(proc)
+        shutil.rmtree(database_dir, ignore_errors=True)
+    assert proc.returncode == 0
+
+
+@pytest.mark.integration  # it starts processes
+def test_run_says_metrics_are_off_when_they_are(tmp_path):
+    env = _run_env()
+    env.update(TABLETOP_METRICS_PORT="0", TABLETOP_AI_METRICS_PORT="0", TABLETOP_GATEWAY_METRICS_PORT="0")
+    proc, text = _start_run(["--port", "0", "--ai-port", "0", "--web-port", str(free_port()), "--no-database",
+                             "--data-dir", str(tmp_path / "redis"), "--database-dir", str(tmp_path / "postgres")], env)
+    try:
+        assert "Tabletop is running." in text, text
+        assert ":0/" not in text and "127.0.0.1:0" not in text, text
+        assert "metrics        service: off, worker: off, gateway: off" in text, text
+    finally:
+        _stop_run(proc)
+
+
+@pytest.mark.integration  # it may start processes (it must not)
+@pytest.mark.parametrize("flag", ["--port", "--web-port", "--ai-port", "--redis-port", "--database-port",
+                                  "--archive-health-port", "--metrics-port", "--ai-metrics-port",
+                                  "--gateway-metrics-port"])
+def test_run_refuses_a_port_asked_for_that_is_taken(flag, tmp_path):
+    """Before anything starts, with one clear line: no traceback, no "Tabletop is running."."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        others = [f for f in ("--port", "--web-port", "--ai-port", "--metrics-port") if f != flag]
+        args = [flag, str(port), *(x for f in others for x in (f, str(free_port()))),
+                "--data-dir", str(tmp_path / "redis"), "--database-dir", str(tmp_path / "postgres")]
+        done = subprocess.run([sys.executable, "-m", "commands.cli", "run", *args], env=_run_env(),
+                              capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done
+    assert "Tabletop is running." not in done.stdout, done.stdout
+    assert "Traceback" not in done.stderr, done.stderr
+    assert f"port {port}" in done.stderr and flag in done.stderr and "is in use" in done.stderr, done.stderr
+    assert not (tmp_path / "redis").exists() and not (tmp_path / "postgres").exists(), "nothing was started"

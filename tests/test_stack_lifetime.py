@@ -56,7 +56,8 @@ def running(pid: int) -> bool:
 
 @pytest.mark.integration  # it starts processes
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree from /proc (Linux)")
-@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM, signal.SIGKILL], ids=["SIGHUP", "SIGTERM", "SIGKILL"])
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM, signal.SIGKILL],
+                         ids=["SIGHUP", "SIGTERM", "SIGKILL"])
 def test_the_stack_ends_with_its_parent(signum, tmp_path):
     tmp = tmp_path / "tmp"
     tmp.mkdir()

@@ -97,6 +97,8 @@ class LocalStack:
         metrics_port: int | None = None,
         ai_metrics_port: int | None = None,
         gateway_metrics_port: int | None = None,
+        database_port: int | None = None,
+        archive_health_port: int | None = None,
     ):
         self.redis_url = redis_url
         self.redis_port = redis_port  # of the embedded Redis; None: a free port
@@ -121,6 +123,9 @@ class LocalStack:
         self.database_url = database_url
         self.database_dir = Path(database_dir) if database_dir else None
         self.postgres: EmbeddedPostgres | None = None
+        self.database_port = database_port  # of the embedded PostgreSQL; None: a free port
+        # The archive writer's health port (0: none; None: TABLETOP_ARCHIVE_HEALTH_PORT, else a free port).
+        self.archive_health_port = archive_health_port
         self.procs: list[tuple[str, subprocess.Popen]] = []
         self.tls_ca_file: str | None = None  # once started with TLS: the CA file to trust ("": system roots)
 
@@ -147,7 +152,8 @@ class LocalStack:
             TABLETOP_AI_TARGET=f"127.0.0.1:{self.ai_port}",
             TABLETOP_AI_METRICS_PORT=metrics("worker", "TABLETOP_AI_METRICS_PORT"),
             TABLETOP_DATABASE_URL=self.database_url or "",
-            TABLETOP_ARCHIVE_HEALTH_PORT=env.get("TABLETOP_ARCHIVE_HEALTH_PORT") or str(free_port()),
+            TABLETOP_ARCHIVE_HEALTH_PORT=(str(self.archive_health_port) if self.archive_health_port is not None
+                                          else env.get("TABLETOP_ARCHIVE_HEALTH_PORT") or str(free_port())),
         )
         if env.get("TABLETOP_TLS_CERT_FILE"):  # both servers serve TLS: each reaches the other with TLS
             env.update(TABLETOP_SERVICE_TLS="true", TABLETOP_AI_TLS="true")
@@ -177,9 +183,10 @@ class LocalStack:
                 self.redis = EmbeddedRedis(directory=self.data_dir, port=self.redis_port, appendonly=True).start()
                 self.redis_url = self.redis.url
             if self.database and not self.database_url:
-                self.postgres = EmbeddedPostgres(directory=self.database_dir).start()
+                self.postgres = EmbeddedPostgres(directory=self.database_dir, port=self.database_port).start()
                 self.database_url = self.postgres.url
             env = self.env()
+            self.archive_health_port = int(env["TABLETOP_ARCHIVE_HEALTH_PORT"])
             if env.get("TABLETOP_TLS_CERT_FILE"):
                 self.tls_ca_file = env.get("TABLETOP_TLS_CA_FILE", "")
             service = self._spawn("game service", self.service_command, env)
