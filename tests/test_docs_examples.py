@@ -3,8 +3,10 @@
 Every command line in a fenced code block is collected (after `$ `, `VAR=value` prefixes and `.venv/bin/`).
 Each one must parse: its own argparse parser accepts the arguments (the parser is run for real, then the command
 is stopped before it does anything). The cheap ones are then executed for real against a local stack that this
-module starts (embedded Redis, game service, AI worker): `demo`, `watch` (a game the demo finished), `bench
-engine`/`bench ai` (with `--seconds` cut to 0.2) and `arena` (with `--games 1`). Interactive or long ones (`play`,
+module starts (embedded Redis, game service, AI worker): `demo` (with a `--seed`, and small iteration budgets for
+the AI: cheap, and the same game on any machine at any load), `watch` (a game the demo finished), `bench
+engine`/`bench ai` (with `--seconds` cut to 0.2) and `arena` (with `--games 1`). No command has a time limit but
+a bound against a hang that no slow machine reaches. Interactive or long ones (`play`,
 `run`, `serve`, `ai-worker`, `bench load`) are only parsed. Placeholders (GAME_ID, HOST:PORT, the documented
 127.0.0.1:50051) become the real game id and the test stack's address.
 """
@@ -30,6 +32,10 @@ ASSIGNMENT = re.compile(r"^[A-Z_][A-Z0-9_]*=")
 
 # Commands that are executed for real (the rest are parsed only).
 EXECUTED = {("demo",), ("watch",), ("bench", "engine"), ("bench", "ai"), ("arena",)}
+# A bound against a hang, not a speed check: an arena game at normal's budget took 87 s at load 15.
+HANG_BOUND = 900.0
+# The AI of the test's stack: iteration budgets (no clock), small, so a demo is cheap and reproducible.
+DEMO_BUDGETS = "easy=20,normal=30,hard=40"
 
 
 def doc_commands() -> list[tuple[str, list[str]]]:
@@ -101,11 +107,15 @@ def test_every_documented_command_parses(where, argv, monkeypatch):
 def stack(tmp_path_factory):
     from tabletop.stack.launcher import LocalStack
 
-    with LocalStack(data_dir=tmp_path_factory.mktemp("docs-stack")) as running:
+    class CheapAI(LocalStack):
+        def env(self) -> dict[str, str]:
+            return {**super().env(), "TABLETOP_AI_BUDGETS": DEMO_BUDGETS}
+
+    with CheapAI(data_dir=tmp_path_factory.mktemp("docs-stack")) as running:
         yield running.target
 
 
-def run_tabletop(argv: list[str], timeout: float = 30) -> subprocess.CompletedProcess:
+def run_tabletop(argv: list[str], timeout: float = HANG_BOUND) -> subprocess.CompletedProcess:
     env = {**os.environ, "TABLETOP_METRICS_PORT": "0"}
     env.pop("TABLETOP_SERVICE_TARGET", None)
     done = subprocess.run([PYTHON, "-m", "commands.cli", *argv], cwd=REPO, env=env, capture_output=True,
@@ -115,12 +125,28 @@ def run_tabletop(argv: list[str], timeout: float = 30) -> subprocess.CompletedPr
 
 
 def cheap(argv: list[str]) -> list[str]:
-    """The same command, made short: --seconds 0.2, --games 1, --throughput 2."""
+    """The same command, made short: --seconds 0.2, --games 1, --throughput 2; a demo gets a --seed (with the
+    stack's iteration budgets, the same game every time, whatever the load)."""
     out = list(argv)
     for flag, value in (("--seconds", "0.2"), ("--games", "1"), ("--throughput", "2")):
         if flag in out:
             out[out.index(flag) + 1] = value
+    if kind(out) == ("demo",) and "--seed" not in out:
+        out += ["--seed", "1"]
     return out
+
+
+def test_the_demos_run_here_are_cheap_and_reproducible():
+    """Each documented demo runs with a seed, on a stack whose AI budgets are iterations alone: the same small game
+    on any machine at any load, never a search that a slow machine stretches (issue 26, item 6)."""
+    from ai.worker_config import parse_budgets
+
+    demos = [cheap(substitute(argv)) for _, argv in COMMANDS if kind(argv) == ("demo",)]
+    assert demos
+    for argv in demos:
+        assert "--seed" in argv, argv
+    for budget in parse_budgets(DEMO_BUDGETS).values():
+        assert budget.seconds is None and budget.iterations <= 50, budget
 
 
 def test_documented_commands_run(stack):
@@ -142,10 +168,9 @@ def test_documented_commands_run(stack):
             game_ids.append(result["game_id"])
         elif kind(argv) == ("watch",):
             assert game_ids, "a demo ran before the watch"
-            assert run_tabletop(argv + ["--no-board"], timeout=120).stdout.strip()
+            assert run_tabletop(argv + ["--no-board"]).stdout.strip()
         else:
-            # A bound against a hang, not a speed check: an arena game at normal's budget took 87 s at load 15.
-            assert run_tabletop(argv, timeout=600).stdout.strip()
+            assert run_tabletop(argv).stdout.strip()
         executed.append(f"{where}: tabletop {shlex.join(argv)}")
     print("\nexecuted:\n  " + "\n  ".join(executed))
     assert {kind(shlex.split(line.split(": tabletop ", 1)[1])) for line in executed} == EXECUTED & {
