@@ -235,11 +235,14 @@ class JobConsumer:
         # An AI seat's own strength; for a human seat the AI plays (late, away, left), its timer's, else normal.
         timer_strength = state.timer.strength if state.HasField("timer") else ""
         strength = next((s.strength for s in state.seats if s.seat == seat), "") or timer_strength or "normal"
-        budget = job_budget(self.config, strength, self.lane == INTERACTIVE)
+        reproducible = job.get("reproducible") == "1"
+        budget = job_budget(self.config, strength, self.lane == INTERACTIVE, reproducible)
         # Seeded by what the seat sees: the same position gets the same move, so a game dealt from a fixed seed
-        # (CreateGame.seed, all-AI games) plays out the same every time.
+        # (CreateGame.seed, all-AI games) plays out the same every time, its job being `reproducible`: searched
+        # by iterations alone (no clock), in one tree whatever TABLETOP_AI_PROCESSES is.
         rng = random.Random(hashlib.sha256(game.dump_view(view)).digest())
-        result = think(game, view, seat, budget, rng, self.config.processes, self.nice)
+        processes = 1 if reproducible else self.config.processes
+        result = think(game, view, seat, budget, rng, processes, self.nice)
         if result.move.id not in {m.id for m in state.legal_moves}:
             raise RuntimeError(f"the search chose {result.move.id!r}, which the service does not list as legal")
         log.info("move chosen", move_id=result.move.id, iterations=result.iterations,
@@ -294,8 +297,12 @@ def _describe(exc: Exception) -> str:
     return str(exc)
 
 
-def job_budget(config: WorkerConfig, strength: str, interactive: bool) -> Budget:
+def job_budget(config: WorkerConfig, strength: str, interactive: bool, reproducible: bool = False) -> Budget:
     """The search budget of an AI seat's move: its strength's, cut to `interactive_seconds` when a person waits,
-    else to `bulk_seconds` (a game only the AI plays holds a worker for at most that long at a time)."""
+    else to `bulk_seconds` (a game only the AI plays holds a worker for at most that long at a time). A
+    reproducible job (a game dealt from the creator's seed) stops after the strength's iterations and never on the
+    clock, so that no load changes its move; a strength set in seconds alone (TABLETOP_AI_BUDGETS) keeps them."""
     budget = config.budgets.get(strength, config.budgets["normal"])
+    if reproducible and budget.iterations is not None:
+        return Budget(iterations=budget.iterations)
     return capped(budget, config.interactive_seconds if interactive else config.bulk_seconds)

@@ -266,9 +266,20 @@ class Tables:
     def jobs(record: GameRecord, game: Game, state: Any, version: int,
              seats: tuple[SeatRecord, ...]) -> list[dict[str, str]]:
         """AI jobs for the seats the AI plays that must decide at `version`; those of a game nobody but the AI
-        plays go to the bulk queue, which the workers serve only when no person is waiting."""
+        plays go to the bulk queue, which the workers serve only when no person is waiting.
+
+        A game dealt from the creator's seed (all AI) is reproducible: where several seats act at once, one job at
+        a time, for a seat drawn from the seed and the version (an order no worker's speed can change, and no seat
+        always first), and each job asks for a search by iterations alone (`reproducible`)."""
         queue = "human" if any(s.kind == "human" and s.state in ("", "away") for s in seats) else "bulk"
-        return [ai_job(record, version, seat, queue) for seat in sorted(game.to_act(state)) if seats[seat].played_by_ai]
+        acting = [seat for seat in sorted(game.to_act(state)) if seats[seat].played_by_ai]
+        if record.seed is None:
+            return [ai_job(record, version, seat, queue) for seat in acting]
+        if not acting:
+            return []
+        draw = hashlib.sha256(f"{record.seed}:{version}".encode()).digest()
+        seat = acting[int.from_bytes(draw[:8], "big") % len(acting)]
+        return [{**ai_job(record, version, seat, queue), "reproducible": "1"}]
 
 
 def ai_job(record: GameRecord, version: int, seat: int, queue: str, cause: str = "") -> dict[str, str]:

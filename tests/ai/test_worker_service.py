@@ -95,6 +95,20 @@ def test_no_search_holds_a_worker_for_long():
     assert job_budget(uncapped, "hard", interactive=False) == uncapped.budgets["hard"]
 
 
+def test_a_reproducible_job_searches_by_iterations_alone():
+    """A job of a game dealt from the creator's seed stops after its strength's iterations, never on the clock
+    (interactive or bulk cap), so that no load changes its move; a strength in seconds alone keeps its seconds."""
+    from ai.worker_jobs import job_budget
+
+    config = WorkerConfig.from_env({"TABLETOP_AI_BULK_SECONDS": "0.001", "TABLETOP_AI_INTERACTIVE_SECONDS": "0.001",
+                                    "TABLETOP_AI_BUDGETS": "hard=2s"})
+    for strength in ("easy", "normal"):
+        for interactive in (False, True):
+            budget = job_budget(config, strength, interactive, reproducible=True)
+            assert budget.seconds is None and budget.iterations == config.budgets[strength].iterations
+    assert job_budget(config, "hard", False, reproducible=True).seconds is not None
+
+
 def test_a_view_where_the_seat_to_act_has_no_move_is_an_invalid_view():
     """The request `make fuzz` found after 900,000 others (its bytes as sent): a mutated Naishi view that samples
     into a state whose seat to act has no legal move; the search divided by the number of moves."""

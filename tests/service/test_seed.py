@@ -28,3 +28,35 @@ def test_a_seed_is_refused_when_a_person_could_hold_a_seat(api, kinds):
         api.create("hinode", kinds, start=True, seed=7)
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert error_info(caught.value).reason == "SEED_NOT_ALLOWED"
+
+
+def _jobs_of(redis_url: str, game_id: str) -> list[dict[str, str]]:
+    import redis
+
+    from service.store import game_key
+    from tabletop.job_shards import bulk_stream
+
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        stream = bulk_stream(int(client.hget(game_key(game_id), "shard")))
+        return [fields for _, fields in client.xrange(stream) if fields["game_id"] == game_id]
+    finally:
+        client.close()
+
+
+def test_a_seeded_game_asks_the_ai_for_one_simultaneous_seat_at_a_time(api, redis_url):
+    """Naishi opens with a simultaneous step (each seat gives a card). Unseeded: a job per seat at once, played by
+    whichever worker is free. Seeded: one job, for a seat drawn from the seed and the version (the same in every
+    run), marked reproducible (the worker then searches by iterations alone, never on the clock)."""
+    free = api.create("naishi", [AI, AI], start=True)
+    jobs = _jobs_of(redis_url, free.game_id)
+    assert sorted(job["seat"] for job in jobs) == ["0", "1"]
+    assert not any("reproducible" in job for job in jobs)
+    chosen = set()
+    for seed in range(8):
+        runs = [_jobs_of(redis_url, api.create("naishi", [AI, AI], start=True, seed=seed).game_id) for _ in range(2)]
+        assert [len(jobs) for jobs in runs] == [1, 1], runs
+        assert runs[0][0]["seat"] == runs[1][0]["seat"], "the same seed, the same order"
+        assert runs[0][0]["reproducible"] == "1"
+        chosen.add(runs[0][0]["seat"])
+    assert chosen == {"0", "1"}, "no seat is always first"
