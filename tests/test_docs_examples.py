@@ -5,10 +5,10 @@ Each one must parse: its own argparse parser accepts the arguments (the parser i
 is stopped before it does anything). The cheap ones are then executed for real against a local stack that this
 module starts (embedded Redis, game service, AI worker): `demo` (with a `--seed`, and small iteration budgets for
 the AI: cheap, and the same game on any machine at any load), `watch` (a game the demo finished), `bench
-engine`/`bench ai` (with `--seconds` cut to 0.2) and `arena` (with `--games 1`). No command has a time limit but
-a bound against a hang that no slow machine reaches. Interactive or long ones (`play`,
-`run`, `serve`, `ai-worker`, `bench load`) are only parsed. Placeholders (GAME_ID, HOST:PORT, the documented
-127.0.0.1:50051) become the real game id and the test stack's address.
+engine`/`bench ai` (with `--seconds` cut to 0.2) and `arena` (with `--games 1`, its searching players on 20
+iterations). No command has a time limit, only a bound against a hang that no slow machine reaches. Interactive or
+long ones (`play`, `run`, `serve`, `ai-worker`, `bench load`) are only parsed. Placeholders (GAME_ID, HOST:PORT,
+the documented 127.0.0.1:50051) become the real game id and the test stack's address.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import re
 import shlex
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,7 @@ ASSIGNMENT = re.compile(r"^[A-Z_][A-Z0-9_]*=")
 
 # Commands that are executed for real (the rest are parsed only).
 EXECUTED = {("demo",), ("watch",), ("bench", "engine"), ("bench", "ai"), ("arena",)}
+SEARCHING_PLAYERS, ARENA_ITERATIONS = ("ismcts", "ismcts-ucb", "cheat"), 20
 # A bound against a hang, not a speed check: an arena game at normal's budget took 87 s at load 15.
 HANG_BOUND = 900.0
 # The AI of the test's stack: iteration budgets (no clock), small, so a demo is cheap and reproducible.
@@ -125,14 +127,19 @@ def run_tabletop(argv: list[str], timeout: float = HANG_BOUND) -> subprocess.Com
 
 
 def cheap(argv: list[str]) -> list[str]:
-    """The same command, made short: --seconds 0.2, --games 1, --throughput 2; a demo gets a --seed (with the
-    stack's iteration budgets, the same game every time, whatever the load)."""
+    """The same command, made short: --seconds 0.2, --games 1, --throughput 2, an arena's searching players on 20
+    iterations; a demo gets a --seed (with the stack's iteration budgets, the same game every time, whatever the
+    load)."""
     out = list(argv)
     for flag, value in (("--seconds", "0.2"), ("--games", "1"), ("--throughput", "2")):
         if flag in out:
             out[out.index(flag) + 1] = value
     if kind(out) == ("demo",) and "--seed" not in out:
         out += ["--seed", "1"]
+    if "--players" in out:  # an arena's searching players on 20 iterations: the command, not its strength
+        at = out.index("--players") + 1
+        out[at] = ",".join(f"{spec.partition(':')[0]}:{ARENA_ITERATIONS}"
+                           if spec.partition(":")[0] in SEARCHING_PLAYERS else spec for spec in out[at].split(","))
     return out
 
 
@@ -150,7 +157,7 @@ def test_the_demos_run_here_are_cheap_and_reproducible():
 
 
 def test_documented_commands_run(stack):
-    executed, game_ids = [], []
+    executed, game_ids, took = [], [], []
     runnable = [(where, argv) for where, argv in COMMANDS if kind(argv) in EXECUTED]
     # demos first: watch needs a game id.
     runnable.sort(key=lambda item: kind(item[1]) != ("demo",))
@@ -162,6 +169,7 @@ def test_documented_commands_run(stack):
         seen.add(tuple(argv))
         if kind(argv) in {("demo",), ("watch",)} and "--target" not in argv:
             argv += ["--target", stack]
+        started = time.monotonic()
         if kind(argv) == ("demo",) and "--json" in argv:
             result = json.loads(run_tabletop(argv).stdout)
             assert result["status"] and result["game_id"]
@@ -172,6 +180,7 @@ def test_documented_commands_run(stack):
         else:
             assert run_tabletop(argv).stdout.strip()
         executed.append(f"{where}: tabletop {shlex.join(argv)}")
-    print("\nexecuted:\n  " + "\n  ".join(executed))
+        took.append(f"{time.monotonic() - started:.1f} s")  # printed, never asserted
+    print("\nexecuted:\n  " + "\n  ".join(f"{line} ({seconds})" for line, seconds in zip(executed, took, strict=True)))
     assert {kind(shlex.split(line.split(": tabletop ", 1)[1])) for line in executed} == EXECUTED & {
         kind(argv) for _, argv in COMMANDS}
