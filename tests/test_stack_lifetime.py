@@ -97,3 +97,48 @@ def test_the_stack_ends_with_its_parent(signum, tmp_path):
         for pid in children:  # whatever the test found and is still there (before the fix: all of it)
             if running(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+CHILD_FORKS = """
+import os, subprocess, sys, tempfile, time
+from tabletop.stack.watchdog import WATCHDOG
+sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
+WATCHDOG.guard(sleeper.pid)
+folder = tempfile.mkdtemp()
+WATCHDOG.clean(folder)
+forked = os.fork()
+if forked == 0:
+    time.sleep(600)
+    os._exit(0)
+print(sleeper.pid, forked, folder, flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.integration  # it starts processes
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree from /proc (Linux)")
+def test_a_forked_child_does_not_keep_the_stack_alive(tmp_path):
+    """A process that forks (a pool of workers, a search) after starting a stack: when it dies, its stack goes,
+    though the child it forked lives on (the child holds no end of the watchdog's pipe)."""
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    parent = subprocess.Popen([sys.executable, "-c", CHILD_FORKS], cwd=REPO, env=env, stdout=subprocess.PIPE, text=True)
+    sleeper = forked = 0
+    try:
+        sleeper, forked, folder = parent.stdout.readline().split()
+        sleeper, forked = int(sleeper), int(forked)
+        assert running(sleeper) and running(forked) and Path(folder).is_dir()
+        parent.kill()
+        parent.wait(timeout=HANG_BOUND)
+        deadline = time.monotonic() + HANG_BOUND
+        while time.monotonic() < deadline and (running(sleeper) or Path(folder).exists()):
+            time.sleep(0.05)
+        assert not running(sleeper), "the guarded process outlived its parent"
+        assert not Path(folder).exists()
+        assert running(forked), "the forked child is no part of the stack"
+    finally:
+        for pid in (sleeper, forked):
+            if pid and running(pid):
+                os.kill(pid, signal.SIGKILL)
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()

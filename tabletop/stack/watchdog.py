@@ -43,21 +43,41 @@ class Watchdog:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._write: int | None = None
-        self._owner = 0  # the pid that started the watchdog process (a forked child starts its own)
         self.proc: subprocess.Popen | None = None
 
     def _send(self, line: str) -> None:
         data = (line + "\n").encode()
         with self._lock:
-            if self._write is None or self._owner != os.getpid():
-                read, write = os.pipe()  # not inherited by the stack's processes (close_fds, non-inheritable)
-                self.proc = subprocess.Popen(
-                    [sys.executable, "-I", os.path.abspath(__file__), str(read)], pass_fds=(read,),
-                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True,
-                )
-                os.close(read)
-                self._write, self._owner = write, os.getpid()
-            os.write(self._write, data)  # one short line: a single atomic write to the pipe
+            if self._write is None:
+                self._start()
+            try:
+                os.write(self._write, data)  # one short line: a single atomic write to the pipe
+            except BrokenPipeError:  # the watchdog was killed: a new one, for what comes next
+                os.close(self._write)
+                self._start()
+                os.write(self._write, data)
+
+    def _start(self) -> None:
+        read, write = os.pipe()  # not inherited by the stack's processes (close_fds, non-inheritable)
+        # Its own session (a terminal's Ctrl-C or hang-up is not for it), and no stdout or stderr of ours: a
+        # caller reading the parent's output to its end does not wait for the watchdog.
+        self.proc = subprocess.Popen(
+            [sys.executable, "-I", os.path.abspath(__file__), str(read)], pass_fds=(read,),
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )
+        os.close(read)
+        self._write = write
+
+    def _after_fork_in_child(self) -> None:
+        """A forked child holds no end of its parent's pipe (the parent's watchdog must see its end when the parent
+        goes, not when the last child it forked does), and starts a watchdog of its own if it needs one."""
+        self._lock = threading.Lock()
+        if self._write is not None:
+            try:
+                os.close(self._write)
+            except OSError:
+                pass
+        self._write, self.proc = None, None
 
     def guard(self, pid: int) -> None:
         """Stop process `pid` (and its process group) if this process ends before `release(pid)`."""
@@ -75,6 +95,8 @@ class Watchdog:
 
 
 WATCHDOG = Watchdog()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=WATCHDOG._after_fork_in_child)
 
 
 # --- the watchdog process ---------------------------------------------------------------------------------------
