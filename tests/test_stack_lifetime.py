@@ -142,3 +142,50 @@ def test_a_forked_child_does_not_keep_the_stack_alive(tmp_path):
         if parent.poll() is None:
             parent.kill()
             parent.wait()
+
+
+@pytest.mark.integration  # it starts processes
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree from /proc (Linux)")
+def test_tabletop_run_killed_leaves_no_process(tmp_path):
+    """`tabletop run` (PostgreSQL and the archive writer, the gateway too) killed with SIGKILL: everything goes."""
+    import shutil
+    import tempfile
+
+    from tabletop.stack.embedded_redis import free_port
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TABLETOP_")}
+    database_dir = tempfile.mkdtemp(prefix="tabletop-run-test-")  # as root: a folder PostgreSQL's user can enter
+    args = ["--data-dir", str(tmp_path / "redis"), "--database-dir", database_dir]
+    for flag in ("--port", "--web-port", "--ai-port", "--metrics-port", "--ai-metrics-port", "--gateway-metrics-port",
+                 "--archive-health-port"):
+        args += [flag, str(free_port())]
+    parent = subprocess.Popen([sys.executable, "-m", "commands.cli", "run", *args], cwd=REPO, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    children: dict[int, str] = {}
+    try:
+        seen = []
+        for line in parent.stdout:
+            seen.append(line)
+            if line.startswith("Stop with Ctrl-C"):
+                break
+        assert "Tabletop is running." in "".join(seen), "".join(seen)
+        children = descendants(parent.pid)
+        commands = " | ".join(children.values())
+        for part in ("redis-server", "postgres", "commands.cli serve", "commands.cli archive-writer",
+                     "commands.cli ai-worker", "commands.cli gateway"):
+            assert part in commands, (part, commands)
+        parent.kill()
+        parent.wait(timeout=HANG_BOUND)
+        deadline = time.monotonic() + HANG_BOUND
+        while time.monotonic() < deadline and any(map(running, children)):
+            time.sleep(0.1)
+        left = {pid: command for pid, command in children.items() if running(pid)}
+        assert not left, f"still running after the parent's SIGKILL: {left}"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        for pid in children:
+            if running(pid):
+                os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(database_dir, ignore_errors=True)

@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 from tabletop.stack.embedded_redis import free_port
+from tabletop.stack.watchdog import WATCHDOG
 
 DATABASE = "tabletop"
 USER = "tabletop"
@@ -88,6 +89,8 @@ class EmbeddedPostgres:
     def __init__(self, directory: str | Path | None = None, port: int | None = None, fsync: bool = True):
         self._owned_dir = directory is None
         self.dir = Path(directory).resolve() if directory else Path(tempfile.mkdtemp(prefix="tabletop-postgres-"))
+        if self._owned_dir:  # removed even if this process is killed (tabletop/stack/watchdog.py)
+            WATCHDOG.clean(self.dir)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
         # Off only where a machine crash cannot matter (the tests): a killed server still loses nothing committed.
@@ -191,6 +194,7 @@ class EmbeddedPostgres:
             self._chown(log)
             self.proc = subprocess.Popen(args, stdout=out, stderr=out, cwd=self.dir, start_new_session=True,
                                          **self._as_user())
+        WATCHDOG.guard(self.proc.pid)  # stopped even if this process is killed
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -237,6 +241,7 @@ class EmbeddedPostgres:
                 self.proc.wait()
         if kill:
             self._wait_group_gone(self.proc.pid)
+        WATCHDOG.release(self.proc.pid)
         self.proc = None
 
     @staticmethod
@@ -260,6 +265,7 @@ class EmbeddedPostgres:
         self.stop()
         if self._owned_dir:
             shutil.rmtree(self.dir, ignore_errors=True)
+            WATCHDOG.forget(self.dir)
 
     def __enter__(self) -> EmbeddedPostgres:
         return self.start()
