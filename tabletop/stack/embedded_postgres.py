@@ -161,7 +161,9 @@ class EmbeddedPostgres:
 
     def _reachable(self, path: Path) -> bool:
         """The server's user can enter `path` (and so every folder above it)."""
-        return subprocess.run(["test", "-x", str(path)], cwd="/", **self._as_user()).returncode == 0
+        # The shell's own `test` (not one looked up on PATH, which a caller may have emptied).
+        return subprocess.run(["/bin/sh", "-c", 'test -x "$1"', "sh", str(path)], cwd="/",
+                              **self._as_user()).returncode == 0
 
     def start(self, timeout: float = 60.0) -> EmbeddedPostgres:
         self.bin_dir = self._bin_dir()
