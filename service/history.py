@@ -32,6 +32,8 @@ from service.identity import MAX_PLAYER_ID_LENGTH, PLAYER_ID
 from service.store import Event, GameStore, SeatRecord, unpack_log
 from service.tables import Replay, Tables, final_score, names
 
+POOL_WAIT_SECONDS = 5.0  # a call waits this long for a connection before it answers DATABASE_UNAVAILABLE
+
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100
 TOKEN_VERSION = 1
@@ -123,7 +125,8 @@ def decode_token(token: str, player_id: str, game_type: str, public_only: bool) 
     try:
         if len(token) > 512:
             raise ValueError("too long")
-        version, tag, kind, public, when, game_id = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
+        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        version, tag, kind, public, when, game_id = json.loads(raw)
         if (version != TOKEN_VERSION or not isinstance(tag, str) or not isinstance(kind, str)
                 or not isinstance(public, bool) or type(when) is not int or not 0 <= when < 10**17
                 or not isinstance(game_id, str) or not validation.GAME_ID.match(game_id)):
@@ -168,11 +171,17 @@ class History:
     async def _query(self, work) -> Any:
         pool = await self._pool()
         import psycopg  # the service needs psycopg only with a database
+        import psycopg.errors
         import psycopg_pool
 
         try:
-            async with pool.connection(timeout=10) as conn:
+            async with pool.connection(timeout=POOL_WAIT_SECONDS) as conn:
                 return await work(conn)
+        except psycopg.errors.UndefinedTable:
+            raise errors.ServiceError(
+                grpc.StatusCode.UNAVAILABLE, "DATABASE_NOT_MIGRATED",
+                "the database has no archive tables yet: run `tabletop archive-writer` (it migrates the schema when it "
+                "starts) or `tabletop archive-writer --migrate-only`", retry_delay=5.0) from None
         except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as exc:
             raise database_unavailable(type(exc).__name__) from None
 
@@ -287,7 +296,8 @@ class History:
                 if exc.code != grpc.StatusCode.NOT_FOUND:
                     raise
             else:
-                if self.tables.identify(table.record, creds).seat is not None:
+                caller = self.tables.identify(table.record, creds)
+                if caller.role == "seat" and caller.seat is not None:
                     return
         raise errors.denied("PRIVATE_REPLAY", "the game was private: its replay is for its seated players only (their "
                                               "signed identity, or a seat token while the service keeps the game)")

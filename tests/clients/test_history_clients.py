@@ -18,7 +18,7 @@ from tests.service.test_history import alice, archive_all, bob, carol, identity_
 
 
 @pytest.fixture
-def archived_game(redis_db_url, database_url, toy_game):
+def archived_game(redis_db_url, database_url, toy_game):  # noqa: F811 - the fixture imported above
     """A service with a database, and one private game Alice and Bob played to its end, archived."""
     thread = ServerThread(identity_config(redis_db_url, database_url=database_url)).start()
     migrated(database_url)
@@ -50,7 +50,7 @@ def test_the_sdk_lists_a_players_history_and_replays_a_game(archived_game):
         list(anonymous.history())
 
 
-def test_the_sdk_says_when_the_service_keeps_no_history(redis_db_url, toy_game):
+def test_the_sdk_says_when_the_service_keeps_no_history(redis_db_url, toy_game):  # noqa: F811
     thread = ServerThread(identity_config(redis_db_url)).start()
     try:
         with connect(thread.target, identity=bob()) as client:

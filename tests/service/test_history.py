@@ -8,6 +8,7 @@ import grpc
 import pytest
 from google.protobuf import json_format, struct_pb2
 
+from tabletop.stack.embedded_redis import free_port
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.service.conftest import HUMAN, OPEN, ServerThread, service_config
@@ -189,3 +190,21 @@ def test_without_a_database_the_history_calls_are_unavailable(redis_db_url, toy_
     finally:
         channel.close()
         thread.stop()
+
+
+def test_a_database_that_is_down_or_not_migrated_is_unavailable_with_its_reason(redis_db_url, database_url, toy_game):
+    """Live play never needs the database; the history calls say what is wrong with it."""
+    closed = f"postgresql://nobody@127.0.0.1:{free_port()}/none"  # a port nothing listens on
+    for url, reason in ((database_url, "DATABASE_NOT_MIGRATED"), (closed, "DATABASE_UNAVAILABLE")):
+        thread = ServerThread(identity_config(redis_db_url, database_url=url)).start()
+        channel = grpc.insecure_channel(thread.target)
+        stub = game_service_pb2_grpc.GameServiceStub(channel)
+        try:
+            fails(C.UNAVAILABLE, reason, stub.ListFinishedGames, pb.ListFinishedGamesRequest(player_id="alice"))
+            fails(C.UNAVAILABLE, reason, stub.GetReplay, pb.GetReplayRequest(game_id="g1"))
+            created = stub.CreateGame(pb.CreateGameRequest(game_type="toy", seats=[pb.SeatSpec(kind=HUMAN)] * 2,
+                                                           start=True), timeout=10)
+            assert created.state.status == pb.GAME_STATUS_IN_PROGRESS
+        finally:
+            channel.close()
+            thread.stop()
