@@ -12,6 +12,7 @@ import pytest
 from tabletop.client import PermissionDenied, Unauthenticated, Unavailable, connect
 from tabletop.v1 import game_service_pb2 as pb
 from tests.clients.conftest import REPO, client_env, tabletop
+from tests.clients.pty_driver import Terminal
 from tests.service.conftest import ServerThread, toy_game  # noqa: F401 - a fixture
 from tests.service.test_archive import migrated
 from tests.service.test_history import alice, archive_all, bob, carol, identity_config, play_to_the_end
@@ -85,3 +86,24 @@ def test_tabletop_history_and_replay_print_the_games_and_every_hidden_move(archi
     assert refused.returncode == 1 and "private" in refused.stderr
     nothing = run("history", "--target", target, "--player", "alice")
     assert nothing.returncode == 0 and "No finished games" in nothing.stdout
+
+
+@pytest.mark.integration  # it starts processes
+def test_tabletop_replay_on_a_terminal_steps_one_event_at_a_time(archived_game):
+    target, game_id, tokens, moves = archived_game
+    term = Terminal(tabletop("replay", game_id, "--target", target, "--token", alice(), "--no-board"),
+                    client_env(), cwd=REPO)
+    _, shown = term.expect(r"Enter: next event")
+    assert "v1 the game was created" in shown and "v2" not in shown  # one event, then it waits
+    term.type("")
+    _, shown = term.expect(r"Enter: next event")
+    assert "v2 Bob joined" in shown and "v3" not in shown
+    term.type("a")  # the rest at once, asking nothing more
+    _, rest = term.expect(r"ranking:")
+    assert "Enter" not in rest and f"Alice commits {moves[0][1].split(':')[1]}" in rest
+    assert term.wait() == 0
+    stopped = Terminal(tabletop("replay", game_id, "--target", target, "--token", alice(), "--no-board"),
+                       client_env(), cwd=REPO)
+    stopped.expect(r"Enter: next event")
+    stopped.type("q")
+    assert stopped.wait() == 0 and "v2" not in stopped.screen
