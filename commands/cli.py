@@ -20,6 +20,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("commands.local:play", "play a game in the terminal against AI seats"),
     "watch": ("clients.terminal:watch_main", "follow a game as a spectator"),
     "demo": ("commands.local:demo", "play an all-AI game from start to end"),
+    "history": ("clients.history:history_main", "list a player's finished games (yours, or another's public ones)"),
+    "replay": ("clients.history:replay_main", "step through a finished game, every hidden card revealed"),
     "bench": ("commands.bench:main", "benchmarks: engine, ai, load, watch, flood, chaos, wait, gateway"),
 }
 

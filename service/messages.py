@@ -10,6 +10,7 @@ from google.protobuf import any_pb2
 from games import wire
 from games.base import Game, Move, Words
 from service import errors
+from service.history import FinishedGame, FinishedPage, GameReplay
 from service.listing import Listed
 from service.lobby import Created, Joined
 from service.mine import MyGames
@@ -253,3 +254,42 @@ def my_games(result: MyGames) -> pb.ListMyGamesResponse:
         ],
         next_page_token=result.next_page_token,
     )
+
+
+def finished_game(game: FinishedGame) -> pb.FinishedGame:
+    """An archived game: its seats without player ids (who is whom stays the frontend's business)."""
+    return pb.FinishedGame(
+        game_id=game.game_id, game_type=game.game_type,
+        seats=[pb.FinishedSeat(seat=s.seat, kind=SEAT_KINDS.get(s.kind, 0), name=s.name, strength=s.strength,
+                               state=SEAT_STATES.get(s.state, pb.SEAT_STATE_PRESENT), total=s.total, place=s.place)
+               for s in game.seats],
+        player_seats=game.player_seats, ranking=[pb.RankGroup(seats=group) for group in game.ranking],
+        decided_by=game.decided_by, options_json=game.options,
+        visibility=VISIBILITY.get(game.visibility, pb.VISIBILITY_PRIVATE), created_unix_ms=game.created_ms,
+        started_unix_ms=game.started_ms, ended_unix_ms=game.ended_ms, final_version=game.final_version,
+    )
+
+
+def finished_games(page: FinishedPage) -> pb.ListFinishedGamesResponse:
+    return pb.ListFinishedGamesResponse(games=[finished_game(g) for g in page.games],
+                                        next_page_token=page.next_page_token)
+
+
+def replay(result: GameReplay) -> pb.GetReplayResponse:
+    """A replay: each event as a spectator of the finished game sees it (every move revealed), every seat's view."""
+    engine = result.engine
+    steps = []
+    for step in result.steps:
+        steps.append(pb.ReplayStep(
+            event=event_to_proto(step.event, None, names_of(step.seats)),
+            seats=[seat_info(i, s) for i, s in enumerate(step.seats)],
+            to_act=step.to_act,
+            seat_views=[any_pb2.Any.FromString(wire.view_to_any_bytes(engine, view)) for view in step.views],
+            status=STATUS[step.status],
+        ))
+    score = wire.score_to_proto(engine, result.score, result.game.final_version) if result.score else None
+    return pb.GetReplayResponse(game=finished_game(result.game), steps=steps, score=score)
+
+
+def names_of(seats: tuple[SeatRecord, ...]) -> tuple[str, ...]:
+    return tuple(s.name for s in seats)

@@ -18,6 +18,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from games import registry, wire
 from service import logs, metrics
 from service.config import Config, ConfigError
+from service.history import History
 from service.identity import Verifier
 from service.listing import Listing
 from service.lobby import Lobby
@@ -70,10 +71,23 @@ class RunningServer:
                 await _bounded("background task", task)
         self.servicer.watch.close()
         await _bounded("AI channel", self.servicer.suggest.close())
+        await _bounded("database", self.servicer.history.close())
         await _bounded("Redis", self.store.close())
 
 
 STOP_STEP_SECONDS = 5.0
+
+
+def _database(config: Config):
+    """The archive's read pool (History), or None without a database; opened at its first use, so a database that
+    is down does not stop the service starting (live play needs none)."""
+    if not config.database_url:
+        return None
+    from psycopg_pool import AsyncConnectionPool
+
+    return AsyncConnectionPool(config.database_url, min_size=1, max_size=4, open=False,
+                               name="tabletop-history", check=AsyncConnectionPool.check_connection,
+                               kwargs={"connect_timeout": 5})
 
 
 async def _bounded(step: str, awaitable, grace: float = 0.0) -> None:
@@ -121,7 +135,7 @@ async def start_server(config: Config, more_services: MoreServices | None = None
     seats = Seats(tables)
     servicer = GameServicer(Lobby(tables, config), Play(tables, seats), Watch(tables, seats),
                             Suggest(tables, config, seats), seats, Listing(store), config.watch_write_seconds,
-                            Quotas(store, config), Verifier.from_config(config))
+                            Quotas(store, config), Verifier.from_config(config), History(_database(config), tables))
     server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", config.max_message_bytes),

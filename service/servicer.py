@@ -14,6 +14,7 @@ from games import registry, wire
 from games.base import Move
 from games.codec import CodecError
 from service import auth, errors, messages, metrics, validation
+from service.history import History
 from service.identity import Player, Verifier
 from service.listing import Listing
 from service.lobby import Lobby, SeatRequest
@@ -96,7 +97,8 @@ class _NoQuota:
 
 class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     def __init__(self, lobby: Lobby, play: Play, watch: Watch, suggest: Suggest, seats: Seats, listing: Listing,
-                 watch_write_seconds: float = 10.0, quotas: Quotas | None = None, verifier: Verifier | None = None):
+                 watch_write_seconds: float = 10.0, quotas: Quotas | None = None, verifier: Verifier | None = None,
+                 history: History | None = None):
         self.verifier = verifier or Verifier()
         self.watch_write_seconds = watch_write_seconds
         self.quotas = quotas
@@ -107,6 +109,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self.seats = seats
         self.listing = listing
         self.player_games = PlayerGames(listing.store)
+        self.history = history or History(None, play.tables)
 
     def _credentials(self, context: grpc.aio.ServicerContext) -> auth.Credentials:
         """The caller's token or verified identity (UNAUTHENTICATED for a bad one, before anything changes)."""
@@ -246,6 +249,17 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     async def Resign(self, request: pb.ResignRequest, context) -> pb.ResignResponse:
         seen = await self.seats.resign(request.game_id, self._credentials(context))
         return pb.ResignResponse(state=messages.game_state(seen))
+
+    @unary
+    async def ListFinishedGames(self, request: pb.ListFinishedGamesRequest, context) -> pb.ListFinishedGamesResponse:
+        player = self._identity(context)
+        return messages.finished_games(await self.history.list_games(
+            player.player_id if player else None, request.player_id, request.game_type, request.page_size,
+            request.page_token))
+
+    @unary
+    async def GetReplay(self, request: pb.GetReplayRequest, context) -> pb.GetReplayResponse:
+        return messages.replay(await self.history.replay(request.game_id, self._credentials(context)))
 
 
 def _serializer(message_class: Any) -> Callable[[Any], bytes]:

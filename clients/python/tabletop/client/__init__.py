@@ -339,6 +339,35 @@ class Client:
             if not token:
                 return
 
+    def list_finished_games(self, player_id: str = "", game_type: str = "", page_size: int = 0,
+                            page_token: str = "") -> pb.ListFinishedGamesResponse:
+        """One page of a player's finished games from the service's archive, newest first (`page_size` 0 = 50, at
+        most 100): `player_id` "" = the signed-in player's own (needs `identity`; private games too), else that
+        player's public games. Pass the response's `next_page_token` (same filter) for the next page."""
+        request = pb.ListFinishedGamesRequest(player_id=player_id, game_type=game_type, page_size=page_size,
+                                              page_token=page_token)
+        metadata = self._metadata()
+        return _call(lambda: self.stub.ListFinishedGames(request, metadata=metadata, timeout=self.timeout),
+                     self.retry)
+
+    def history(self, player_id: str = "", game_type: str = "", page_size: int = 0) -> Iterator[pb.FinishedGame]:
+        """Every finished game of a player (see `list_finished_games`), page after page, newest first."""
+        token = ""
+        while True:
+            page = self.list_finished_games(player_id, game_type, page_size, token)
+            yield from page.games
+            token = page.next_page_token
+            if not token:
+                return
+
+    def replay(self, game_id: str, token: str | None = None) -> pb.GetReplayResponse:
+        """A finished, archived game's replay: every event with every move revealed, each seat's view after each
+        (`steps[i].seat_views`), and the final score. A private game's replay needs the identity of one of its
+        players (or a seat token of the game while the service still keeps it)."""
+        request = pb.GetReplayRequest(game_id=game_id)
+        metadata = self._metadata(token)
+        return _call(lambda: self.stub.GetReplay(request, metadata=metadata, timeout=self.timeout), self.retry)
+
     def resume(self, game_id: str) -> Player:
         """The signed-in player's seat of a game, from any device: acts with the identity, no seat token."""
         state = self.state(game_id)

@@ -570,3 +570,99 @@ class ResignResponse(_message.Message):
     STATE_FIELD_NUMBER: _ClassVar[int]
     state: GameState
     def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
+
+class ListFinishedGamesRequest(_message.Message):
+    __slots__ = ("player_id", "game_type", "page_size", "page_token")
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    player_id: str
+    game_type: str
+    page_size: int
+    page_token: str
+    def __init__(self, player_id: _Optional[str] = ..., game_type: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class FinishedSeat(_message.Message):
+    __slots__ = ("seat", "kind", "name", "strength", "state", "total", "place")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    STRENGTH_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_FIELD_NUMBER: _ClassVar[int]
+    PLACE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    kind: SeatKind
+    name: str
+    strength: str
+    state: SeatState
+    total: int
+    place: int
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., strength: _Optional[str] = ..., state: _Optional[_Union[SeatState, str]] = ..., total: _Optional[int] = ..., place: _Optional[int] = ...) -> None: ...
+
+class FinishedGame(_message.Message):
+    __slots__ = ("game_id", "game_type", "seats", "player_seats", "ranking", "decided_by", "options_json", "visibility", "created_unix_ms", "started_unix_ms", "ended_unix_ms", "final_version")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_SEATS_FIELD_NUMBER: _ClassVar[int]
+    RANKING_FIELD_NUMBER: _ClassVar[int]
+    DECIDED_BY_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    VISIBILITY_FIELD_NUMBER: _ClassVar[int]
+    CREATED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    STARTED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    ENDED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    FINAL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    game_type: str
+    seats: _containers.RepeatedCompositeFieldContainer[FinishedSeat]
+    player_seats: _containers.RepeatedScalarFieldContainer[int]
+    ranking: _containers.RepeatedCompositeFieldContainer[RankGroup]
+    decided_by: str
+    options_json: str
+    visibility: Visibility
+    created_unix_ms: int
+    started_unix_ms: int
+    ended_unix_ms: int
+    final_version: int
+    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[FinishedSeat, _Mapping]]] = ..., player_seats: _Optional[_Iterable[int]] = ..., ranking: _Optional[_Iterable[_Union[RankGroup, _Mapping]]] = ..., decided_by: _Optional[str] = ..., options_json: _Optional[str] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., created_unix_ms: _Optional[int] = ..., started_unix_ms: _Optional[int] = ..., ended_unix_ms: _Optional[int] = ..., final_version: _Optional[int] = ...) -> None: ...
+
+class ListFinishedGamesResponse(_message.Message):
+    __slots__ = ("games", "next_page_token")
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[FinishedGame]
+    next_page_token: str
+    def __init__(self, games: _Optional[_Iterable[_Union[FinishedGame, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class GetReplayRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class ReplayStep(_message.Message):
+    __slots__ = ("event", "seats", "to_act", "seat_views", "status")
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_VIEWS_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    event: GameEvent
+    seats: _containers.RepeatedCompositeFieldContainer[SeatInfo]
+    to_act: _containers.RepeatedScalarFieldContainer[int]
+    seat_views: _containers.RepeatedCompositeFieldContainer[_any_pb2.Any]
+    status: GameStatus
+    def __init__(self, event: _Optional[_Union[GameEvent, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., to_act: _Optional[_Iterable[int]] = ..., seat_views: _Optional[_Iterable[_Union[_any_pb2.Any, _Mapping]]] = ..., status: _Optional[_Union[GameStatus, str]] = ...) -> None: ...
+
+class GetReplayResponse(_message.Message):
+    __slots__ = ("game", "steps", "score")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    game: FinishedGame
+    steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
+    score: GetScoreResponse
+    def __init__(self, game: _Optional[_Union[FinishedGame, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., score: _Optional[_Union[GetScoreResponse, _Mapping]] = ...) -> None: ...

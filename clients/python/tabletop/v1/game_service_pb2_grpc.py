@@ -100,6 +100,16 @@ class GameServiceStub:
                 request_serializer=tabletop_dot_v1_dot_game__service__pb2.ResignRequest.SerializeToString,
                 response_deserializer=tabletop_dot_v1_dot_game__service__pb2.ResignResponse.FromString,
                 _registered_method=True)
+        self.ListFinishedGames = channel.unary_unary(
+                '/tabletop.v1.GameService/ListFinishedGames',
+                request_serializer=tabletop_dot_v1_dot_game__service__pb2.ListFinishedGamesRequest.SerializeToString,
+                response_deserializer=tabletop_dot_v1_dot_game__service__pb2.ListFinishedGamesResponse.FromString,
+                _registered_method=True)
+        self.GetReplay = channel.unary_unary(
+                '/tabletop.v1.GameService/GetReplay',
+                request_serializer=tabletop_dot_v1_dot_game__service__pb2.GetReplayRequest.SerializeToString,
+                response_deserializer=tabletop_dot_v1_dot_game__service__pb2.GetReplayResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -199,6 +209,23 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListFinishedGames(self, request, context):
+        """A player's finished games, from the archive, newest first, paginated (AIP-158): the caller's own (by its
+        signed identity, private ones included) or another player's public ones (by player id). Needs the service's
+        database (UNAVAILABLE, DATABASE_NOT_CONFIGURED, without one).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetReplay(self, request, context):
+        """A finished, archived game's replay: every event with every move revealed, and every seat's view after each
+        (every hand shown), with the final score. A private game's replay is for its seated players only.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -266,6 +293,16 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.Resign,
                     request_deserializer=tabletop_dot_v1_dot_game__service__pb2.ResignRequest.FromString,
                     response_serializer=tabletop_dot_v1_dot_game__service__pb2.ResignResponse.SerializeToString,
+            ),
+            'ListFinishedGames': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListFinishedGames,
+                    request_deserializer=tabletop_dot_v1_dot_game__service__pb2.ListFinishedGamesRequest.FromString,
+                    response_serializer=tabletop_dot_v1_dot_game__service__pb2.ListFinishedGamesResponse.SerializeToString,
+            ),
+            'GetReplay': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetReplay,
+                    request_deserializer=tabletop_dot_v1_dot_game__service__pb2.GetReplayRequest.FromString,
+                    response_serializer=tabletop_dot_v1_dot_game__service__pb2.GetReplayResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -620,6 +657,60 @@ class GameService:
             '/tabletop.v1.GameService/Resign',
             tabletop_dot_v1_dot_game__service__pb2.ResignRequest.SerializeToString,
             tabletop_dot_v1_dot_game__service__pb2.ResignResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListFinishedGames(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tabletop.v1.GameService/ListFinishedGames',
+            tabletop_dot_v1_dot_game__service__pb2.ListFinishedGamesRequest.SerializeToString,
+            tabletop_dot_v1_dot_game__service__pb2.ListFinishedGamesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetReplay(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tabletop.v1.GameService/GetReplay',
+            tabletop_dot_v1_dot_game__service__pb2.GetReplayRequest.SerializeToString,
+            tabletop_dot_v1_dot_game__service__pb2.GetReplayResponse.FromString,
             options,
             channel_credentials,
             insecure,
