@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -66,6 +67,9 @@ def test_the_stack_ends_with_its_parent(signum, tmp_path):
     parent = subprocess.Popen(
         [sys.executable, "-m", "commands.cli", "play", "naishi", "--seats", "human,ai:easy"],
         cwd=REPO, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        # As in a terminal's session: a SIGHUP ends the process by default, even when the tests run under nohup
+        # (an ignored signal stays ignored across exec).
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL),
     )
     children: dict[int, str] = {}
     try:
@@ -81,6 +85,9 @@ def test_the_stack_ends_with_its_parent(signum, tmp_path):
         assert "commands.cli ai-worker" in commands, commands
         assert any(tmp.iterdir()), "the stack keeps Redis's files in a temporary folder"
 
+        # Keep reading what the parent and its stack write (their logs share its pipe): a full pipe would block
+        # the stack's clean stop on a write, and the test would wait on that, not on the code under test.
+        threading.Thread(target=lambda: seen.extend(parent.stdout), daemon=True).start()
         parent.send_signal(signum)
         parent.wait(timeout=HANG_BOUND)
 
