@@ -214,7 +214,9 @@ def play(work: Work, seat: int, move: Any) -> None:
 
 def _with(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     """`values` with the one at `index` replaced (the working state's tuples change at most once a trick)."""
-    return values[:index] + (value,) + values[index + 1 :]
+    changed = list(values)  # cheaper than joining two slices around the new value
+    changed[index] = value
+    return tuple(changed)
 
 
 def _choose_tribe(work: Work, seat: int, tribe: int) -> None:
@@ -257,9 +259,9 @@ def _play_card(work: Work, seat: int, move: PlayCard) -> None:
         if colour is None:
             colour = work.colour = move.declare
     else:
-        hand = work.hands[seat]
-        i = hand.index(card)
-        work.hands[seat] = hand[:i] + hand[i + 1 :]
+        hand = list(work.hands[seat])  # cheaper than joining two slices around the card
+        hand.remove(card)
+        work.hands[seat] = tuple(hand)
         if colour is None:  # "treated as the same color as the suit played by the start player"
             colour = work.colour = card // SUIT_SIZE
     resource = move.resource

@@ -1,7 +1,7 @@
 """Hinode's final scoring, in the rulebook's order, and the ranking with its tie-breaks.
 
-Written once over the working state: `outcome` (the search's reading) sums the same `points` that `score`
-labels with the rulebook's categories, and both rank by the same `rank_keys`.
+Written once over the working state: `outcome` (the search's reading) and `score` (which labels the points with the
+rulebook's categories) both read and rank by `rank_keys`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.base import Score, SeatScore
-from games.hinode.data import ADJACENT_MASK, AREAS, NAWABARI_COLOUR, WHITE, YELLOW
+from games.hinode.data import ADJACENT_MASK, AREAS, NAWABARI_COLOUR, PLAYERS, WHITE, YELLOW
 from games.hinode.state import OVER, State
 from games.hinode.work import Work, thaw
 
@@ -19,20 +19,42 @@ HERO_LAST_VP = 3
 TREASURE_MAJORITY_VP = 6
 
 
+def marked_by_position(
+    skill_markers: Sequence[int], first: Sequence[int | None], second: Sequence[int | None]
+) -> list[int]:
+    """Every position's bitmask of the Areas holding a marker of it: 1st, 2nd or a skill marker (of a state, a
+    working state or a view)."""
+    marks = list(skill_markers)
+    for a in range(AREAS):
+        p = first[a]
+        if p is not None:
+            marks[p] |= 1 << a
+        p = second[a]
+        if p is not None:
+            marks[p] |= 1 << a
+    return marks
+
+
 def marked_areas(
     skill_markers: Sequence[int], first: Sequence[int | None], second: Sequence[int | None], position: int
 ) -> int:
-    """Bitmask of the Areas holding a marker of `position`: 1st, 2nd or a skill marker (of a state, a working
-    state or a view)."""
-    mask = skill_markers[position]
-    for a in range(AREAS):
-        if first[a] == position or second[a] == position:
-            mask |= 1 << a
-    return mask
+    """Bitmask of the Areas holding a marker of `position` (see `marked_by_position`)."""
+    return marked_by_position(skill_markers, first, second)[position]
+
+
+_GROUPS: dict[int, int] = {}  # largest_group by mask: at most 2 ** AREAS entries
 
 
 def largest_group(mask: int) -> int:
-    """Size of the largest group of orthogonally connected Areas in `mask`."""
+    """Size of the largest group of orthogonally connected Areas in `mask` (remembered: every playout of a search
+    asks for it)."""
+    size = _GROUPS.get(mask)
+    if size is None:
+        size = _GROUPS[mask] = _largest_group(mask)
+    return size
+
+
+def _largest_group(mask: int) -> int:
     best = 0
     left = mask
     while left:
@@ -46,59 +68,51 @@ def largest_group(mask: int) -> int:
             group |= near
             frontier |= near
         left &= ~group
-        best = max(best, bin(group).count("1"))
+        best = max(best, group.bit_count())
     return best
 
 
-def points(work: Work, position: int, marked: int) -> tuple[int, int, int, int, int]:
-    """One position's points by the rulebook's categories (CATEGORIES, in order); `marked`: its marked_areas."""
+def rank_keys(work: Work) -> tuple[list[tuple[int, int, int, int, int]], list[tuple[int, int]]]:
+    """Every real seat's points by the rulebook's categories (CATEGORIES, in order), and its ranking key: its total,
+    then the tie-break (the number of Areas with its markers); the higher key ranks better, equal keys share a
+    place. Each Area is read once, for every seat (the search reads a score at the end of every playout)."""
     vp, layout, first, second = work.vp, work.layout, work.first, work.second
-    ranking_points = bonus = 0
+    ranking_points = [0] * PLAYERS
+    bonus = [0] * PLAYERS
     bonus_colour = NAWABARI_COLOUR[layout[12]]
     for a in range(AREAS):
-        on_first, on_second = first[a] == position, second[a] == position
-        if not (on_first or on_second):
+        on_first, on_second = first[a], second[a]
+        if on_first is None and on_second is None:
             continue
         card = layout[a]
-        if on_first:
-            ranking_points += vp[2 * card]
-        if on_second:
-            ranking_points += vp[2 * card + 1]
         # "gain 1 VP for each tribe marker"; never for the white Area nor with a white Bonus Area
-        if bonus_colour != WHITE and NAWABARI_COLOUR[card] == bonus_colour:
-            bonus += on_first + on_second
-    return (
-        ranking_points,
-        bonus,
-        2 * largest_group(marked),
-        HERO_LAST_VP if work.hero_last == position else 0,
-        _treasure(work, position),
-    )
-
-
-def _treasure(work: Work, position: int) -> int:
-    """1 VP per 2 yellow held, plus the 6 VP majority split evenly (rounded down) among those tied for most."""
+        in_bonus = bonus_colour != WHITE and NAWABARI_COLOUR[card] == bonus_colour
+        if on_first is not None:
+            ranking_points[on_first] += vp[2 * card]
+            bonus[on_first] += in_bonus
+        if on_second is not None:
+            ranking_points[on_second] += vp[2 * card + 1]
+            bonus[on_second] += in_bonus
+    marks = marked_by_position(work.skill_markers, first, second)
+    # Treasure: 1 VP per 2 yellow held, plus the 6 VP majority split evenly (rounded down) among those tied for most
     resources = work.resources
     yellows = [resources[p * 3 + YELLOW] for p in range(work.num_players)]
-    mine = yellows[position]
-    result = mine // 2
     most = max(yellows)
-    if most > 0 and mine == most:  # nobody "has the most" when nobody has any
-        result += TREASURE_MAJORITY_VP // yellows.count(most)
-    return result
-
-
-def rank_keys(work: Work) -> tuple[list[tuple[int, int, int, int, int]], list[tuple[int, int]]]:
-    """Every real seat's points by category, and its ranking key: its total, then the tie-break (the number of
-    Areas with its markers); the higher key ranks better, equal keys share a place."""
+    majority = TREASURE_MAJORITY_VP // yellows.count(most) if most > 0 else 0  # nobody "has the most" of none
+    hero_last = work.hero_last
     parts = []
     keys = []
-    skill_markers, first, second = work.skill_markers, work.first, work.second
-    for p in range(work.num_players):
-        marked = marked_areas(skill_markers, first, second, p)
-        mine = points(work, p, marked)
-        parts.append(mine)
-        keys.append((sum(mine), bin(marked).count("1")))
+    for p, mine in enumerate(yellows):
+        marked = marks[p]
+        seat = (
+            ranking_points[p],
+            bonus[p],
+            2 * largest_group(marked),
+            HERO_LAST_VP if hero_last == p else 0,
+            mine // 2 + (majority if mine == most else 0),
+        )
+        parts.append(seat)
+        keys.append((sum(seat), marked.bit_count()))
     return parts, keys
 
 

@@ -233,7 +233,8 @@ def play(work: Work, seat: int, move: Move) -> None:
         battle.run(work)
         return
     side = work.sides[seat]
-    change_plan(work, side)
+    if side.plan is not None or not side.derived:  # else its change is noted already
+        change_plan(work, side)
     # type() is, not isinstance: 3.11 runs it faster, and mypy narrows by it alike (moves are final classes).
     if type(move) is Lead or type(move) is Assist:
         card, k = move.card, move.arena
