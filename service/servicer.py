@@ -162,7 +162,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         player = self._identity(context)
         async with self._creating(context) as creation:
             created = await self.lobby.create(request.game_type, options, seats, request.start, seed, visibility,
-                                              timer, player)
+                                              timer, player, request.rated)
             creation.done(created.game_id)
         return messages.created(created)
 

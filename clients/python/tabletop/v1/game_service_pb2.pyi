@@ -150,7 +150,7 @@ class SeatSpec(_message.Message):
     def __init__(self, kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., strength: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("game_type", "options_json", "options_struct", "seats", "start", "seed", "visibility", "timer")
+    __slots__ = ("game_type", "options_json", "options_struct", "seats", "start", "seed", "visibility", "timer", "rated")
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_STRUCT_FIELD_NUMBER: _ClassVar[int]
@@ -159,6 +159,7 @@ class CreateGameRequest(_message.Message):
     SEED_FIELD_NUMBER: _ClassVar[int]
     VISIBILITY_FIELD_NUMBER: _ClassVar[int]
     TIMER_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     game_type: str
     options_json: str
     options_struct: _struct_pb2.Struct
@@ -167,7 +168,8 @@ class CreateGameRequest(_message.Message):
     seed: int
     visibility: Visibility
     timer: TurnTimer
-    def __init__(self, game_type: _Optional[str] = ..., options_json: _Optional[str] = ..., options_struct: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., start: _Optional[bool] = ..., seed: _Optional[int] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., timer: _Optional[_Union[TurnTimer, _Mapping]] = ...) -> None: ...
+    rated: bool
+    def __init__(self, game_type: _Optional[str] = ..., options_json: _Optional[str] = ..., options_struct: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., start: _Optional[bool] = ..., seed: _Optional[int] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., timer: _Optional[_Union[TurnTimer, _Mapping]] = ..., rated: _Optional[bool] = ...) -> None: ...
 
 class SeatToken(_message.Message):
     __slots__ = ("seat", "token")
