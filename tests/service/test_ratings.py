@@ -182,3 +182,66 @@ def test_rated_needs_every_human_seat_bound(rated):
     unrated = stub.CreateGame(pb.CreateGameRequest(game_type="toy", seats=[pb.SeatSpec(kind=HUMAN),
                                                                              pb.SeatSpec(kind=AI)]), timeout=10)
     assert unrated.game_id
+
+
+def test_get_ratings_and_a_paged_leaderboard_with_the_ai_strengths_marked(rated, database_url):
+    stub = rated
+    with psycopg.connect(database_url) as conn:
+        games = [archived(f"g{n}", {"alice": 1, ("ai", "hard"): 2, "bob": 3, ("ai", "easy"): 4, "carol": 4})
+                 for n in range(3)]
+        games.append(archived("g9", {"dave": 1, "erin": 2}))
+        assert archive_writer.store_games(conn, games) == 4
+        conn.execute("INSERT INTO ratings (player_key, game_type, mu, sigma) VALUES ('alice', 'hinode', 30, 5)")
+        conn.commit()
+        want = [row[0] for row in conn.execute(
+            "SELECT player_key FROM ratings WHERE game_type = 'toy' ORDER BY mu - 3 * sigma DESC, player_key")]
+    assert len(want) == 7 and want[0] == "alice"
+
+    mine = stub.GetRatings(pb.GetRatingsRequest(), metadata=bearer(alice()), timeout=10).ratings
+    assert [(r.game_type, r.games, r.ai) for r in mine] == [("hinode", 0, False), ("toy", 3, False)]
+    assert mine[0].ordinal == pytest.approx(30 - 15)
+    assert mine[1].ordinal == pytest.approx(mine[1].mu - 3 * mine[1].sigma)
+    hard = stub.GetRatings(pb.GetRatingsRequest(player_id="ai:hard"), timeout=10).ratings
+    assert [(r.player_id, r.ai, r.ai_strength, r.games) for r in hard] == [("ai:hard", True, "hard", 3)]
+    assert list(stub.GetRatings(pb.GetRatingsRequest(player_id="nobody"), timeout=10).ratings) == []
+
+    seen, token, pages = [], "", 0
+    while True:
+        page = stub.GetLeaderboard(pb.GetLeaderboardRequest(game_type="toy", page_size=3, page_token=token),
+                                   timeout=10)
+        seen += list(page.ratings)
+        pages += 1
+        token = page.next_page_token
+        if not token:
+            break
+    assert pages == 3 and [r.player_id for r in seen] == want
+    assert [r.rank for r in seen] == list(range(1, 8))
+    assert {r.player_id for r in seen if r.ai} == {"ai:hard", "ai:easy"}
+    assert all(r.ai_strength == r.player_id[3:] for r in seen if r.ai)
+    whole = stub.GetLeaderboard(pb.GetLeaderboardRequest(game_type="toy"), timeout=10)
+    assert [r.player_id for r in whole.ratings] == want and not whole.next_page_token
+
+    # Bad inputs: refused with a reason.
+    first = stub.GetLeaderboard(pb.GetLeaderboardRequest(game_type="toy", page_size=2), timeout=10)
+    fails(C.INVALID_ARGUMENT, "GAME_TYPE_REQUIRED", stub.GetLeaderboard, pb.GetLeaderboardRequest())
+    fails(C.INVALID_ARGUMENT, "UNKNOWN_GAME_TYPE", stub.GetLeaderboard, pb.GetLeaderboardRequest(game_type="nope"))
+    fails(C.INVALID_ARGUMENT, "INVALID_PAGE_SIZE", stub.GetLeaderboard,
+          pb.GetLeaderboardRequest(game_type="toy", page_size=-1))
+    fails(C.INVALID_ARGUMENT, "INVALID_PAGE_TOKEN", stub.GetLeaderboard,
+          pb.GetLeaderboardRequest(game_type="toy", page_token="AAAA"))
+    fails(C.INVALID_ARGUMENT, "INVALID_PAGE_TOKEN", stub.GetLeaderboard,
+          pb.GetLeaderboardRequest(game_type="hinode", page_token=first.next_page_token))
+    fails(C.INVALID_ARGUMENT, "INVALID_PLAYER_ID", stub.GetRatings, pb.GetRatingsRequest(player_id="a b"))
+    fails(C.UNAUTHENTICATED, "IDENTITY_REQUIRED", stub.GetRatings, pb.GetRatingsRequest())
+
+
+def test_without_a_database_the_rating_calls_are_unavailable(redis_db_url, toy_game):
+    thread = ServerThread(identity_config(redis_db_url)).start()
+    channel = grpc.insecure_channel(thread.target)
+    stub = game_service_pb2_grpc.GameServiceStub(channel)
+    try:
+        fails(C.UNAVAILABLE, "DATABASE_NOT_CONFIGURED", stub.GetRatings, pb.GetRatingsRequest(player_id="alice"))
+        fails(C.UNAVAILABLE, "DATABASE_NOT_CONFIGURED", stub.GetLeaderboard, pb.GetLeaderboardRequest(game_type="toy"))
+    finally:
+        channel.close()
+        thread.stop()
