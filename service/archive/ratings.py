@@ -41,30 +41,47 @@ def rate_game(cur: psycopg.Cursor, game: dict[str, Any], seats: list[dict[str, A
         return 0
     game_type = game["game_type"]
     cur.execute("SELECT pg_advisory_xact_lock(%s)", (RATINGS_LOCK,))
-    keys = sorted({key for _, key in rated})
-    cur.execute("SELECT player_key, mu, sigma FROM ratings WHERE game_type = %s AND player_key = ANY(%s)",
-                (game_type, keys))
-    prior = {row[0]: (row[1], row[2]) for row in cur.fetchall()}
-    fresh = MODEL.rating()
-    teams = [[MODEL.rating(*prior.get(key, (fresh.mu, fresh.sigma)))] for _, key in rated]
-    before = [(t[0].mu, t[0].sigma) for t in teams]
-    result = MODEL.rate(teams, ranks=[s["place"] for s, _ in rated])
-    after: dict[str, list[tuple[float, float]]] = {}
-    for (_, key), team in zip(rated, result, strict=True):
-        after.setdefault(key, []).append((team[0].mu, team[0].sigma))
-    for key in keys:
-        values = after[key]
-        mu = sum(v[0] for v in values) / len(values)
-        sigma = sum(v[1] for v in values) / len(values)
-        cur.execute(
-            "INSERT INTO ratings (player_key, game_type, mu, sigma, games, updated_at) VALUES (%s, %s, %s, %s, 1,"
-            " %s) ON CONFLICT (player_key, game_type) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
-            " games = ratings.games + 1, updated_at = excluded.updated_at",
-            (key, game_type, mu, sigma, game["ended_at"]))
+    prior = current(cur, game_type, [key for _, key in rated])
+    before, after, merged = update(prior, [(key, s["place"]) for s, key in rated])
+    store(cur, game_type, merged, {key: 1 for key in merged}, game["ended_at"])
     cur.executemany(
         "INSERT INTO rating_changes (game_id, seat, player_key, game_type, place, mu_before, sigma_before, mu_after,"
         " sigma_after) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-        [(game["game_id"], seat["seat"], key, game_type, seat["place"], before[n][0], before[n][1], team[0].mu,
-          team[0].sigma)
-         for n, ((seat, key), team) in enumerate(zip(rated, result, strict=True))])
+        [(game["game_id"], seat["seat"], key, game_type, seat["place"], *before[n], *after[n])
+         for n, (seat, key) in enumerate(rated)])
     return len(rated)
+
+
+def current(cur: psycopg.Cursor, game_type: str, keys: list[str]) -> dict[str, tuple[float, float]]:
+    """The stored (mu, sigma) of those keys that have a rating in `game_type`."""
+    cur.execute("SELECT player_key, mu, sigma FROM ratings WHERE game_type = %s AND player_key = ANY(%s)",
+                (game_type, sorted(set(keys))))
+    return {row[0]: (row[1], row[2]) for row in cur.fetchall()}
+
+
+def update(prior: dict[str, tuple[float, float]], seats: list[tuple[str, int]]
+           ) -> tuple[list[tuple[float, float]], list[tuple[float, float]], dict[str, tuple[float, float]]]:
+    """One game's update: `seats` (key, place) in seat order, `prior` the keys' ratings (a key without one is new).
+    Each seat's (mu, sigma) before and after, and each key's new rating (the mean over its seats)."""
+    fresh = MODEL.rating()
+    before = [prior.get(key, (fresh.mu, fresh.sigma)) for key, _ in seats]
+    result = MODEL.rate([[MODEL.rating(mu, sigma)] for mu, sigma in before], ranks=[place for _, place in seats])
+    after = [(team[0].mu, team[0].sigma) for team in result]
+    per_key: dict[str, list[tuple[float, float]]] = {}
+    for (key, _), value in zip(seats, after, strict=True):
+        per_key.setdefault(key, []).append(value)
+    merged = {key: (sum(v[0] for v in values) / len(values), sum(v[1] for v in values) / len(values))
+              for key, values in per_key.items()}
+    return before, after, merged
+
+
+def store(cur: psycopg.Cursor, game_type: str, ratings: dict[str, tuple[float, float]], games: dict[str, int],
+          when: Any) -> None:
+    """Write the keys' new ratings, each counting `games[key]` more games (the caller holds RATINGS_LOCK)."""
+    for key in sorted(ratings):
+        mu, sigma = ratings[key]
+        cur.execute(
+            "INSERT INTO ratings (player_key, game_type, mu, sigma, games, updated_at) VALUES (%s, %s, %s, %s, %s,"
+            " %s) ON CONFLICT (player_key, game_type) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+            " games = ratings.games + excluded.games, updated_at = excluded.updated_at",
+            (key, game_type, mu, sigma, games[key], when))
