@@ -4,6 +4,7 @@ service and archived by the real writer."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 import grpc
@@ -54,6 +55,10 @@ def ratings(database_url: str) -> dict[str, tuple[float, float, int]]:
     with psycopg.connect(database_url) as conn:
         rows = conn.execute("SELECT player_key, mu, sigma, games FROM ratings WHERE game_type = 'toy'").fetchall()
     return {key: (mu, sigma, games) for key, mu, sigma, games in rows}
+
+
+def same(got: dict, want: dict) -> bool:
+    return got.keys() == want.keys() and all(got[k] == pytest.approx(want[k]) for k in want)
 
 
 def places(database_url: str, game_id: str) -> dict[str, int]:
@@ -245,3 +250,36 @@ def test_without_a_database_the_rating_calls_are_unavailable(redis_db_url, toy_g
     finally:
         channel.close()
         thread.stop()
+
+
+def test_the_ai_strengths_are_seeded_from_arena_records_once(database_url, tmp_path, capsys):
+    from bench import seed_ratings
+
+    assert [seed_ratings.strength_of(s) for s in ("ismcts:easy", "ismcts:2500", "ismcts:8000", "ismcts:999",
+                                                  "ismcts:2s", "greedy", "cheat:2500", "ismcts-ucb:250")] == [
+        "easy", "normal", "hard", None, None, None, None, None]
+    records = [  # easy beats normal once, normal beats easy twice; greedy is no strength: left out
+        {"game": "toy", "seats": ["ismcts:easy", "ismcts:2500"], "totals": [5, 3], "winners": [0]},
+        {"game": "toy", "seats": ["ismcts:2500", "ismcts:easy"], "totals": [6, 2], "winners": [0]},
+        {"game": "toy", "seats": ["greedy", "ismcts:easy", "ismcts:normal"], "totals": [9, 1, 4], "winners": [0]},
+        {"game": "toy", "seats": ["ismcts:easy", "ismcts:easy"], "totals": [1, 4], "winners": [1]},  # self-play
+        {"game": "toy", "seats": ["ismcts:easy", "greedy"], "totals": [1, 4], "winners": [1]},  # one strength
+    ]
+    path = tmp_path / "arena.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    model = PlackettLuce()
+    easy, normal = model.rating(), model.rating()
+    for ranks in ([1, 2], [2, 1], [3, 2]):  # (easy, normal) places; in game 3 greedy won: places 3 and 2
+        [[easy], [normal]] = model.rate([[easy], [normal]], ranks=ranks)
+    migrated(database_url)
+    assert seed_ratings.main([str(path), "--database-url", database_url, "--dry-run"]) == 0
+    assert ratings(database_url) == {}
+    assert seed_ratings.main([str(path), "--database-url", database_url]) == 0
+    assert "ai:normal" in capsys.readouterr().out
+    want = {"ai:easy": (easy.mu, easy.sigma, 3), "ai:normal": (normal.mu, normal.sigma, 3)}
+    assert same(ratings(database_url), want)
+    assert seed_ratings.main([str(path), "--database-url", database_url]) == 0  # the same file: seeded once
+    assert same(ratings(database_url), want)
+    path.write_text("not json\n")
+    assert seed_ratings.main([str(path), "--database-url", database_url]) == 2  # refused, nothing written
+    assert same(ratings(database_url), want)

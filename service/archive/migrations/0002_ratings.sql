@@ -27,3 +27,12 @@ CREATE TABLE rating_changes (
     PRIMARY KEY (game_id, seat)
 );
 CREATE INDEX rating_changes_player ON rating_changes (player_key, game_id);
+
+-- Arena record files whose games seeded the AI strengths' ratings (`tabletop seed-ratings`, docs/ratings.md): a
+-- file (by its content's SHA-256) seeds once.
+CREATE TABLE rating_seeds (
+    source       text PRIMARY KEY,           -- sha256 of the file's bytes
+    name         text NOT NULL,              -- the file's name, for people
+    games        integer NOT NULL,           -- its games that rated two AI strengths or more
+    imported_at  timestamptz NOT NULL DEFAULT now()
+);
