@@ -17,6 +17,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "gateway": ("gateway.server:main", "run the gRPC-Web gateway for browsers (and the web table)"),
     "ai-worker": ("ai.worker:main", "run the AI worker (job consumer and AIService for suggestions)"),
     "arena": ("bench.arena:main", "play many games between players on the engines and print win rates"),
+    "seed-ratings": ("bench.seed_ratings:main", "seed the AI strengths' ratings from arena game records "
+                                                 "(tabletop arena --record)"),
     "play": ("commands.local:play", "play a game in the terminal against AI seats"),
     "watch": ("clients.terminal:watch_main", "follow a game as a spectator"),
     "demo": ("commands.local:demo", "play an all-AI game from start to end"),

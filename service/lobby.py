@@ -69,8 +69,9 @@ class Lobby:
 
     async def create(self, game_type: str, options: str | dict[str, Any] | None, seats: list[SeatRequest],
                      start: bool, seed: int | None = None, visibility: str = "private",
-                     timer: Timer | None = None, player: Player | None = None) -> Created:
-        """`player`: the creator's verified identity, if it sent one: the first HUMAN seat is then bound to it."""
+                     timer: Timer | None = None, player: Player | None = None, rated: bool = False) -> Created:
+        """`player`: the creator's verified identity, if it sent one: the first HUMAN seat is then bound to it.
+        `rated`: every human seat must be bound to a player (docs/ratings.md)."""
         game = validation.engine(game_type)
         validation.check_timer(timer)
         resolved = validation.resolve_options(game, validation.parse_options(options))
@@ -102,6 +103,15 @@ class Lobby:
                 records.append(SeatRecord("open", name or f"Seat {i + 1}"))
             else:
                 raise errors.invalid("INVALID_SEAT", f"seat {i} needs a kind: HUMAN, AI or OPEN")
+        if rated:
+            if player is None:
+                raise errors.invalid("RATED_NEEDS_IDENTITY", "a rated game needs the creator's identity (a bearer "
+                                     "token): every human seat of a rated game is bound to a signed-in player")
+            if len(tokens) > 1:
+                raise errors.invalid("RATED_NEEDS_IDENTITY", "a rated game takes one HUMAN seat at most (the "
+                                     "creator's); the other players join OPEN seats with their own identity")
+            if seed is not None:
+                raise errors.invalid("SEED_NOT_ALLOWED", "a rated game cannot have a fixed seed")
         if seed is not None and any(r.kind != "ai" for r in records):
             raise errors.invalid(
                 "SEED_NOT_ALLOWED", "a fixed seed is accepted only when every seat is AI (it would reveal hidden cards)"
@@ -124,6 +134,7 @@ class Lobby:
                         "creator_hash": auth.token_hash(creator_token), "join_hash": auth.token_hash(join_secret),
                         "created_ms": str(created_ms), "shard": str(shard), "visibility": visibility,
                         **({"creator_player": player.player_id} if player is not None else {}),
+                        **({"rated": "1"} if rated else {}),
                         **({"seed": str(seed)} if seed is not None else {}),
                         **({"timer": timer.to_json()} if timer is not None else {}),
                     },
@@ -172,6 +183,9 @@ class Lobby:
                 raise errors.denied("NOT_PUBLIC", "the game is not public: join it with its join code")
             if record.status != "waiting":
                 raise errors.precondition("GAME_ALREADY_STARTED", "the game has started: no seat can be joined")
+            if record.rated and player is None:
+                raise errors.invalid("RATED_NEEDS_IDENTITY", "the game is rated: its seats are joined only with "
+                                     "an identity (a bearer token)")
             if player is not None and any(s.player_id == player.player_id for s in record.seats):
                 raise errors.precondition("ALREADY_SEATED", "the signed-in player already holds a seat of this game")
             open_seats = [i for i, s in enumerate(record.seats) if s.kind == "open"]

@@ -15,6 +15,7 @@ from service.listing import Listed
 from service.lobby import Created, Joined
 from service.mine import MyGames
 from service.play import Moved, Scored, told
+from service.ratings import Rating
 from service.store import Event, SeatRecord, Timer, event_key
 from service.suggest import Suggestion
 from service.tables import Seen
@@ -268,6 +269,12 @@ def finished_game(game: FinishedGame) -> pb.FinishedGame:
         visibility=VISIBILITY.get(game.visibility, pb.VISIBILITY_PRIVATE), created_unix_ms=game.created_ms,
         started_unix_ms=game.started_ms, ended_unix_ms=game.ended_ms, final_version=game.final_version,
     )
+
+
+def rating(r: Rating) -> pb.Rating:
+    return pb.Rating(player_id=r.player_key, ai=bool(r.ai_strength), ai_strength=r.ai_strength,
+                     game_type=r.game_type, ordinal=r.ordinal, mu=r.mu, sigma=r.sigma, games=r.games,
+                     updated_unix_ms=r.updated_ms, rank=r.rank)
 
 
 def finished_games(page: FinishedPage) -> pb.ListFinishedGamesResponse:

@@ -22,6 +22,7 @@ from service.logs import bind, log
 from service.mine import PlayerGames
 from service.play import Play
 from service.quotas import Quotas
+from service.ratings import Ratings
 from service.seats import Seats
 from service.store import Timer
 from service.suggest import Suggest
@@ -110,6 +111,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         self.listing = listing
         self.player_games = PlayerGames(listing.store)
         self.history = history or History(None, play.tables)
+        self.ratings = Ratings(self.history)
 
     def _credentials(self, context: grpc.aio.ServicerContext) -> auth.Credentials:
         """The caller's token or verified identity (UNAUTHENTICATED for a bad one, before anything changes)."""
@@ -162,7 +164,7 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
         player = self._identity(context)
         async with self._creating(context) as creation:
             created = await self.lobby.create(request.game_type, options, seats, request.start, seed, visibility,
-                                              timer, player)
+                                              timer, player, request.rated)
             creation.done(created.game_id)
         return messages.created(created)
 
@@ -260,6 +262,19 @@ class GameServicer(game_service_pb2_grpc.GameServiceServicer):
     @unary
     async def GetReplay(self, request: pb.GetReplayRequest, context) -> pb.GetReplayResponse:
         return messages.replay(await self.history.replay(request.game_id, self._credentials(context)))
+
+    @unary
+    async def GetRatings(self, request: pb.GetRatingsRequest, context) -> pb.GetRatingsResponse:
+        player = self._identity(context)
+        return pb.GetRatingsResponse(ratings=[messages.rating(r) for r in await self.ratings.player(
+            player.player_id if player else None, request.player_id)])
+
+    @unary
+    async def GetLeaderboard(self, request: pb.GetLeaderboardRequest, context) -> pb.GetLeaderboardResponse:
+        self._identity(context)  # a bad identity is refused on every call, never ignored
+        board = await self.ratings.leaderboard(request.game_type, request.page_size, request.page_token)
+        return pb.GetLeaderboardResponse(ratings=[messages.rating(r) for r in board.ratings],
+                                         next_page_token=board.next_page_token)
 
 
 def _serializer(message_class: Any) -> Callable[[Any], bytes]:

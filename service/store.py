@@ -117,6 +117,7 @@ class GameRecord:
     deadlines: dict[int, int] = field(default_factory=dict)  # seat -> when it must have decided (ms), timer games
     resigned: tuple[int, ...] = ()  # the seats that resigned, in order
     creator_player: str = ""  # the player id of a creator that sent an identity: it may start the game too
+    rated: bool = False  # a rated game (docs/ratings.md): every human seat is bound to a player
 
     stamp: str = ""  # random, new at every commit: with the version, names the stored content exactly
     # What each seat last saw change: "<version>:<seat 0's seen version>,<seat 1's>,...", written by a commit that
@@ -148,6 +149,7 @@ class GameRecord:
             deadlines={int(k): v for k, v in json.loads(text("deadlines") or "{}").items()},
             resigned=tuple(json.loads(text("resigned") or "[]")),
             creator_player=text("creator_player"),
+            rated=text("rated") == "1",
             stamp=text("stamp"),
             seen=text("seen"),
         )

@@ -32,7 +32,7 @@ import redis.exceptions
 import structlog
 
 from service import logs, validation
-from service.archive import db
+from service.archive import db, ratings
 from service.config import ConfigError
 from service.store import (
     GameRecord,
@@ -185,6 +185,7 @@ def store_games(conn: psycopg.Connection, games: list[ArchivedGame]) -> int:
                 continue  # archived before (by a writer that died before it acknowledged)
             cur.executemany(INSERT_SEAT, game.seats)
             cur.execute(INSERT_LOG, (game.game["game_id"], game.log))
+            ratings.rate_game(cur, game.game, game.seats)  # once: only with the game's first insert
             inserted += 1
     return inserted
 

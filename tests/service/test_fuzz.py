@@ -325,6 +325,14 @@ class Fuzzer:
             request.page_size = random_int(rng, 32) if rng.random() < 0.5 else rng.randint(0, 120)
             request.page_token = rng.choice(("", random_text(rng), "AAAA", "eyJ4IjoxfQ"))
             return method, request, self.metadata(rng, None)
+        elif method == "GetRatings":  # no database here: UNAVAILABLE once the request is valid
+            request.player_id = rng.choice(("", "alice", "ai:hard", random_text(rng)))
+            return method, request, self.metadata(rng, None)
+        elif method == "GetLeaderboard":
+            request.game_type = rng.choice(("", "hinode", random_text(rng)))
+            request.page_size = random_int(rng, 32) if rng.random() < 0.5 else rng.randint(0, 120)
+            request.page_token = rng.choice(("", random_text(rng), "AAAA", "eyJ4IjoxfQ"))
+            return method, request, self.metadata(rng, None)
         elif method in ("LeaveGame", "Resign"):  # they change a game: never with a token of the protected one
             request.game_id = self.game_id(rng)
             if request.game_id == self.protected:

@@ -150,7 +150,7 @@ class SeatSpec(_message.Message):
     def __init__(self, kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., strength: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("game_type", "options_json", "options_struct", "seats", "start", "seed", "visibility", "timer")
+    __slots__ = ("game_type", "options_json", "options_struct", "seats", "start", "seed", "visibility", "timer", "rated")
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_STRUCT_FIELD_NUMBER: _ClassVar[int]
@@ -159,6 +159,7 @@ class CreateGameRequest(_message.Message):
     SEED_FIELD_NUMBER: _ClassVar[int]
     VISIBILITY_FIELD_NUMBER: _ClassVar[int]
     TIMER_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     game_type: str
     options_json: str
     options_struct: _struct_pb2.Struct
@@ -167,7 +168,8 @@ class CreateGameRequest(_message.Message):
     seed: int
     visibility: Visibility
     timer: TurnTimer
-    def __init__(self, game_type: _Optional[str] = ..., options_json: _Optional[str] = ..., options_struct: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., start: _Optional[bool] = ..., seed: _Optional[int] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., timer: _Optional[_Union[TurnTimer, _Mapping]] = ...) -> None: ...
+    rated: bool
+    def __init__(self, game_type: _Optional[str] = ..., options_json: _Optional[str] = ..., options_struct: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., start: _Optional[bool] = ..., seed: _Optional[int] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., timer: _Optional[_Union[TurnTimer, _Mapping]] = ..., rated: _Optional[bool] = ...) -> None: ...
 
 class SeatToken(_message.Message):
     __slots__ = ("seat", "token")
@@ -666,3 +668,57 @@ class GetReplayResponse(_message.Message):
     steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
     score: GetScoreResponse
     def __init__(self, game: _Optional[_Union[FinishedGame, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., score: _Optional[_Union[GetScoreResponse, _Mapping]] = ...) -> None: ...
+
+class Rating(_message.Message):
+    __slots__ = ("player_id", "ai", "ai_strength", "game_type", "ordinal", "mu", "sigma", "games", "updated_unix_ms", "rank")
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    AI_FIELD_NUMBER: _ClassVar[int]
+    AI_STRENGTH_FIELD_NUMBER: _ClassVar[int]
+    GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
+    ORDINAL_FIELD_NUMBER: _ClassVar[int]
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    player_id: str
+    ai: bool
+    ai_strength: str
+    game_type: str
+    ordinal: float
+    mu: float
+    sigma: float
+    games: int
+    updated_unix_ms: int
+    rank: int
+    def __init__(self, player_id: _Optional[str] = ..., ai: _Optional[bool] = ..., ai_strength: _Optional[str] = ..., game_type: _Optional[str] = ..., ordinal: _Optional[float] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., games: _Optional[int] = ..., updated_unix_ms: _Optional[int] = ..., rank: _Optional[int] = ...) -> None: ...
+
+class GetRatingsRequest(_message.Message):
+    __slots__ = ("player_id",)
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    player_id: str
+    def __init__(self, player_id: _Optional[str] = ...) -> None: ...
+
+class GetRatingsResponse(_message.Message):
+    __slots__ = ("ratings",)
+    RATINGS_FIELD_NUMBER: _ClassVar[int]
+    ratings: _containers.RepeatedCompositeFieldContainer[Rating]
+    def __init__(self, ratings: _Optional[_Iterable[_Union[Rating, _Mapping]]] = ...) -> None: ...
+
+class GetLeaderboardRequest(_message.Message):
+    __slots__ = ("game_type", "page_size", "page_token")
+    GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    game_type: str
+    page_size: int
+    page_token: str
+    def __init__(self, game_type: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class GetLeaderboardResponse(_message.Message):
+    __slots__ = ("ratings", "next_page_token")
+    RATINGS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ratings: _containers.RepeatedCompositeFieldContainer[Rating]
+    next_page_token: str
+    def __init__(self, ratings: _Optional[_Iterable[_Union[Rating, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

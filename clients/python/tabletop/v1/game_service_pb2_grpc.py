@@ -110,6 +110,16 @@ class GameServiceStub:
                 request_serializer=tabletop_dot_v1_dot_game__service__pb2.GetReplayRequest.SerializeToString,
                 response_deserializer=tabletop_dot_v1_dot_game__service__pb2.GetReplayResponse.FromString,
                 _registered_method=True)
+        self.GetRatings = channel.unary_unary(
+                '/tabletop.v1.GameService/GetRatings',
+                request_serializer=tabletop_dot_v1_dot_game__service__pb2.GetRatingsRequest.SerializeToString,
+                response_deserializer=tabletop_dot_v1_dot_game__service__pb2.GetRatingsResponse.FromString,
+                _registered_method=True)
+        self.GetLeaderboard = channel.unary_unary(
+                '/tabletop.v1.GameService/GetLeaderboard',
+                request_serializer=tabletop_dot_v1_dot_game__service__pb2.GetLeaderboardRequest.SerializeToString,
+                response_deserializer=tabletop_dot_v1_dot_game__service__pb2.GetLeaderboardResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -226,6 +236,22 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetRatings(self, request, context):
+        """A player's ratings, one per game type it played rated games of (docs/ratings.md). Needs the service's
+        database (UNAVAILABLE, DATABASE_NOT_CONFIGURED, without one).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetLeaderboard(self, request, context):
+        """A game type's leaderboard: every rated player, AI strengths included and marked, best displayed rating first,
+        paginated (AIP-158). Needs the service's database.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -303,6 +329,16 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.GetReplay,
                     request_deserializer=tabletop_dot_v1_dot_game__service__pb2.GetReplayRequest.FromString,
                     response_serializer=tabletop_dot_v1_dot_game__service__pb2.GetReplayResponse.SerializeToString,
+            ),
+            'GetRatings': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRatings,
+                    request_deserializer=tabletop_dot_v1_dot_game__service__pb2.GetRatingsRequest.FromString,
+                    response_serializer=tabletop_dot_v1_dot_game__service__pb2.GetRatingsResponse.SerializeToString,
+            ),
+            'GetLeaderboard': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetLeaderboard,
+                    request_deserializer=tabletop_dot_v1_dot_game__service__pb2.GetLeaderboardRequest.FromString,
+                    response_serializer=tabletop_dot_v1_dot_game__service__pb2.GetLeaderboardResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -711,6 +747,60 @@ class GameService:
             '/tabletop.v1.GameService/GetReplay',
             tabletop_dot_v1_dot_game__service__pb2.GetReplayRequest.SerializeToString,
             tabletop_dot_v1_dot_game__service__pb2.GetReplayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRatings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tabletop.v1.GameService/GetRatings',
+            tabletop_dot_v1_dot_game__service__pb2.GetRatingsRequest.SerializeToString,
+            tabletop_dot_v1_dot_game__service__pb2.GetRatingsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetLeaderboard(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tabletop.v1.GameService/GetLeaderboard',
+            tabletop_dot_v1_dot_game__service__pb2.GetLeaderboardRequest.SerializeToString,
+            tabletop_dot_v1_dot_game__service__pb2.GetLeaderboardResponse.FromString,
             options,
             channel_credentials,
             insecure,

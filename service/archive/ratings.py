@@ -1,0 +1,87 @@
+"""Ratings (docs/ratings.md): a rated game updates its players' openskill ratings once, when the archive writer
+inserts it, in the same transaction (service/archive/writer.py store_games): a game already archived is not
+inserted again, so a stream entry delivered twice cannot rate twice.
+
+The model is openskill's PlackettLuce with its defaults (mu 25, sigma 25/3; the displayed rating is the ordinal
+mu - 3 sigma). Each seat is a team of one; seats that tie share a place, and openskill counts equal ranks as a
+tie. A seat's player on the ladder (its key) is its bound player id, or `ai:<strength>` for an AI seat (an open
+seat filled by the AI at the start included). A seat with neither (not possible in a rated game created through
+the service) is left out and the others are rated among themselves; with fewer than two rated seats nothing
+changes. A key that holds several seats (two AI seats of one strength) is rated per seat from the same prior and
+gets the mean of its seats' results.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+from openskill.models import PlackettLuce
+
+# pg_advisory_xact_lock key: rating updates are serialized across writers ("ratings" in ASCII, as a bigint), so
+# two writers rating games of the same players neither lose an update nor deadlock.
+RATINGS_LOCK = 0x726174696E6773
+MODEL = PlackettLuce()
+
+
+def player_key(seat: dict[str, Any]) -> str | None:
+    if seat.get("player_id"):
+        return seat["player_id"]
+    if seat.get("kind") == "ai" and seat.get("ai_strength"):
+        return f"ai:{seat['ai_strength']}"
+    return None
+
+
+def rate_game(cur: psycopg.Cursor, game: dict[str, Any], seats: list[dict[str, Any]]) -> int:
+    """Update the ratings of a rated game's players (the caller holds the transaction); the seats rated."""
+    if not game.get("rated") or game.get("ranking") in (None, "[]"):
+        return 0  # unrated, or ended before it started (no ranking)
+    rated = [(s, key) for s in seats if (key := player_key(s)) is not None]
+    if len(rated) < 2:
+        return 0
+    game_type = game["game_type"]
+    cur.execute("SELECT pg_advisory_xact_lock(%s)", (RATINGS_LOCK,))
+    prior = current(cur, game_type, [key for _, key in rated])
+    before, after, merged = update(prior, [(key, s["place"]) for s, key in rated])
+    store(cur, game_type, merged, {key: 1 for key in merged}, game["ended_at"])
+    cur.executemany(
+        "INSERT INTO rating_changes (game_id, seat, player_key, game_type, place, mu_before, sigma_before, mu_after,"
+        " sigma_after) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        [(game["game_id"], seat["seat"], key, game_type, seat["place"], *before[n], *after[n])
+         for n, (seat, key) in enumerate(rated)])
+    return len(rated)
+
+
+def current(cur: psycopg.Cursor, game_type: str, keys: list[str]) -> dict[str, tuple[float, float]]:
+    """The stored (mu, sigma) of those keys that have a rating in `game_type`."""
+    cur.execute("SELECT player_key, mu, sigma FROM ratings WHERE game_type = %s AND player_key = ANY(%s)",
+                (game_type, sorted(set(keys))))
+    return {row[0]: (row[1], row[2]) for row in cur.fetchall()}
+
+
+def update(prior: dict[str, tuple[float, float]], seats: list[tuple[str, int]]
+           ) -> tuple[list[tuple[float, float]], list[tuple[float, float]], dict[str, tuple[float, float]]]:
+    """One game's update: `seats` (key, place) in seat order, `prior` the keys' ratings (a key without one is new).
+    Each seat's (mu, sigma) before and after, and each key's new rating (the mean over its seats)."""
+    fresh = MODEL.rating()
+    before = [prior.get(key, (fresh.mu, fresh.sigma)) for key, _ in seats]
+    result = MODEL.rate([[MODEL.rating(mu, sigma)] for mu, sigma in before], ranks=[place for _, place in seats])
+    after = [(team[0].mu, team[0].sigma) for team in result]
+    per_key: dict[str, list[tuple[float, float]]] = {}
+    for (key, _), value in zip(seats, after, strict=True):
+        per_key.setdefault(key, []).append(value)
+    merged = {key: (sum(v[0] for v in values) / len(values), sum(v[1] for v in values) / len(values))
+              for key, values in per_key.items()}
+    return before, after, merged
+
+
+def store(cur: psycopg.Cursor, game_type: str, ratings: dict[str, tuple[float, float]], games: dict[str, int],
+          when: Any) -> None:
+    """Write the keys' new ratings, each counting `games[key]` more games (the caller holds RATINGS_LOCK)."""
+    for key in sorted(ratings):
+        mu, sigma = ratings[key]
+        cur.execute(
+            "INSERT INTO ratings (player_key, game_type, mu, sigma, games, updated_at) VALUES (%s, %s, %s, %s, %s,"
+            " %s) ON CONFLICT (player_key, game_type) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+            " games = ratings.games + excluded.games, updated_at = excluded.updated_at",
+            (key, game_type, mu, sigma, games[key], when))
