@@ -118,6 +118,7 @@ class HinodeWire(GameWire):
     def view_from_proto(self, m: hp.HinodeView) -> View:
         if len(m.areas) != AREAS or len(m.positions) != PLAYERS:
             raise WireError(f"a Hinode view has {AREAS} areas and {PLAYERS} positions")
+        _check_places(m)
         layout = [_nawabari_index(a.nawabari) for a in m.areas] + [_nawabari_index(m.bonus_area.nawabari)]
         if sorted(layout) != list(range(len(NAWABARI))):
             raise WireError("every Nawabari card lies on exactly one Area")
@@ -157,6 +158,35 @@ class HinodeWire(GameWire):
             ranking=tuple(m.ranking),
             next_start=_optional(m, "next_start_player"),
         )
+
+
+def _check_places(m: hp.HinodeView) -> None:
+    """Every seat, position and Area a view names exists: a view from outside (the AI service's callers) is refused
+    here rather than breaking the search that plays it."""
+    if not 1 <= m.num_players <= PLAYERS:
+        raise WireError(f"num_players is {m.num_players}: Hinode seats 1 to {PLAYERS} players")
+
+    def position(value: int | None, what: str, limit: int = PLAYERS) -> None:
+        if value is not None and not 0 <= value < limit:
+            raise WireError(f"{what} is {value}: not one of the positions 0 to {limit - 1}")
+
+    position(_optional(m, "seat"), "the seat", m.num_players)
+    position(_optional(m, "actor"), "the actor")
+    position(m.start_player, "the start player")
+    position(_optional(m, "hero_last"), "the last Hero's position")
+    position(_optional(m, "next_start_player"), "the next start player")
+    for p in m.ranking:
+        position(p, "a ranked position")
+    for area in m.areas:
+        position(_optional(area, "first_place"), "an Area's first place")
+        position(_optional(area, "second_place"), "an Area's second place")
+        for p in area.samurai_markers:
+            position(p, "a Samurai marker's position")
+    for played in (*m.trick, *m.history):
+        position(played.position, "a played card's position")
+    battlefield = _optional(m, "battlefield")
+    if battlefield is not None and not 0 <= battlefield < AREAS:
+        raise WireError(f"the Battlefield is Area {battlefield}: not one of the Areas 0 to {AREAS - 1}")
 
 
 def _nawabari_index(m: hp.HinodeNawabari) -> int:

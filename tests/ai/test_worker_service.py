@@ -136,10 +136,31 @@ def test_a_view_that_breaks_the_search_deep_in_a_playout_is_an_invalid_view():
     _assert_invalid_view(raw)
 
 
-def test_a_view_that_breaks_the_search_is_logged_without_a_traceback():
+def test_a_view_that_breaks_the_search_is_logged_without_a_traceback(monkeypatch):
     """Such a view is the caller's input, not a fault of the worker: its warning says what failed and where, with
-    no traceback (`make fuzz` asserts the worker's log has none, and found these in a million requests: a mutated
-    Hinode view whose start player is 78 passes the view's checks, then a playout asks who is to act)."""
+    no traceback (`make fuzz` asserts the worker's log has none). The views `make fuzz` found so far are now refused
+    by the games' wire checks before any search (a Hinode seat or start player that does not exist), so the search's
+    failure is stood in for here: the search raises as the rules did on such a view (a KeyError on position 78)."""
+    import ai.worker_service
+
+    def broken_search(*args, **kwargs):
+        return {}[78]
+
+    monkeypatch.setattr(ai.worker_service, "think", broken_search)
+    game = registry.get("hinode")
+    view = game.view(game.new_game(2, game.resolve_options({}), 1), 1)
+    request = ai_service_pb2.AIServiceSuggestMoveRequest(game_type="hinode", seat=1, iterations=20, seed=1,
+                                                         view=wire.view_to_any(game, view))
+    with structlog.testing.capture_logs() as logged:
+        _assert_invalid_view(request.SerializeToString())
+    warnings = [e for e in logged if e["event"] == "search failed on a caller's view"]
+    assert len(warnings) == 1, logged
+    assert "exc_info" not in warnings[0] and "KeyError" in warnings[0]["error"] and "78" in warnings[0]["error"]
+    assert ".py:" in warnings[0]["at"]  # where it was raised
+
+
+def test_a_hinode_view_naming_a_seat_the_table_lacks_is_refused_before_the_search():
+    """The views `make fuzz` found breaking the search: a start player of 78, a seat 2 at a 2-player table."""
     game = registry.get("hinode")
     view = game.view(game.new_game(2, game.resolve_options({}), 1), 1)
     packed = wire.view_to_any(game, view)
@@ -149,8 +170,6 @@ def test_a_view_that_breaks_the_search_is_logged_without_a_traceback():
     request = ai_service_pb2.AIServiceSuggestMoveRequest(game_type="hinode", seat=1, iterations=20, seed=1,
                                                          view=packed)
     with structlog.testing.capture_logs() as logged:
-        _assert_invalid_view(request.SerializeToString())
-    warnings = [e for e in logged if e["event"] == "search failed on a caller's view"]
-    assert len(warnings) == 1, logged
-    assert "exc_info" not in warnings[0] and "KeyError" in warnings[0]["error"] and "78" in warnings[0]["error"]
-    assert ".py:" in warnings[0]["at"]  # where it was raised (in a forked search: where the child's failure came back)
+        code, details = _refusal(request.SerializeToString())
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and b"INVALID_VIEW" in details and b"78" in details
+    assert not [e for e in logged if e["event"] == "search failed on a caller's view"], logged

@@ -161,3 +161,21 @@ def test_every_move_is_made_in_plain_sight(advanced):
             moves = GAME.legal_moves(state, seat)
             assert all(GAME.move_is_public(state, seat, m) for m in moves)
             state = GAME.apply(state, seat, rng.choice(moves))
+
+
+@pytest.mark.parametrize("field, value", [
+    ("num_players", 0), ("num_players", 56), ("seat", 3), ("actor", 4), ("start_player", 78), ("hero_last", 9),
+    ("next_start_player", -1), ("battlefield", 99),
+])
+def test_a_view_naming_a_seat_position_or_area_that_does_not_exist_is_refused_at_the_wire(field, value):
+    """A view from outside (the AI service's caller) that names a seat, position or Area the table lacks is refused
+    as a WireError (INVALID_VIEW), not left to break the search that plays it (`make fuzz` sent such views)."""
+    from games.hinode.wire import WIRE
+    from tabletop.wire import WireError
+
+    state = GAME.new_game(2, {}, seed=3)
+    message = WIRE.view_to_proto(GAME.view(state, 0))
+    WIRE.view_from_proto(message)  # the sound view reads back
+    setattr(message, field, value)
+    with pytest.raises(WireError):
+        WIRE.view_from_proto(message)
