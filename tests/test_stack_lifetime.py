@@ -67,9 +67,6 @@ def test_the_stack_ends_with_its_parent(signum, tmp_path):
     parent = subprocess.Popen(
         [sys.executable, "-m", "commands.cli", "play", "naishi", "--seats", "human,ai:easy"],
         cwd=REPO, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        # As in a terminal's session: a SIGHUP ends the process by default, even when the tests run under nohup
-        # (an ignored signal stays ignored across exec).
-        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL),
     )
     children: dict[int, str] = {}
     try:
