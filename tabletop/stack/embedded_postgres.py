@@ -107,15 +107,21 @@ class EmbeddedPostgres:
     def url(self) -> str:
         return f"postgresql://{USER}@127.0.0.1:{self.port}/{DATABASE}"
 
-    def _as_user(self) -> dict:
+    def _as_user(self, args: list[str]) -> list[str]:
+        """`args`, run as the server's user when there is one: through `setpriv`, which changes user and then
+        execs, and not through Popen's `user=`/`group=`. Those make Python fork() instead of vfork(), and a fork
+        of a process whose gRPC threads are running (a test process, the stack) runs gRPC's fork handlers in the
+        child, which broke it before its exec (postgres "exited with -7" on a restart in a full test run)."""
         if self.user is None:
-            return {}
-        return {"user": self.user.pw_uid, "group": self.user.pw_gid, "extra_groups": []}
+            return args
+        setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
+        return [setpriv, f"--reuid={self.user.pw_uid}", f"--regid={self.user.pw_gid}", "--clear-groups", "--",
+                *args]
 
     def _runnable(self, bin_dir: Path) -> bool:
         try:
-            subprocess.run([str(bin_dir / "postgres"), "--version"], check=True, capture_output=True,
-                           cwd="/", **self._as_user())
+            subprocess.run(self._as_user([str(bin_dir / "postgres"), "--version"]), check=True,
+                           capture_output=True, cwd="/")
             return True
         except (OSError, subprocess.CalledProcessError):
             return False
@@ -162,8 +168,8 @@ class EmbeddedPostgres:
     def _reachable(self, path: Path) -> bool:
         """The server's user can enter `path` (and so every folder above it)."""
         # The shell's own `test` (not one looked up on PATH, which a caller may have emptied).
-        return subprocess.run(["/bin/sh", "-c", 'test -x "$1"', "sh", str(path)], cwd="/",
-                              **self._as_user()).returncode == 0
+        return subprocess.run(self._as_user(["/bin/sh", "-c", 'test -x "$1"', "sh", str(path)]),
+                              cwd="/").returncode == 0
 
     def start(self, timeout: float = 60.0) -> EmbeddedPostgres:
         self.bin_dir = self._bin_dir()
@@ -180,9 +186,9 @@ class EmbeddedPostgres:
             self.pgdata.mkdir(mode=0o700)
             self._chown(self.pgdata)
             result = subprocess.run(
-                [str(self.bin_dir / "initdb"), "-D", str(self.pgdata), "-U", USER, "--auth=trust", "-E", "UTF8",
-                 "--locale=C", "--no-sync", "--no-instructions"],
-                capture_output=True, text=True, cwd=self.dir, **self._as_user(),
+                self._as_user([str(self.bin_dir / "initdb"), "-D", str(self.pgdata), "-U", USER, "--auth=trust",
+                               "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"]),
+                capture_output=True, text=True, cwd=self.dir,
             )
             if result.returncode != 0:
                 raise RuntimeError(f"initdb failed ({result.returncode}): {result.stderr[-2000:]}")
@@ -194,8 +200,8 @@ class EmbeddedPostgres:
         ]
         with open(log, "ab") as out:
             self._chown(log)
-            self.proc = subprocess.Popen(args, stdout=out, stderr=out, cwd=self.dir, start_new_session=True,
-                                         **self._as_user())
+            self.proc = subprocess.Popen(self._as_user(args), stdout=out, stderr=out, cwd=self.dir,
+                                         start_new_session=True)
         WATCHDOG.guard(self.proc.pid)  # stopped even if this process is killed
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
