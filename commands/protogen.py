@@ -1,6 +1,6 @@
 """Regenerate the Python code of protos/ (`make protos`): clients/python/tabletop/v1/*_pb2*.py (the API, in the
-tabletop-client distribution) and bench/v1/*_pb2*.py (the benchmarks' own service); `check()` tells whether they
-are stale."""
+tabletop-client distribution) and bench/v1/*_pb2*.py (the benchmarks' own service), and the API's comments
+(clients/python/tabletop/v1/comments.binpb, see COMMENTS); `check()` tells whether they are stale."""
 
 from __future__ import annotations
 
@@ -16,6 +16,10 @@ PACKAGES = ("tabletop", "bench")  # google/rpc: shipped for other languages, its
 # Where each package's code goes: protos/tabletop/v1/x.proto -> clients/python/tabletop/v1/x_pb2.py (the client
 # distribution's), protos/bench/v1/x.proto -> bench/v1/x_pb2.py.
 OUT = {"tabletop": ROOT / "clients" / "python", "bench": ROOT}
+# The API's .proto files with their comments (a FileDescriptorSet with source info), which the generated code
+# leaves out: ListGameTypes sends a game's comments with its descriptors (tabletop.wire.file_descriptor_set), so a
+# client can tell what a card does in the game's own words.
+COMMENTS = Path("tabletop") / "v1" / "comments.binpb"
 
 
 def destination(generated: Path, tmp: Path) -> Path:
@@ -48,7 +52,11 @@ def generate(out: Path) -> list[Path]:
     ]
     if protoc.main(args) != 0:
         raise SystemExit("protoc failed")
-    generated = []
+    api = [str(s.relative_to(PROTOS)) for s in protos if s.relative_to(PROTOS).parts[0] == "tabletop"]
+    if protoc.main(["protoc", f"-I{PROTOS}", f"-I{include}", "--include_source_info",
+                    f"--descriptor_set_out={out / COMMENTS}", *api]) != 0:
+        raise SystemExit("protoc failed (comments)")
+    generated = [out / COMMENTS]
     for s in protos:
         rel = s.relative_to(PROTOS).with_suffix("")
         for suffix in ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py"):

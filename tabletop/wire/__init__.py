@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from importlib import resources
 from typing import Any
 
 from google.protobuf import any_pb2, descriptor_pb2
@@ -185,6 +186,21 @@ def file_descriptor_set(*messages: type[Message]) -> bytes:
     for message in messages:
         add(message.DESCRIPTOR.file)
     files = descriptor_pb2.FileDescriptorSet()
+    comments = _api_comments()
     for file in ordered.values():
-        file.CopyToProto(files.file.add())
+        proto = files.file.add()
+        file.CopyToProto(proto)
+        if file.name in comments:  # the generated code has no comments: what a card does is told in them
+            proto.source_code_info.CopyFrom(comments[file.name])
     return files.SerializeToString()
+
+
+@cache
+def _api_comments() -> dict[str, descriptor_pb2.SourceCodeInfo]:
+    """The comments of the API's .proto files by file name (`make protos` writes them beside the generated code,
+    commands/protogen.py); none when they are missing."""
+    try:
+        data = (resources.files("tabletop.v1") / "comments.binpb").read_bytes()
+    except (FileNotFoundError, ModuleNotFoundError):
+        return {}
+    return {f.name: f.source_code_info for f in descriptor_pb2.FileDescriptorSet.FromString(data).file}

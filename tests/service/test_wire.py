@@ -145,6 +145,23 @@ def test_a_descriptor_set_holds_the_files_a_message_imports_before_it():
         "google.protobuf.Any")
 
 
+def test_a_games_descriptors_carry_its_proto_comments_which_tell_what_a_card_does():
+    """The generated code has no comments; ListGameTypes sends the game's own with its descriptors (make protos
+    keeps them in tabletop/v1/comments.binpb), so a client shows a card's effect in the game's words."""
+    message = wire.game_type_to_proto(registry.get("kung-fur-fight"))
+    files = {f.name: f for f in descriptor_pb2.FileDescriptorSet.FromString(message.file_descriptor_set).file}
+    kungfur = files["tabletop/v1/kungfur.proto"]
+    (card_enum,) = [i for i, e in enumerate(kungfur.enum_type) if e.name == "KungFurCard"]
+    values = [v.name for v in kungfur.enum_type[card_enum].value]
+    path = [5, card_enum, 2, values.index("KUNG_FUR_CARD_KOGA_GENIN")]
+    (location,) = [loc for loc in kungfur.source_code_info.location if list(loc.path) == path]
+    assert location.leading_comments.strip() == "Kōga Genin (cats): no ability."
+    # Files of others (the well-known types) go as before, without comments of ours.
+    api = {f.name: f for f in descriptor_pb2.FileDescriptorSet.FromString(wire.file_descriptor_set(pb.GameState)).file}
+    assert not api["google/protobuf/any.proto"].HasField("source_code_info")
+    assert api["tabletop/v1/game_service.proto"].HasField("source_code_info")
+
+
 def test_game_types_list_their_options_and_message_types(toy_game):
     message = wire.game_type_to_proto(TOY)
     assert (message.name, message.min_seats, message.max_seats) == ("toy", 2, 3)
