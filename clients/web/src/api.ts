@@ -4,9 +4,10 @@
 // typed messages for any game, one added after this page was built included.
 import { createFileRegistry, createRegistry, fromBinary, type Registry } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
-import { ErrorInfoSchema, RetryInfoSchema } from "./gen/google/rpc/error_details_pb";
+import { plainError } from "./errors";
+import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb";
 import { file_tabletop_v1_game_service, GameService, type GameType } from "./gen/tabletop/v1/game_service_pb";
 
 const baseUrl = import.meta.env.VITE_TABLETOP_GATEWAY_URL || window.location.origin;
@@ -36,14 +37,9 @@ export function auth(token?: string): { headers?: Record<string, string> } {
   return token ? { headers: { authorization: `Bearer ${token}` } } : {};
 }
 
-// A failed call in words: the status code, the ErrorInfo reason and message, and the RetryInfo delay if any.
+// A failed call in plain words (errors.ts): the reason as a sentence, and the RetryInfo delay if any.
 export function describeError(error: unknown): string {
-  const e = ConnectError.from(error);
-  const info = e.findDetails(ErrorInfoSchema)[0];
-  const retry = e.findDetails(RetryInfoSchema)[0];
-  const parts = [`${Code[e.code]}${info ? ` (${info.reason})` : ""}: ${e.rawMessage}`];
-  if (retry?.retryDelay) parts.push(`retry in ${Number(retry.retryDelay.seconds)} s`);
-  return parts.join("; ");
+  return plainError(error);
 }
 
 export function errorReason(error: unknown): string | undefined {

@@ -9,14 +9,18 @@ import type { Any } from "@bufbuild/protobuf/wkt";
 import { h, words } from "./dom";
 
 export type Names = (seat: number) => string;
-export type Board = { viewType: string; draw: (view: Message, names: Names) => HTMLElement };
+// What a board tells a newcomer: how to play in a few lines, what its notation means, and how the game log names
+// another seat's secret move (the service tells others only that the seat moved: "Ann planned").
+export type Rules = { howTo: string[]; legend: [string, string][]; secretMove: string };
+export type Board = { viewType: string; draw: (view: Message, names: Names) => HTMLElement; rules?: Rules };
 
 // A game's own board, for the view message of `schema` (its generated file is imported by the board's file only);
 // the board's element is marked with the view's type name, as the generic board's is.
 export function defineBoard<Desc extends DescMessage>(
-  schema: Desc, draw: (view: MessageShape<Desc>, names: Names) => HTMLElement): Board {
+  schema: Desc, draw: (view: MessageShape<Desc>, names: Names) => HTMLElement, rules?: Rules): Board {
   return {
     viewType: schema.typeName,
+    rules,
     draw: (view, names) => {
       const board = draw(view as MessageShape<Desc>, names);
       board.dataset.view = schema.typeName;
@@ -25,17 +29,81 @@ export function defineBoard<Desc extends DescMessage>(
   };
 }
 
-export function enumName(desc: DescEnum, value: number): string {
-  const v = desc.values.find((x) => x.number === value);
-  return v ? words(v.localName) : String(value);
+// The hosted games' messages as the service describes them (ListGameTypes), with their .proto comments: what a
+// card does is told there, once, by the game ("Kōga Genin (cats): no ability."), so the page copies none of it.
+let described: Registry | undefined;
+export function useDescriptions(registry: Registry): void {
+  described = registry;
+  comments.clear();
 }
 
-// A card-like chip for an enum value: its colour class comes from the enum and value names (see style.css).
-export function chip(desc: DescEnum, value: number): HTMLElement {
+// The comment of an enum value in the game's .proto, from the source info of the described file; undefined when
+// the service sent none (a game whose descriptors carry no comments).
+const comments = new Map<string, string | undefined>();
+export function enumComment(desc: DescEnum, value: number): string | undefined {
+  const key = `${desc.typeName}=${value}`;
+  if (!comments.has(key) && described) comments.set(key, findComment(desc, value));
+  return comments.get(key);
+}
+
+function findComment(desc: DescEnum, value: number): string | undefined {
+  const served = described?.getEnum(desc.typeName);
+  if (!served) return undefined;
+  const index = served.values.findIndex((v) => v.number === value);
+  if (index < 0) return undefined;
+  const path = [...enumPath(served), 2, index];
+  const at = served.file.proto.sourceCodeInfo?.location.find((l) =>
+    l.path.length === path.length && l.path.every((p, i) => p === path[i]));
+  return at?.leadingComments.replace(/\s+/g, " ").trim() || undefined;
+}
+
+// The path of an enum in its file's descriptor (FileDescriptorProto field 5 enum_type, or DescriptorProto field 4
+// enum_type under its message: field 4 message_type, then 3 nested_type).
+function enumPath(desc: DescEnum): number[] {
+  const messagePath = (m: DescMessage): number[] => m.parent
+    ? [...messagePath(m.parent), 3, m.parent.nestedMessages.indexOf(m)]
+    : [4, m.file.messages.indexOf(m)];
+  return desc.parent ? [...messagePath(desc.parent), 4, desc.parent.nestedEnums.indexOf(desc)]
+    : [5, desc.file.enums.indexOf(desc)];
+}
+
+// An enum value's name for people: the rulebook's spelling when its comment starts with the name ("Kōga Genin",
+// "Siu-Yao"), else the name in the .proto ("Koga genin").
+export function enumName(desc: DescEnum, value: number): string {
+  const v = desc.values.find((x) => x.number === value);
+  if (!v) return String(value);
+  const plain = words(v.localName);
+  const comment = enumComment(desc, value);
+  const named = comment && /^[^(:.]+/.exec(comment)?.[0].trim();
+  const letters = (t: string) => t.normalize("NFD").replace(/[^A-Za-z]/g, "").toLowerCase();
+  return named && letters(named) === letters(plain) ? named : plain;
+}
+
+// What an enum value's comment says beyond its name: "(cats): no ability." -> "Cats: no ability."
+export function enumEffect(desc: DescEnum, value: number): string | undefined {
+  const comment = enumComment(desc, value);
+  if (!comment) return undefined;
+  const rest = comment.replace(/^[^(:.]+/, "").replace(/^\(([^)]*)\)/, "$1").replace(/^[:.]\s*/, "").trim();
+  return rest ? rest.charAt(0).toUpperCase() + rest.slice(1) : undefined;
+}
+
+// A card-like chip for an enum value: its colour class comes from the enum and value names (see style.css); its
+// tooltip (and accessible description) is what the game's .proto says of it; `values` adds game values ("3 AP").
+export function chip(desc: DescEnum, value: number, values = ""): HTMLElement {
   const v = desc.values.find((x) => x.number === value);
   const known = v && value !== 0;
   const slug = `${desc.name}-${v?.localName ?? value}`.toLowerCase().replace(/_/g, "-");
-  return h(`span.chip.${known ? slug : "unknown"}`, { "data-enum": desc.name }, known ? words(v.localName) : "?");
+  const effect = known ? enumEffect(desc, value) : undefined;
+  const name = known ? enumName(desc, value) : "?";
+  return h(`span.chip.${known ? slug : "unknown"}`,
+    { "data-enum": desc.name, title: effect ? `${name}${values ? ` (${values})` : ""}: ${effect}` : null },
+    known ? name : "?", values ? h("span.values", {}, values) : null);
+}
+
+// A card with its text under it, for the cards a player chooses among (a hand).
+export function card(desc: DescEnum, value: number, values = ""): HTMLElement {
+  const effect = value ? enumEffect(desc, value) : undefined;
+  return h("div.card-with-text", {}, chip(desc, value, values), effect ? h("span.card-text", {}, effect) : null);
 }
 
 function scalar(value: unknown): string {

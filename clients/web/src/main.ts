@@ -1,15 +1,19 @@
 // The reference web table: create a game against AIs, join one by its code or from the lobby, then play it live.
 import { create, createRegistry, type Registry } from "@bufbuild/protobuf";
 import { ConnectError, Code } from "@connectrpc/connect";
-import { auth, client, describeError, hostedGames } from "./api";
-import { genericBoard, unpack } from "./board";
-import { BOARDS } from "./boards";
+import { auth, client, describeError, errorReason, hostedGames } from "./api";
+import { genericBoard, unpack, useDescriptions, type Rules } from "./board";
+import { BOARDS, RULES } from "./boards";
 import { h } from "./dom";
+import { errorCode } from "./errors";
+import { eventText, seatCounts, seatRange as seatRangeText } from "./labels";
 import {
+  GameEvent_Kind,
   GameStatus,
   SeatKind,
   SeatSpecSchema,
   Visibility,
+  type GameEvent,
   type GameState,
   type GameType,
   type GetScoreResponse,
@@ -22,15 +26,26 @@ const statusLine = document.getElementById("status")!;
 function say(text: string, error = false): void {
   statusLine.textContent = text;
   statusLine.className = error ? "error" : "";
+  delete statusLine.dataset.code;
 }
 
-// A seat's token lives in this tab's session storage, so a reload finds the game again (#game=ID).
-type Seat = { gameId: string; token?: string; creatorToken?: string; joinCode?: string };
+// A refused call in plain words; its status code and reason stay on the status line for a bug report.
+function sayError(e: unknown): void {
+  say(describeError(e), true);
+  statusLine.dataset.code = errorCode(e);
+}
+
+// A seat's token lives in this tab's session storage, so a reload finds the game again (#game=ID); and in the
+// browser's local storage, so that another tab (or this one after it was closed) can take the seat back: it is
+// offered there, never taken silently (two tabs acting for one seat would confuse their player).
+type Seat = { gameId: string; token?: string; creatorToken?: string; joinCode?: string; savedAt?: number };
+const KEPT_SEATS = 50; // the most recent seats kept in local storage
 
 // Go to a seat's table. The address says which game is shown (#game=ID) and route() alone opens tables: setting the
 // address runs it (hashchange), so nothing else may open the table too, or the page would follow it twice.
 function openTable(seat: Seat): void {
   sessionStorage.setItem(`tabletop:${seat.gameId}`, JSON.stringify(seat));
+  keep(seat);
   const hash = `#game=${encodeURIComponent(seat.gameId)}`;
   if (location.hash === hash) route(); // already there: no hashchange would come
   else location.hash = hash;
@@ -41,15 +56,43 @@ function recall(gameId: string): Seat {
   return raw ? (JSON.parse(raw) as Seat) : { gameId };
 }
 
+function keep(seat: Seat): void {
+  if (!seat.token && !seat.creatorToken) return;
+  try {
+    localStorage.setItem(`tabletop-seat:${seat.gameId}`, JSON.stringify({ ...seat, savedAt: Date.now() }));
+    const kept = Object.keys(localStorage).filter((k) => k.startsWith("tabletop-seat:"))
+      .map((k) => [k, (JSON.parse(localStorage.getItem(k) ?? "{}") as Seat).savedAt ?? 0] as const)
+      .sort((a, b) => b[1] - a[1]);
+    for (const [k] of kept.slice(KEPT_SEATS)) localStorage.removeItem(k);
+  } catch {
+    // Storage full or refused (a private window): the seat stays in this tab only.
+  }
+}
+
+// The seat this browser holds in a game, as another tab kept it.
+function keptSeat(gameId: string): Seat | undefined {
+  try {
+    const raw = localStorage.getItem(`tabletop-seat:${gameId}`);
+    return raw ? (JSON.parse(raw) as Seat) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// The address that opens the home page with a join code filled in, for a friend.
+function joinLink(code: string): string {
+  return `${location.origin}${location.pathname}#join=${encodeURIComponent(code)}`;
+}
+
 // --- the home page: new game, join by code, the lobby, watch ---
 
-async function home(shown: AbortSignal): Promise<void> {
+async function home(shown: AbortSignal, joinCode = ""): Promise<void> {
   app.replaceChildren(h("p", {}, "Loading the games..."));
   let types: GameType[] = [];
   try {
     types = (await hostedGames()).types;
   } catch (e) {
-    say(describeError(e), true);
+    sayError(e);
   }
   if (shown.aborted) return; // the page moved on meanwhile
   const gameSelect = h("select", { id: "game-type", "data-testid": "game-type" },
@@ -58,18 +101,26 @@ async function home(shown: AbortSignal): Promise<void> {
   // marks the reader's own seat itself).
   const name = h("input", { id: "your-name", value: "", placeholder: "Player 1", maxlength: 64 }) as HTMLInputElement;
   const opponents = h("input", { id: "opponents", type: "number", min: 0, value: 1, "data-testid": "opponents" }) as HTMLInputElement;
+  const seatRange = h("p.small", { "data-testid": "seat-range" });
   const strength = h("select", { id: "strength", "data-testid": "strength" },
     ["easy", "normal", "hard"].map((s) => h("option", { value: s }, s))) as HTMLSelectElement;
   const open = h("input", { id: "open-seats", type: "number", min: 0, value: 0 }) as HTMLInputElement;
   const isPublic = h("input", { id: "public", type: "checkbox" }) as HTMLInputElement;
-  const fit = () => {
+  // Only seat counts the game takes (ListGameTypes' min_seats and max_seats): the field just changed keeps its value
+  // within the game's range, and the other one follows so that you, the AIs and the open seats make a valid count.
+  const fit = (changed: HTMLInputElement = opponents) => {
     const t = types.find((x) => x.name === gameSelect.value);
     if (!t) return;
-    opponents.max = String(t.maxSeats - 1);
-    open.max = String(t.maxSeats - 1);
-    opponents.value = String(Math.max(t.minSeats - 1, Math.min(Number(opponents.value), t.maxSeats - 1)));
+    const other = changed === opponents ? open : opponents;
+    const [mine, theirs] = seatCounts(t.minSeats, t.maxSeats, Number(changed.value), Number(other.value));
+    if (changed.value !== "") changed.value = String(mine); // a field being retyped is left alone until a digit comes
+    other.value = String(theirs);
+    opponents.max = open.max = String(t.maxSeats - 1);
+    seatRange.textContent = seatRangeText(t.title, t.minSeats, t.maxSeats);
   };
-  gameSelect.addEventListener("change", fit);
+  gameSelect.addEventListener("change", () => fit());
+  opponents.addEventListener("input", () => fit(opponents));
+  open.addEventListener("input", () => fit(open));
   fit();
 
   async function createGame(): Promise<void> {
@@ -88,11 +139,11 @@ async function home(shown: AbortSignal): Promise<void> {
                      joinCode: openSeats ? created.joinCode : undefined };
       openTable(seat);
     } catch (e) {
-      say(describeError(e), true);
+      sayError(e);
     }
   }
 
-  const code = h("input", { id: "join-code", placeholder: "join code", "data-testid": "join-code" }) as HTMLInputElement;
+  const code = h("input", { id: "join-code", placeholder: "join code", "data-testid": "join-code", value: joinCode }) as HTMLInputElement;
   const joinName = h("input", { id: "join-name", value: "", placeholder: "Player 2, 3...", maxlength: 64 }) as HTMLInputElement;
   async function join(request: { joinCode?: string; gameId?: string }): Promise<void> {
     try {
@@ -100,7 +151,7 @@ async function home(shown: AbortSignal): Promise<void> {
       const seat = { gameId: joined.gameId, token: joined.token };
       openTable(seat);
     } catch (e) {
-      say(describeError(e), true);
+      sayError(e);
     }
   }
   const watchId = h("input", { id: "watch-id", placeholder: "game id" }) as HTMLInputElement;
@@ -113,17 +164,21 @@ async function home(shown: AbortSignal): Promise<void> {
       h("label", {}, "Your name ", name),
       h("label", {}, "AI opponents ", opponents, " strength ", strength),
       h("label", {}, "Open seats for friends ", open),
+      seatRange,
       h("label", {}, isPublic, " list it in the lobby"),
       h("button", { "data-testid": "create", onclick: createGame }, "Create and play")),
     h("section.card-box", {},
       h("h2", {}, "Join a game"),
+      joinCode ? h("p", { "data-testid": "join-invite" }, "A friend invites you: type your name and join.") : null,
       h("label", {}, "Join code ", code), h("label", {}, "Your name ", joinName),
       h("button", { "data-testid": "join", onclick: () => join({ joinCode: code.value.trim() }) }, "Join")),
     h("section.card-box", {}, h("h2", {}, "Lobby"), lobby),
     h("section.card-box", {},
       h("h2", {}, "Watch a game"), watchId,
-      h("button", { onclick: () => { location.hash = `game=${watchId.value.trim()}`; } }, "Watch")),
+      h("button", { "data-testid": "watch", onclick: () => { location.hash = `game=${encodeURIComponent(watchId.value.trim())}`; } },
+        "Watch")),
   );
+  if (joinCode) joinName.focus();
   try {
     const games = (await client.listGames({ pageSize: 20 })).games;
     lobby.replaceChildren(games.length ? h("ul", {}, games.map((g) =>
@@ -141,32 +196,65 @@ async function home(shown: AbortSignal): Promise<void> {
 async function table(seat: Seat, shown: AbortSignal): Promise<void> {
   let state: GameState | undefined;
   let registry: Registry = createRegistry();  // the hosted games' messages, once ListGameTypes has answered
+  let rules: Rules | undefined;  // the game's board's rules help, once the game's type is known
   const board = h("div.board-box", { "data-testid": "board" });
   const seats = h("ul.seats", { "data-testid": "seats" });
   const moves = h("div.moves", { "data-testid": "moves" });
   const hint = h("div.hint", { "data-testid": "hint" });
+  // A spectator has no moves: the section is for players only, and a spectator is told what it is instead.
+  const yours = h("section.your-moves", { hidden: true }, h("h3", {}, "Your moves"), moves, hint);
+  const watching = h("div.watching", { "data-testid": "watching", hidden: true });
+  const help = h("details.rules", { "data-testid": "rules" }, h("summary", {}, "How to play"));
   const score = h("div.score", { "data-testid": "score" });
   const log = h("ol.log", { "data-testid": "log" });
-  const share = seat.joinCode
-    ? h("div.share", {}, "Join code for your friends: ", h("code", { "data-testid": "share-code" }, seat.joinCode),
-        h("button", { "data-testid": "start", onclick: start }, "Start (open seats go to the AI)"))
-    : null;
+  const share = seat.joinCode ? shareBox(seat.joinCode) : null;
   app.replaceChildren(
     h("div.table", {},
-      h("div.left", {}, board, h("h3", {}, "Your moves"), moves, hint),
-      h("div.right", {}, h("h3", {}, "Seats"), seats, share, h("h3", {}, "Score"), score,
+      h("div.left", {}, board, yours, watching),
+      h("div.right", {}, help, h("h3", {}, "Seats"), seats, share, h("h3", {}, "Score"), score,
         h("button", { "data-testid": "refresh-score", onclick: showScore }, "Score now"),
         h("h3", {}, "Game log"), log)),
   );
-  const names = (n: number) => state?.seats[n]?.name || `Seat ${n}`;
+  const names = (n: number) => state?.seats[n]?.name || `Seat ${n + 1}`;
+
+  function shareBox(code: string): HTMLElement {
+    const link = joinLink(code);
+    const field = h("input.join-link", { readonly: true, value: link, "data-testid": "join-link",
+      "aria-label": "Join link for your friends" }) as HTMLInputElement;
+    const copy: HTMLElement = h("button", { "data-testid": "copy-link", onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(link);
+        copy.textContent = "Link copied";
+        say("The join link is copied: send it to your friends.");
+      } catch {
+        field.select(); // no clipboard (an insecure page, or refused): the link is selected for Ctrl+C
+        say("Copy the selected link (Ctrl+C) and send it to your friends.");
+      }
+    } }, "Copy join link");
+    return h("div.share", {},
+      h("div", {}, "Join code for your friends: ", h("code.join-code", { "data-testid": "share-code" }, code)),
+      h("div.share-link", {}, field, copy),
+      h("button", { "data-testid": "start", onclick: start }, "Start (open seats go to the AI)"));
+  }
 
   async function start(): Promise<void> {
     try {
       await client.startGame({ gameId: seat.gameId }, auth(seat.creatorToken));
       share?.remove();
     } catch (e) {
-      say(describeError(e), true);
+      sayError(e);
     }
+  }
+
+  function explain(type: GameType | undefined): void {
+    const title = type?.title ?? state?.gameType ?? "this game";
+    help.replaceChildren(h("summary", {}, `How to play ${title}`), h("div", {},
+      type?.description ? h("p", {}, type.description) : null,
+      rules ? h("ul", { "data-testid": "how-to" }, rules.howTo.map((line) => h("li", {}, line))) : null,
+      rules?.legend.length ? [h("h4", {}, "What the board shows"),
+        h("dl.legend", { "data-testid": "legend" }, rules.legend.map(([term, meaning]) => [h("dt", {}, term), h("dd", {}, meaning)]))]
+        : null,
+      h("p.small", {}, "Hover over a card for what it does; the game log tells every move.")));
   }
 
   function draw(next: GameState): void {
@@ -182,14 +270,29 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
       h(`li${next.toAct.includes(s.seat) ? ".to-act" : ""}`, { "data-seat": s.seat },
         `${s.name} (${SeatKind[s.kind].toLowerCase()}${s.strength ? ` ${s.strength}` : ""})`,
         s.seat === next.yourSeat ? " — you" : "")));
-    drawMoves(next.legalMoves);
-    for (const event of next.recentEvents) addEvent(Number(event.version), event.moveLabel);
+    const spectator = next.yourSeat === undefined;
+    yours.hidden = spectator;
+    watching.hidden = !spectator;
+    if (spectator) drawWatching();
+    else drawMoves(next.legalMoves);
+    for (const event of next.recentEvents) addEvent(event);
     const over = next.status === GameStatus.FINISHED;
-    say(over ? "The game is over." : next.yourSeat !== undefined && next.toAct.includes(next.yourSeat)
-      ? "Your turn." : next.status === GameStatus.WAITING_FOR_PLAYERS ? "Waiting for players." : "Waiting for the others.");
+    say(over ? "The game is over." : !spectator && next.toAct.includes(next.yourSeat!)
+      ? "Your turn." : next.status === GameStatus.WAITING_FOR_PLAYERS ? "Waiting for players."
+        : spectator ? "You are watching." : "Waiting for the others.");
     document.body.dataset.version = String(next.version);
     document.body.dataset.status = GameStatus[next.status];
     if (over) void showScore();
+  }
+
+  // A spectator's note, and the seat this browser holds in the game (kept by another tab) offered back.
+  function drawWatching(): void {
+    const kept = keptSeat(seat.gameId);
+    watching.replaceChildren(h("p", {}, "You are watching this game: you hold no seat in this tab."),
+      kept && kept.token !== seat.token
+        ? h("p", {}, "This browser holds a seat in it. ",
+          h("button", { "data-testid": "resume-seat", onclick: () => openTable({ ...kept }) }, "Resume your seat"))
+        : "");
   }
 
   function moveGroup(move: LegalMove): string {
@@ -223,7 +326,7 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
     } catch (e) {
       // ABORTED: the game changed meanwhile in a way this seat sees (a timer, a seat leaving; never another seat's
       // secret choice made while this one chooses, docs/api.md): read it again and let the player decide.
-      say(describeError(e), true);
+      sayError(e);
       if (ConnectError.from(e).code === Code.Aborted || ConnectError.from(e).code === Code.FailedPrecondition) {
         const fresh = await client.getState({ gameId: seat.gameId }, auth(seat.token));
         if (fresh.state) draw(fresh.state);
@@ -256,37 +359,52 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
     }
   }
 
+  // A live score is reckoned on a guess of what the reader cannot see (hidden cards, a Hand's order: service
+  // visible_score), so it is shown as an estimate; the final score is exact.
   function drawScore(s: GetScoreResponse): void {
     const categories = s.seats[0]?.breakdown.map((b) => b.category) ?? [];
     const place = new Map(s.ranking.flatMap((g, i) => g.seats.map((seatNo) => [seatNo, i + 1] as const)));
+    const about = s.final ? "" : "≈ ";
     score.replaceChildren(
-      h("div", { "data-testid": s.final ? "final-score" : "live-score" }, s.final ? "Final score" : "Score so far"),
-      h("table", {},
+      h("div", { "data-testid": s.final ? "final-score" : "live-score" }, s.final ? "Final score" : "Score so far, estimated"),
+      s.final ? "" : h("p.small", { "data-testid": "estimate-note" },
+        "An estimate: what you cannot see (other hands, hidden cards) is counted as a random guess, so it may be wrong."),
+      h(`table${s.final ? "" : ".estimate"}`, {},
         h("tr", {}, h("th", {}, ""), s.seats.map((x) => h("th", {}, names(x.seat)))),
-        categories.map((c, i) => h("tr", {}, h("td", {}, c), s.seats.map((x) => h("td", {}, `${x.breakdown[i]?.points ?? ""}`)))),
+        categories.map((c, i) => h("tr", {}, h("td", {}, c), s.seats.map((x) =>
+          h("td", {}, x.breakdown[i] ? `${about}${x.breakdown[i].points}` : "")))),
         h("tr.total", {}, h("td", {}, "Total"), s.seats.map((x) =>
-          h("td", { "data-testid": `total-${x.seat}` }, `${x.total}`))),
+          h("td", { "data-testid": `total-${x.seat}` }, s.final ? `${x.total}` : `${about}${x.total}`))),
         s.final ? h("tr", {}, h("td", {}, "Place"), s.seats.map((x) => h("td", {}, `${place.get(x.seat) ?? ""}`))) : null),
       s.decidedBy ? h("p", {}, s.decidedBy) : "",
     );
   }
 
   const seen = new Set<number>();
-  function addEvent(version: number, label: string): void {
-    if (!label || seen.has(version)) return;
+  function addEvent(event: GameEvent): void {
+    const version = Number(event.version);
+    // Another seat's secret move is told as such ("Ann planned": the service names the seat, never the move).
+    const text = eventText(event, names, rules?.secretMove);
+    if (!text || seen.has(version)) return;
     seen.add(version);
-    log.prepend(h("li", { value: version }, label));
+    const line = h(`li${event.kind === GameEvent_Kind.MOVE && !event.moveLabel ? ".secret" : ""}`, { value: version }, text);
+    const later = [...log.children].find((li) => Number((li as HTMLLIElement).value) < version);
+    log.insertBefore(line, later ?? null); // newest first
   }
 
-  // Follow the game: one WatchGame stream from the version drawn, resuming after a dropped stream, until the table
-  // is left (the signal cancels the call: the browser closes the connection and the gateway ends the upstream call).
-  async function follow(): Promise<void> {
+  // Follow the game: one WatchGame stream, until the table is left (the signal cancels the call: the browser closes
+  // the connection and the gateway ends the upstream call). It starts from the version drawn when the log drawn is
+  // the whole game's, else from the creation (GetState tells only the latest events: a late spectator gets them
+  // all), and resumes after a dropped stream from the last event received.
+  async function follow(from: bigint): Promise<void> {
     while (!shown.aborted) {
       try {
-        const from = state ? state.version : 0n;
         for await (const update of client.watchGame({ gameId: seat.gameId, fromVersion: from },
           { ...auth(seat.token), signal: shown })) {
-          if (update.event) addEvent(Number(update.event.version), update.event.moveLabel);
+          if (update.event) {
+            addEvent(update.event);
+            from = update.event.version;
+          }
           if (update.state) draw(update.state);
         }
         if (state?.status === GameStatus.FINISHED) return;
@@ -298,15 +416,31 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
     }
   }
 
+  let first: GameState | undefined;
   try {
-    registry = (await hostedGames()).registry;
-    const first = await client.getState({ gameId: seat.gameId }, auth(seat.token));
-    if (first.state) draw(first.state);
+    const games = await hostedGames();
+    registry = games.registry;
+    useDescriptions(registry); // cards told in the game's own words (its .proto comments)
+    first = (await client.getState({ gameId: seat.gameId }, auth(seat.token))).state;
+    const type = games.types.find((t) => t.name === first?.gameType);
+    rules = type && RULES.get(type.viewType);
+    explain(type);
+    if (first) draw(first);
   } catch (e) {
-    if (!shown.aborted) say(describeError(e), true);
+    if (shown.aborted) return;
+    sayError(e);
+    const e2 = ConnectError.from(e);
+    if (e2.code === Code.NotFound || errorReason(e) === "INVALID_GAME_ID") {
+      app.replaceChildren(h("section.card-box", { "data-testid": "no-such-game" },
+        h("h2", {}, "No such game"),
+        h("p", {}, `No game has the id “${seat.gameId}”: check it, or the game ended and is no longer kept.`),
+        h("p", {}, h("a", { href: "#" }, "Back to the start page"))));
+    }
     return;
   }
-  if (!shown.aborted) void follow();
+  if (!first || shown.aborted) return;
+  const whole = first.recentEvents[0]?.version === 1n;
+  void follow(whole ? first.version : 0n);
 }
 
 // What the page shows now (home or one table): leaving it (another address, or leaving the page) aborts it, which
@@ -317,9 +451,10 @@ function route(): void {
   showing.abort();
   showing = new AbortController();
   const match = /game=([^&]+)/.exec(location.hash);
+  const invited = /join=([^&]+)/.exec(location.hash);
   say("");
   if (match) void table(recall(decodeURIComponent(match[1])), showing.signal);
-  else void home(showing.signal);
+  else void home(showing.signal, invited ? decodeURIComponent(invited[1]) : "");
 }
 
 document.getElementById("home-link")!.addEventListener("click", () => { location.hash = ""; });

@@ -26,14 +26,15 @@ function resources(r: HinodeResources | undefined): HTMLElement {
 }
 
 export function hinodeBoard(view: HinodeView, names: Names): HTMLElement {
+  // A proxy is named by its position counted from 1, as the moves and the log name it ("the proxy at position 4").
   const who = (p: number | undefined) =>
-    p === undefined ? "—" : p < view.numPlayers ? names(p) : `Proxy ${p}`;
+    p === undefined ? "—" : p < view.numPlayers ? names(p) : `Proxy ${p + 1}`;
   const area = (a: HinodeArea, index: number | undefined) => {
     const n = a.nawabari;
     const colour = n ? enumName(HinodeColourSchema, n.colour).toLowerCase() : "none";
     return h(
       `div.area.area-${colour}${index !== undefined && index === view.battlefield ? ".battlefield" : ""}`,
-      { title: index === undefined ? "Bonus Area" : `Area ${index} (row ${a.row}, column ${a.column})` },
+      { title: index === undefined ? "Bonus Area" : `Area ${index + 1} (row ${a.row}, column ${a.column})` },
       h("div.area-head", {}, n ? `${enumName(HinodeColourSchema, n.colour)} ${n.number}` : "", index === undefined ? " · Bonus" : ""),
       n ? h("div.small", {}, `1st ${n.firstPlaceVp} VP · 2nd ${n.secondPlaceVp} VP`) : null,
       resources(a.resources),
@@ -53,7 +54,8 @@ export function hinodeBoard(view: HinodeView, names: Names): HTMLElement {
     h("div.town", {}, view.areas.map((a, i) => area(a, i))),
     view.bonusArea ? h("div.bonus", {}, area(view.bonusArea, undefined)) : null,
     h("div.positions", {}, view.positions.map((p) =>
-      h(`div.position${p.position === view.actor ? ".acting" : ""}`, {},
+      h(`div.position${p.position === view.actor ? ".acting" : ""}`, { "data-position": p.position + 1 },
+        h("span.small", {}, `Position ${p.position + 1} · `),
         h("strong", {}, who(p.position), p.position === view.seat ? " (you)" : ""),
         h("div.small", {}, `${p.tribe ? enumName(HinodeTribeSchema, p.tribe) : "no tribe yet"} · ${p.handSize} cards${p.heroAvailable ? " · Hero" : ""}`),
         resources(p.resources)))),
@@ -65,4 +67,30 @@ export function hinodeBoard(view: HinodeView, names: Names): HTMLElement {
   );
 }
 
-export const board = defineBoard(HinodeViewSchema, hinodeBoard);
+export const board = defineBoard(HinodeViewSchema, hinodeBoard, {
+  howTo: [
+    "9 tricks. The start player chooses a free Area of the town as the Battlefield; then everyone plays one card, " +
+      "clockwise from the start player.",
+    "A card whose suit is the Battlefield's colour Follows (the white Area takes the start player's suit). Follow " +
+      "cards rank first, highest number first, then the others; the Hero is strongest and always Follows.",
+    "1st and 2nd place put their tribe markers on the Battlefield; 3rd takes 2 of its resources, 4th the last one. " +
+      "1st starts the next trick.",
+    "A red resource played with a card makes its power 14 minus its number; a blue one turns Follow into Not Follow " +
+      "or back; yellow ones are treasure at the end.",
+    "At the end: each Area's 1st and 2nd place VP, the Bonus Area, your largest group of connected Areas (2 VP each), " +
+      "3 VP for the last Hero played, and treasure. With fewer than 4 players, proxies play the empty positions.",
+  ],
+  legend: [
+    ["Red 7 · Bonus", "an Area's Nawabari card (its colour and number); Bonus marks the Bonus Area"],
+    ["1st 5 VP · 2nd 2 VP", "what the Area's 1st and 2nd place score at the end"],
+    ["1st: Ann · 2nd: —", "whose markers hold the Area's 1st and 2nd place; — is a place still empty"],
+    ["Samurai: Ann", "markers put next to the Battlefield by the Blue SAMURAI skill (they count for connected Areas)"],
+    ["coloured dots", "resources: on an Area, those still to win; under a position, that player's unused ones"],
+    ["Position 3", "the four positions round the table, clockwise from 1; moves and the log count them the same way"],
+    ["Proxy 3", "the proxy player at position 3: it plays the top card of its pile and keeps no resources"],
+    ["Ann (5)", "in the trick: who played the card, and its battle power after a red resource"],
+    ["Hero", "a player's Hero card, still unplayed: power 14, every suit, always Follows, once per trick"],
+    ["orange outline", "the Battlefield, the Area this trick is fought for"],
+  ],
+  secretMove: "made a move",
+});

@@ -1,10 +1,11 @@
 // Kung Fur Fight's board: the three Arenas (rewards, each side's team with its leader and assistants, the winner),
 // both players' resources and hands (the opponent's as far as it is known), and the piles.
-import { chip, defineBoard, enumName, type Names } from "../board";
+import { card, chip, defineBoard, enumEffect, enumName, type Names } from "../board";
 import { h } from "../dom";
 import {
   KungFurArenaNumberSchema,
   KungFurBattleStageSchema,
+  KungFurCardKindSchema,
   KungFurCardSchema,
   KungFurDecisionSchema,
   KungFurDishStateSchema,
@@ -14,9 +15,26 @@ import {
   type KungFurView,
 } from "../gen/tabletop/v1/kungfur_pb";
 
+// Why the game ended, saying whose SP hit 0 (the engine's reason says "the opponent's").
+export function ending(view: KungFurView, names: Names): string {
+  if (!view.endReason) return "";
+  const zero = view.players.filter((p) => p.sp === 0).map((p) => names(p.seat));
+  const winners = view.winners.length === 1 ? `${names(view.winners[0])} wins` : view.winners.length ? "a draw" : "";
+  const why = zero.length ? `${zero.map((n) => `${n}'s`).join(" and ")} SP ${zero.length > 1 ? "are" : "is"} 0` : view.endReason;
+  return `Game over: ${[winners, why].filter(Boolean).join(": ")}`;
+}
+
 export function kungfurBoard(view: KungFurView, names: Names): HTMLElement {
-  const cards = (values: number[]) => h("div.cards.small-cards", {}, values.map((c) => chip(KungFurCardSchema, c)));
+  // A card's AP in this game (the game's data option may change them), from the view's card table.
+  const ap = new Map(view.cardTypes.filter((t) => t.attackPoints).map((t) => [t.card, `${t.attackPoints} AP`]));
+  const cards = (values: number[]) => h("div.cards.small-cards", {}, values.map((c) => chip(KungFurCardSchema, c, ap.get(c))));
+  const hand = (values: number[]) => h("div.cards.with-text", { "data-testid": "hand" },
+    values.map((c) => card(KungFurCardSchema, c, ap.get(c))));
   const side = (seat: number) => enumName(KungFurSideSchema, view.players.find((p) => p.seat === seat)?.side ?? 0);
+  const player = (seat: number) => view.players.find((p) => p.seat === seat);
+  // An arena's team: its animals; none is drawn as "no animal" (or a plan still behind its screen), never as cards.
+  const team = (seat: number, animals: number[]) => animals.length ? cards(animals)
+    : h("div.small.empty-team", {}, player(seat)?.planSecret ? "plan behind the screen" : "no animal");
   return h(
     "div.board.kungfur",
     {},
@@ -24,8 +42,8 @@ export function kungfurBoard(view: KungFurView, names: Names): HTMLElement {
       `Round ${view.round}`,
       `phase: ${enumName(KungFurPhaseSchema, view.phase)}`,
       view.currentArena ? `arena ${enumName(KungFurArenaNumberSchema, view.currentArena)}, ${enumName(KungFurBattleStageSchema, view.stage)}` : "",
-      view.endReason,
     ].filter(Boolean).join(" · ")),
+    view.endReason ? h("div.status-line", { "data-testid": "end-reason" }, ending(view, names)) : null,
     h("div.arenas", {}, view.arenas.map((a) =>
       h(`div.arena${a.number === view.currentArena ? ".acting" : ""}`, {},
         h("strong", {}, `Arena ${enumName(KungFurArenaNumberSchema, a.number)}`,
@@ -34,13 +52,13 @@ export function kungfurBoard(view: KungFurView, names: Names): HTMLElement {
         a.teams.map((t) => h("div.team", {},
           h("div.small", {}, `${names(t.seat)} (${side(t.seat)}) · ${t.attackPoints} AP`,
             t.hiddenWeapons ? ` · ${t.hiddenWeapons} hidden weapons` : "", t.coconuts ? ` · ${t.coconuts} coconuts` : ""),
-          cards([t.leader, ...t.assistants])))))),
+          team(t.seat, [t.leader, ...t.assistants].filter(Boolean))))))),
     h("div.positions", {}, view.players.map((p) =>
       h(`div.position${p.seat === view.seat ? ".mine" : ""}`, {},
         h("strong", {}, `${names(p.seat)} (${enumName(KungFurSideSchema, p.side)})`, p.seat === view.seat ? " (you)" : ""),
         h("div.small", {}, `SP ${p.sp} · VP ${p.vp} · limit ${p.limit} · food ${p.foodTokens} · dish ${enumName(KungFurDishStateSchema, p.specialDish)}`,
           p.planDone ? " · plan done" : ""),
-        h("div.small", {}, "Hand"), cards(p.hand),
+        h("div.small", {}, "Hand"), p.seat === view.seat ? hand(p.hand) : cards(p.hand),
         p.restArea.length ? [h("div.small", {}, "Resting"), cards(p.restArea)] : null,
         p.items.length ? [h("div.small", {}, "Items"), cards(p.items)] : null))),
     view.decisions.length ? h("div.small", {}, "Waiting for: ", view.decisions.map((d) =>
@@ -48,7 +66,32 @@ export function kungfurBoard(view: KungFurView, names: Names): HTMLElement {
     view.rewardsToTake.length ? [h("div.rowlabel", {}, "Rewards to take"), cards(view.rewardsToTake)] : null,
     view.discard.length ? [h("div.rowlabel", {}, "Discard"), cards(view.discard)] : null,
     h("div.small", {}, `Reward deck: ${view.rewardDeckSize} cards`),
+    h("details", { "data-testid": "card-reference" }, h("summary", {}, "Every card"), h("table.reference", {},
+      h("tr", {}, h("th", {}, "card"), h("th", {}, "kind"), h("th", {}, "AP"), h("th", {}, "copies"), h("th", {}, "what it does")),
+      view.cardTypes.map((t) => h("tr", {}, h("td", {}, enumName(KungFurCardSchema, t.card)),
+        h("td", {}, enumName(KungFurCardKindSchema, t.kind)), h("td", {}, `${t.attackPoints}`), h("td", {}, `${t.copies}`),
+        h("td", {}, enumEffect(KungFurCardSchema, t.card) ?? ""))))),
   );
 }
 
-export const board = defineBoard(KungFurViewSchema, kungfurBoard);
+export const board = defineBoard(KungFurViewSchema, kungfurBoard, {
+  howTo: [
+    "Cats against dogs, in rounds. In the planning both players, behind their screens, put animals from their hand " +
+      "on the three arenas: one leader per arena (its ability counts), then assistants (their AP only), up to the " +
+      "card limit, and tokens.",
+    "Then the screens come down and the arenas fight in order: the higher AP wins the arena's reward cards and VP; " +
+      "the loser loses SP.",
+    "In the regroup the used animals rest; food, the Special Dish or the Head Chef bring them back.",
+    "You win with 4 VP more than the opponent, or when the opponent's SP reaches 0; when the reward deck runs out, " +
+      "the higher VP wins.",
+  ],
+  legend: [
+    ["SP / VP", "spirit points (0 loses the game) and victory points"],
+    ["3 AP", "a card's attack points in battle; an arena's team shows its total AP"],
+    ["limit", "how many animals the player may place in a planning"],
+    ["plan behind the screen", "the opponent is planning: what it placed stays hidden until the reveal"],
+    ["Rewards", "the cards the arena's winner takes"],
+    ["Every card", "the table of every card's kind, AP, copies and ability in this game"],
+  ],
+  secretMove: "planned (behind the screen)",
+});

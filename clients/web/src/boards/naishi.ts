@@ -1,6 +1,6 @@
 // Naishi's board: the opponent's territory, the River and the Imperial Court, then the viewer's territory; each
 // territory its Line (face up) above its Hand (the viewer's own in order; the other's as far as it is known).
-import { chip, defineBoard, enumName, type Names } from "../board";
+import { card, chip, defineBoard, enumEffect, enumName, type Names } from "../board";
 import { h } from "../dom";
 import {
   NaishiCardSchema,
@@ -11,19 +11,22 @@ import {
   type NaishiView,
 } from "../gen/tabletop/v1/naishi_pb";
 
+// A row of places numbered from 1, left to right, as the moves name them ("position 3 of your Hand").
+function numbered(testid: string, items: HTMLElement[], classes = ""): HTMLElement {
+  return h(`div.cards.numbered${classes}`, { "data-testid": testid }, items.map((item, i) =>
+    h("div.place", { "data-position": i + 1 }, h("span.place-number", { "aria-hidden": "true" }, `${i + 1}`), item)));
+}
+
 function cards(values: number[], testid: string): HTMLElement {
-  return h("div.cards", { "data-testid": testid }, values.map((c) => chip(NaishiCardSchema, c)));
+  return numbered(testid, values.map((c) => chip(NaishiCardSchema, c)));
 }
 
 function territory(t: NaishiTerritory, viewer: number | undefined, names: Names): HTMLElement {
   const known = t.seat === viewer ? undefined : (t.knownToOpponent ?? t.knownToEveryone);
   const hand = t.hand.length
     ? cards(t.hand, `hand-${t.seat}`)
-    : h(
-        "div.cards.hidden-hand",
-        { "data-testid": `hand-${t.seat}` },
-        (known?.places.length ? known.places : [0, 0, 0, 0, 0]).map((c) => chip(NaishiCardSchema, c)),
-      );
+    : numbered(`hand-${t.seat}`, (known?.places.length ? known.places : [0, 0, 0, 0, 0]).map((c) => chip(NaishiCardSchema, c)),
+        ".hidden-hand");
   const among = !t.hand.length && known?.among.length
     ? h("div.note", {}, "Somewhere in this Hand: ", known.among.map((c) => chip(NaishiCardSchema, c)))
     : null;
@@ -50,18 +53,14 @@ export function naishiBoard(view: NaishiView, names: Names): HTMLElement {
     view.declaredBy !== undefined ? `end declared by ${names(view.declaredBy)}` : "",
   ].filter(Boolean);
   const gift = view.offer.length
-    ? h("div.gift", {}, "Your development cards (give one): ", view.offer.map((c) => chip(NaishiCardSchema, c)))
+    ? h("div.gift", {}, "Your development cards (give one): ", view.offer.map((c) => card(NaishiCardSchema, c)))
     : null;
   const middle = h(
     "section.middle",
     {},
     h("div.rowlabel", {}, "River"),
-    h(
-      "div.cards.river",
-      { "data-testid": "river" },
-      view.river.map((p) => h("div.pile", {}, p.size ? chip(NaishiCardSchema, p.top) : h("span.chip.empty", {}, "empty"),
-        h("span.size", {}, `${p.size}`))),
-    ),
+    numbered("river", view.river.map((p) => h("div.pile", {}, p.size ? chip(NaishiCardSchema, p.top) : h("span.chip.empty", {}, "empty"),
+      h("span.size", {}, `${p.size} left`))), ".river"),
     h("div.rowlabel", {}, "Imperial Court"),
     h(
       "div.court",
@@ -76,6 +75,10 @@ export function naishiBoard(view: NaishiView, names: Names): HTMLElement {
       ),
     ),
     view.discard.length ? h("div.note", {}, "Discard: ", view.discard.map((c) => chip(NaishiCardSchema, c))) : null,
+    h("details", { "data-testid": "card-reference" }, h("summary", {}, "Every card"), h("table.reference", {},
+      h("tr", {}, h("th", {}, "card"), h("th", {}, "what it is")),
+      NaishiCardSchema.values.filter((v) => v.number).map((v) => h("tr", {},
+        h("td", {}, chip(NaishiCardSchema, v.number)), h("td", {}, enumEffect(NaishiCardSchema, v.number) ?? ""))))),
   );
   return h(
     "div.board.naishi",
@@ -86,4 +89,26 @@ export function naishiBoard(view: NaishiView, names: Names): HTMLElement {
   );
 }
 
-export const board = defineBoard(NaishiViewSchema, naishiBoard);
+export const board = defineBoard(NaishiViewSchema, naishiBoard, {
+  howTo: [
+    "Your territory is a Line of 5 cards (face up) above a Hand of 5 (hidden from your opponent). You can never " +
+      "reorder them: every card keeps its position.",
+    "At the start each player keeps one of 2 development cards and secretly gives the other to the opponent.",
+    "On your turn, develop: discard a card of your Hand or Line and take the River's card at the same position in " +
+      "its place. Before or after it you may send an Emissary to the Imperial Court for one additional action: " +
+      "switch 2 River cards, 2 of your cards, or a Hand card with the Line card above it; or discard 2 River cards.",
+    "Instead of developing you may use the Imperial Decree (exchange both players' cards at one position), recall " +
+      "your Emissaries, or declare the end once a River pile is empty.",
+    "The game ends when 2 River piles are empty (or after a declared end): each card type scores by its own rule " +
+      "(the score table shows them by row); most points wins.",
+  ],
+  legend: [
+    ["1 to 5", "the positions of a row, left to right: the moves say \"position 3 of your Hand\""],
+    ["Line / Hand", "a territory's two rows: the Line is face up, the Hand hidden from the opponent"],
+    ["striped card", "a card you cannot see; \"Somewhere in this Hand\" lists cards known to be in it"],
+    ["River (n left)", "the 5 draw piles: the top card and how many cards the pile holds"],
+    ["Imperial Court", "the spaces where Emissaries go for additional actions; a taken space shows whose it is"],
+    ["gift chosen", "that player has chosen the card to give; which one stays secret until both have"],
+  ],
+  secretMove: "chose a card to give (secret until both have chosen)",
+});
