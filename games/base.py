@@ -183,6 +183,7 @@ class Score:
     final: bool
     tie_breaks: tuple[str, ...] = ()  # the rulebook's tie-breaks, in the order they were applied
     decided_by: str = ""  # a rule that decided the ranking regardless of the totals (e.g. a sudden win)
+    estimated: bool = False  # reckoned on a guess of what its reader cannot see (service.tables.visible_score)
 
     def winners(self) -> tuple[int, ...]:
         return self.ranking[0] if self.ranking else ()
@@ -265,6 +266,9 @@ class Game(ABC, Generic[S, V]):
     state_type: ClassVar[type]
     view_type: ClassVar[type]
     move_types: ClassVar[tuple[type, ...]]
+    # The live score depends only on what every seat sees (Zipang's coins), so a reader's is exact; otherwise it is
+    # reckoned on a guess of the hidden part and marked as an estimate. tests/service/test_views.py checks the claim.
+    live_score_public: ClassVar[bool] = False
 
     # --- lifecycle -------------------------------------------------------------------------------------------
     @abstractmethod

@@ -155,6 +155,7 @@ def score_to_proto(game: Game, score: Score, version: int) -> pb.GetScoreRespons
         ranking=[pb.RankGroup(seats=group) for group in score.ranking],
         tie_breaks=score.tie_breaks,
         decided_by=score.decided_by,
+        estimated=score.estimated,
     )
 
 

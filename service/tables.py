@@ -126,7 +126,7 @@ def visible_score(game: Game, state: Any, viewer: int | None) -> Score:
         return game.score(state)
     view = game.view(state, viewer)
     rng = random.Random(hashlib.sha256(game.dump_view(view)).digest())
-    return game.score(game.sample(view, rng))
+    return replace(game.score(game.sample(view, rng)), estimated=not game.live_score_public)
 
 
 def final_score(game: Game, state: Any, viewer: int | None, status: str, resigned: tuple[int, ...],

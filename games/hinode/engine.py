@@ -36,6 +36,7 @@ class Hinode(Game[State, View]):
     state_type = State
     view_type = View
     move_types = MOVE_TYPES
+    live_score_public = True  # markers, resources and the Heroes played: all face up
 
     def new_game(self, num_seats: int, options: Mapping[str, Any], seed: int) -> State:
         opts = self.resolve_setup(num_seats, options)

@@ -37,6 +37,7 @@ class KungFur(Game[State, View]):
     state_type = State
     view_type = View
     move_types = MOVE_TYPES
+    live_score_public = True  # VP, and the SP and deck size that rank, are public
 
     def new_game(self, num_seats: int, options: Mapping[str, Any], seed: int) -> State:
         opts = self.resolve_setup(num_seats, options)

@@ -36,6 +36,7 @@ class Zipang(Game[State, View]):
     state_type = State
     view_type = View
     move_types = MOVE_TYPES
+    live_score_public = True  # coins are kept in sight
     rules = rules
 
     def new_game(self, num_seats: int, options: Mapping[str, Any], seed: int) -> State:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -142,6 +143,26 @@ def test_a_live_score_depends_only_on_what_the_caller_may_see(game):
             seat = rng.choice(sorted(game.to_act(state)))
             state = game.apply(state, seat, rng.choice(list(game.legal_moves(state, seat))))
         assert visible_score(game, state, None) == game.score(state)  # the final score is exact
+
+
+@pytest.mark.parametrize("game", registry.all_games(), ids=registry.names())
+def test_a_live_score_is_marked_as_an_estimate_unless_the_game_calls_it_public_which_it_is(game):
+    """GetScore.estimated: a game claiming live_score_public gets every reader's live score exact; the others' are
+    estimates (Naishi's depends on the Hands' order), and a final score never is."""
+    rng = random.Random(12)
+    for g in range(6):
+        n, options = game.variants()[g % len(game.variants())]
+        state = game.new_game(n, options, g)
+        while game.to_act(state):
+            for viewer in [None, *range(n)]:
+                seen = visible_score(game, state, viewer)
+                assert seen.estimated is not game.live_score_public
+                if game.live_score_public:
+                    assert replace(seen, estimated=False) == game.score(state)
+            seat = rng.choice(sorted(game.to_act(state)))
+            state = game.apply(state, seat, rng.choice(list(game.legal_moves(state, seat))))
+        assert not visible_score(game, state, None).estimated
+    assert registry.get("naishi").live_score_public is False
 
 
 def test_hinode_live_scores_are_exact_because_they_are_public(api, redis_url):

@@ -402,20 +402,22 @@ class GetScoreRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ...) -> None: ...
 
 class GetScoreResponse(_message.Message):
-    __slots__ = ("version", "final", "seats", "ranking", "tie_breaks", "decided_by")
+    __slots__ = ("version", "final", "seats", "ranking", "tie_breaks", "decided_by", "estimated")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     FINAL_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     RANKING_FIELD_NUMBER: _ClassVar[int]
     TIE_BREAKS_FIELD_NUMBER: _ClassVar[int]
     DECIDED_BY_FIELD_NUMBER: _ClassVar[int]
+    ESTIMATED_FIELD_NUMBER: _ClassVar[int]
     version: int
     final: bool
     seats: _containers.RepeatedCompositeFieldContainer[SeatScore]
     ranking: _containers.RepeatedCompositeFieldContainer[RankGroup]
     tie_breaks: _containers.RepeatedScalarFieldContainer[str]
     decided_by: str
-    def __init__(self, version: _Optional[int] = ..., final: _Optional[bool] = ..., seats: _Optional[_Iterable[_Union[SeatScore, _Mapping]]] = ..., ranking: _Optional[_Iterable[_Union[RankGroup, _Mapping]]] = ..., tie_breaks: _Optional[_Iterable[str]] = ..., decided_by: _Optional[str] = ...) -> None: ...
+    estimated: bool
+    def __init__(self, version: _Optional[int] = ..., final: _Optional[bool] = ..., seats: _Optional[_Iterable[_Union[SeatScore, _Mapping]]] = ..., ranking: _Optional[_Iterable[_Union[RankGroup, _Mapping]]] = ..., tie_breaks: _Optional[_Iterable[str]] = ..., decided_by: _Optional[str] = ..., estimated: _Optional[bool] = ...) -> None: ...
 
 class WatchGameRequest(_message.Message):
     __slots__ = ("game_id", "from_version")
