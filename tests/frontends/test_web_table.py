@@ -71,6 +71,8 @@ def test_an_unknown_game_id_says_so(seen):
 def test_the_live_score_is_marked_as_an_estimate(seen):
     assert seen["liveScore"]["label"] == "Score so far, estimated" and seen["liveScore"]["note"] == 1
     assert seen["liveScore"]["total"].startswith("≈ ")
+    # Kung Fur Fight's VP are public (GetScore.estimated is false): its live score is no estimate
+    assert seen["kungfur"]["liveScore"] == "Score so far" and seen["kungfur"]["estimateNote"] == 0
 
 
 def test_a_late_spectator_gets_the_whole_log_with_the_secret_moves_and_no_moves_of_its_own(seen):

@@ -359,22 +359,23 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
     }
   }
 
-  // A live score is reckoned on a guess of what the reader cannot see (hidden cards, a Hand's order: service
-  // visible_score), so it is shown as an estimate; the final score is exact.
+  // A live score reckoned on a guess of what the reader cannot see (GetScore.estimated: another Hand's order) is
+  // shown as an estimate; a public one (Zipang's coins) and the final score are exact.
   function drawScore(s: GetScoreResponse): void {
     const categories = s.seats[0]?.breakdown.map((b) => b.category) ?? [];
     const place = new Map(s.ranking.flatMap((g, i) => g.seats.map((seatNo) => [seatNo, i + 1] as const)));
-    const about = s.final ? "" : "≈ ";
+    const about = s.estimated ? "≈ " : "";
     score.replaceChildren(
-      h("div", { "data-testid": s.final ? "final-score" : "live-score" }, s.final ? "Final score" : "Score so far, estimated"),
-      s.final ? "" : h("p.small", { "data-testid": "estimate-note" },
-        "An estimate: what you cannot see (other hands, hidden cards) is counted as a random guess, so it may be wrong."),
-      h(`table${s.final ? "" : ".estimate"}`, {},
+      h("div", { "data-testid": s.final ? "final-score" : "live-score" },
+        s.final ? "Final score" : s.estimated ? "Score so far, estimated" : "Score so far"),
+      s.estimated ? h("p.small", { "data-testid": "estimate-note" },
+        "An estimate: what you cannot see (the other Hand) is counted as a random guess, so it may be wrong.") : "",
+      h(`table${s.estimated ? ".estimate" : ""}`, {},
         h("tr", {}, h("th", {}, ""), s.seats.map((x) => h("th", {}, names(x.seat)))),
         categories.map((c, i) => h("tr", {}, h("td", {}, c), s.seats.map((x) =>
-          h("td", {}, x.breakdown[i] ? `${about}${x.breakdown[i].points}` : "")))),
+          h("td", {}, `${x.breakdown[i]?.points ?? ""}`)))),
         h("tr.total", {}, h("td", {}, "Total"), s.seats.map((x) =>
-          h("td", { "data-testid": `total-${x.seat}` }, s.final ? `${x.total}` : `${about}${x.total}`))),
+          h("td", { "data-testid": `total-${x.seat}` }, `${about}${x.total}`))),
         s.final ? h("tr", {}, h("td", {}, "Place"), s.seats.map((x) => h("td", {}, `${place.get(x.seat) ?? ""}`))) : null),
       s.decidedBy ? h("p", {}, s.decidedBy) : "",
     );

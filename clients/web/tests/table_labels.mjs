@@ -168,7 +168,11 @@ try {
   await page.getByTestId("opponents").fill("1");
   await page.getByTestId("create").click();
   await page.locator("[data-testid=board] [data-view]").waitFor();
+  await page.getByTestId("refresh-score").click();
+  await page.getByTestId("live-score").waitFor();
   result.kungfur = {
+    liveScore: await page.getByTestId("live-score").textContent(), // VP are public: exact, no estimate
+    estimateNote: await page.getByTestId("estimate-note").count(),
     hand: await page.$$eval("[data-testid=hand] .card-with-text", (cs) => cs.map((c) => c.textContent)),
     reference: await page.$$eval("[data-testid=card-reference] tr", (rows) => rows.map((r) => r.textContent)),
   };

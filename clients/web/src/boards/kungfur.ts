@@ -20,7 +20,10 @@ export function ending(view: KungFurView, names: Names): string {
   if (!view.endReason) return "";
   const zero = view.players.filter((p) => p.sp === 0).map((p) => names(p.seat));
   const winners = view.winners.length === 1 ? `${names(view.winners[0])} wins` : view.winners.length ? "a draw" : "";
-  const why = zero.length ? `${zero.map((n) => `${n}'s`).join(" and ")} SP ${zero.length > 1 ? "are" : "is"} 0` : view.endReason;
+  // "both players' SP are 0: the higher VP wins": the seats named, and what decided kept.
+  const decided = view.endReason.includes(":") ? view.endReason.slice(view.endReason.indexOf(":")) : "";
+  const why = zero.length
+    ? `${zero.map((n) => `${n}'s`).join(" and ")} SP ${zero.length > 1 ? "are" : "is"} 0${decided}` : view.endReason;
   return `Game over: ${[winners, why].filter(Boolean).join(": ")}`;
 }
 

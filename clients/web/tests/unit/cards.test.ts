@@ -44,7 +44,9 @@ describe("Kung Fur Fight's end", () => {
 
   it("says whose SP hit 0", () => {
     expect(ending(over([4, 0], [0]), names)).toBe("Game over: Ann wins: Bo's SP is 0");
-    expect(ending(over([0, 0], [0, 1]), names)).toBe("Game over: a draw: Ann's and Bo's SP are 0");
+    const both = over([0, 0], [0, 1]);
+    both.endReason = "both players' SP are 0: the higher VP wins (VP and SP tied: a draw)";
+    expect(ending(both, names)).toBe("Game over: a draw: Ann's and Bo's SP are 0: the higher VP wins (VP and SP tied: a draw)");
   });
 
   it("keeps the game's reason otherwise, and says nothing while the game goes on", () => {
