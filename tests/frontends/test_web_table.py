@@ -19,6 +19,9 @@ from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.frontends.test_frontends import CHROMIUM, WEB, WebStack, browser_or_skip
 
+# A stack, a browser, node: none of it in the fast tier (make test-fast starts no process).
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture(scope="module")
 def table_stack(tmp_path_factory):

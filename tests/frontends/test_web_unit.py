@@ -12,6 +12,9 @@ import pytest
 
 from tests.frontends.test_frontends import WEB
 
+# npm and node run: not in the fast tier (make test-fast starts no process).
+pytestmark = pytest.mark.integration
+
 
 def npm_or_skip(tool: str) -> str:
     npm = shutil.which("npm")
