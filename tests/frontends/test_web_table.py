@@ -43,10 +43,19 @@ def kung_fur_game_ending_by_sp(target: str) -> str:
     return created.game_id
 
 
+def advanced_hinode_game(target: str) -> str:
+    """A Hinode game of two AIs with the advanced rules (the tribe skills)."""
+    with grpc.insecure_channel(target) as channel:
+        created = game_service_pb2_grpc.GameServiceStub(channel).CreateGame(pb.CreateGameRequest(
+            game_type="hinode", start=True, seed=5, options_json='{"advanced": true}',
+            seats=[pb.SeatSpec(kind=pb.SEAT_KIND_AI, strength="easy")] * 2))
+    return created.game_id
+
+
 @pytest.fixture(scope="module")
 def seen(table_stack) -> dict:
     ran = subprocess.run(["node", "tests/table_labels.mjs", table_stack.gateway_url + "/",
-                          kung_fur_game_ending_by_sp(table_stack.target)],
+                          kung_fur_game_ending_by_sp(table_stack.target), advanced_hinode_game(table_stack.target)],
                          cwd=WEB, capture_output=True, text=True, timeout=900, env={**os.environ, "CHROMIUM": CHROMIUM})
     assert ran.returncode == 0, ran.stderr[-3000:]
     result = json.loads(ran.stdout.strip().splitlines()[-1])
@@ -113,6 +122,10 @@ def test_the_rules_and_a_legend_are_at_hand_and_places_are_numbered_as_the_moves
     assert [p.split(" · ")[0] for p in positions] == ["Position 1", "Position 2", "Position 3", "Position 4"]
     assert "Proxy 3" in positions[2] and "Proxy 4" in positions[3]
     assert "1st: Ann · 2nd: —" in seen["hinode"]["legend"] and "Hero" in seen["hinode"]["legend"]
+    # A tribe's skill, in hinode.proto's words, shown where it counts: in the advanced rules, not in the basic game
+    assert seen["hinode"]["skillsInBasicGame"] == 0
+    assert any(skill.startswith(("With markers on 2 Areas", "Place a marker", "If you end 1st", "Take an unused"))
+               for skill in seen["hinode"]["advancedSkills"]), seen["hinode"]["advancedSkills"]
 
 
 def test_every_card_tells_its_effect_and_values_from_the_games_own_messages(seen):

@@ -6,13 +6,14 @@
 // card tells what it does in the game's own words (its .proto comments, sent by ListGameTypes), Kung Fur Fight's
 // AP values show and its end says whose SP hit 0. Prints one JSON line of what it saw (the pytest wrapper,
 // tests/frontends/test_web_table.py, asserts on it).
-// Usage: node tests/table_labels.mjs URL KUNG_FUR_GAME_ID (a game of two AIs that ends by SP)
+// Usage: node tests/table_labels.mjs URL KUNG_FUR_GAME_ID HINODE_GAME_ID (games of two AIs: a Kung Fur Fight that
+// ends by SP, a Hinode with the advanced rules)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 
-const [url, kungfurGameId] = process.argv.slice(2);
+const [url, kungfurGameId, advancedHinodeGameId] = process.argv.slice(2);
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const dirs = [];
@@ -160,6 +161,12 @@ try {
   await page.locator("[data-testid=board] [data-view]").waitFor();
   result.hinode = { positions: await page.$$eval(".board.hinode .position", (ps) => ps.map((p) => p.textContent)),
     legend: await text(page, "[data-testid=legend]") };
+  await playOne(page); // a tribe chosen: no skill in the basic game
+  await page.waitForFunction(() => document.querySelector(".board.hinode .position").textContent.includes("no tribe") === false);
+  result.hinode.skillsInBasicGame = await page.locator(".tribe-skill").count();
+  await page.goto(`${url}#game=${encodeURIComponent(advancedHinodeGameId)}`);
+  await page.locator(".tribe-skill").first().waitFor();
+  result.hinode.advancedSkills = await page.$$eval(".tribe-skill", (ss) => ss.map((s) => s.textContent));
 
   // Kung Fur Fight: AP values on the cards, each card's ability in its own words, the names as the rulebook spells
   // them; and a finished game of two AIs that ended by SP says whose.

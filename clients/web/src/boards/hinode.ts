@@ -1,6 +1,6 @@
 // Top of the Hinode Town's board: the town (3 rows of 4 Areas, and the Bonus Area) with each Area's Nawabari card,
 // resources and place markers, the four positions around the table, the trick being played, and the viewer's hand.
-import { defineBoard, enumName, type Names } from "../board";
+import { defineBoard, enumEffect, enumName, type Names } from "../board";
 import { h } from "../dom";
 import {
   HinodeColourSchema,
@@ -57,7 +57,10 @@ export function hinodeBoard(view: HinodeView, names: Names): HTMLElement {
       h(`div.position${p.position === view.actor ? ".acting" : ""}`, { "data-position": p.position + 1 },
         h("span.small", {}, `Position ${p.position + 1} · `),
         h("strong", {}, who(p.position), p.position === view.seat ? " (you)" : ""),
-        h("div.small", {}, `${p.tribe ? enumName(HinodeTribeSchema, p.tribe) : "no tribe yet"} · ${p.handSize} cards${p.heroAvailable ? " · Hero" : ""}`),
+        h("div.small", {}, p.tribe ? enumName(HinodeTribeSchema, p.tribe) : "no tribe yet",
+          ` · ${p.handSize} cards${p.heroAvailable ? " · Hero" : ""}`),
+        // A tribe's skill (the game's words for it) counts in the advanced rules only.
+        view.advanced && p.tribe ? h("div.card-text.tribe-skill", {}, enumEffect(HinodeTribeSchema, p.tribe) ?? "") : null,
         resources(p.resources)))),
     h("div.rowlabel", {}, "Trick"),
     h("div.cards", { "data-testid": "trick" }, view.trick.length
