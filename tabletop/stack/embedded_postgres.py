@@ -115,8 +115,11 @@ class EmbeddedPostgres:
         if self.user is None:
             return args
         setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
+        # setpriv still holds root's capabilities at its own execve (it keeps them to change the group after the
+        # user), so it could start a binary its user cannot reach, which then fails to load its libraries. A shell
+        # in between, run as that user with no capabilities, execs the command as that user would.
         return [setpriv, f"--reuid={self.user.pw_uid}", f"--regid={self.user.pw_gid}", "--clear-groups", "--",
-                *args]
+                "/bin/sh", "-c", 'exec "$0" "$@"', *args]
 
     def _runnable(self, bin_dir: Path) -> bool:
         try:
