@@ -372,3 +372,57 @@ def test_without_a_database_an_unfinished_game_expires_as_before_and_is_never_sw
         client.close()
         channel.close()
         server.stop()
+
+
+def test_on_a_redis_cluster_abandoned_games_of_every_shard_are_ended_and_archived_once(database_url, toy_game,
+                                                                                       monkeypatch):
+    """The abandonment set is in its shard's slot, as the game's keys are: the commits that keep it, the claim (with
+    the lease and the deadlines) and the end commit each touch one slot, on whichever master holds it."""
+    import redis.cluster
+
+    from service.archive import db
+    from service.archive.writer import Writer
+    from tests.cluster_fixture import LocalCluster
+    from tests.service.test_archive import migrated
+
+    migrated(database_url)
+    shards = 16
+    cluster = LocalCluster(masters=3).start()
+    server = None
+    client = redis.cluster.RedisCluster.from_url(cluster.url)
+    try:
+        server = ServerThread(service_config(cluster.url, redis_cluster=True, ai_job_shards=shards,
+                                             database_url=database_url, timekeeper=False)).start()
+        clock = virtual_time(monkeypatch, store_module.now_ms())
+        with grpc.insecure_channel(server.target) as channel:
+            stub = game_service_pb2_grpc.GameServiceStub(channel)
+            ids = [stub.CreateGame(pb.CreateGameRequest(
+                game_type="toy", seats=[pb.SeatSpec(kind=HUMAN), pb.SeatSpec(kind=HUMAN)], start=True),
+                timeout=10).game_id for _ in range(12)]
+            on = {g: int(client.hget(game_key(g), "shard")) for g in ids}
+            assert len({client.keyslot(game_key(g)) for g in ids}) > 1, "games on several slots"
+            due = {g: int(client.zscore(abandon_key(on[g]), g)) for g in ids}
+            play = server.running.servicer.play
+            keeper = Timekeeper(play.tables, play.seats, shards, clock=clock)
+            clock.now = max(due.values())
+            assert on_loop(server, keeper.sweep()) == len(ids)
+            assert on_loop(server, keeper.sweep()) == 0
+            states = [stub.GetState(pb.GetStateRequest(game_id=g), timeout=10).state for g in ids]
+            assert {(s.status, s.recent_events[-1].kind) for s in states} == {
+                (pb.GAME_STATUS_FINISHED, pb.GameEvent.KIND_ABANDONED)}
+        pool = db.open_pool(database_url)
+        pool.open()
+        try:
+            writer = Writer(client, pool, shards=shards, retention_seconds=RETENTION, poll_seconds=0.05, cluster=True)
+            writer.create_groups()
+            while writer.step(block=False):
+                pass
+        finally:
+            pool.close()
+        assert archived(database_url) == sorted(ids)
+        assert rows(database_url, "SELECT DISTINCT outcome FROM games") == [("abandoned",)]
+    finally:
+        if server is not None:
+            server.stop()
+        client.close()
+        cluster.stop()
