@@ -239,6 +239,8 @@ class Timekeeper:
             result = await self.store.commit(game_id, record.game_type, record.version, fields, event,
                                              finished=True, shard=record.shard, deadline=None, stamp=record.stamp)
             if result.outcome == "OK":  # the commit took it out of the set and put it on the archive stream
+                if not self.store.archive:  # a database turned off since: the commit left the set alone
+                    await self._settle_idle(shard, game_id, claim_end, None)
                 metrics.GAMES_ABANDONED.labels(record.game_type).inc()
                 log.info("game abandoned", last_change_ms=last, version=result.version)
                 return "abandoned"

@@ -426,3 +426,17 @@ def test_on_a_redis_cluster_abandoned_games_of_every_shard_are_ended_and_archive
             server.stop()
         client.close()
         cluster.stop()
+
+
+def test_a_game_kept_for_the_sweep_when_the_database_is_turned_off_is_still_ended_and_then_expires(env):
+    """The set is read whether or not there is a database: a game a service with a database kept (no expiry) is
+    ended when due by a service that has none now, and then expires after the retention, not archived."""
+    client, clock = env.client, env.clock
+    game_id, _ = env.toy()
+    clock.now = env.abandoned_at(game_id)
+    store = env.server.running.servicer.play.tables.store
+    store.archive = False  # restarted without TABLETOP_DATABASE_URL
+    assert env.sweep(env.keeper()) == 1
+    assert env.state(game_id).recent_events[-1].kind == pb.GameEvent.KIND_ABANDONED
+    assert env.abandoned_at(game_id) is None and pending(client) == 0
+    assert all(0 < client.ttl(k) <= RETENTION for k in (game_key(game_id), state_key(game_id), log_key(game_id)))
