@@ -27,7 +27,7 @@ from service.timekeeper import CLAIM_MS, Timekeeper
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.service.conftest import HUMAN, OPEN, ServerThread, service_config
-from tests.service.test_archive import RETENTION, archived, pending, wait_for
+from tests.service.test_archive import RETENTION, archived, migrated, pending, wait_for
 from tests.service.test_errors import C, fails
 from tests.service.test_history import SHARDS, alice, archive_all, bearer, bob, identity_config
 from tests.service.test_timekeeper import Clock, on_loop
@@ -94,8 +94,6 @@ class Env:
 
 @pytest.fixture
 def env(redis_db_url, database_url, toy_game, monkeypatch):
-    from tests.service.test_archive import migrated
-
     migrated(database_url)
     server = ServerThread(identity_config(redis_db_url, database_url=database_url, retention_seconds=RETENTION,
                                           timekeeper=False)).start()
@@ -383,7 +381,6 @@ def test_on_a_redis_cluster_abandoned_games_of_every_shard_are_ended_and_archive
     from service.archive import db
     from service.archive.writer import Writer
     from tests.cluster_fixture import LocalCluster
-    from tests.service.test_archive import migrated
 
     migrated(database_url)
     shards = 16
