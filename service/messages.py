@@ -37,6 +37,7 @@ EVENT_KINDS = {
     "resigned": pb.GameEvent.KIND_RESIGNED,
     "away": pb.GameEvent.KIND_AWAY,
     "returned": pb.GameEvent.KIND_RETURNED,
+    "abandoned": pb.GameEvent.KIND_ABANDONED,
 }
 MOVED_BY = {
     "holder": pb.GameEvent.MOVED_BY_HOLDER,
@@ -47,6 +48,7 @@ SEAT_STATES = {"": pb.SEAT_STATE_PRESENT, "away": pb.SEAT_STATE_AWAY, "left": pb
                "resigned": pb.SEAT_STATE_RESIGNED}
 TIMEOUT_POLICIES = {"ai": pb.TIMEOUT_POLICY_AI_MOVES, "forfeit": pb.TIMEOUT_POLICY_FORFEIT}
 VISIBILITY = {"public": pb.VISIBILITY_PUBLIC, "private": pb.VISIBILITY_PRIVATE}
+OUTCOMES = {"finished": pb.GAME_OUTCOME_FINISHED, "abandoned": pb.GAME_OUTCOME_ABANDONED}
 
 
 def typed_move(game: Game, packed: any_pb2.Any) -> Move:
@@ -268,6 +270,7 @@ def finished_game(game: FinishedGame) -> pb.FinishedGame:
         decided_by=game.decided_by, options_json=game.options,
         visibility=VISIBILITY.get(game.visibility, pb.VISIBILITY_PRIVATE), created_unix_ms=game.created_ms,
         started_unix_ms=game.started_ms, ended_unix_ms=game.ended_ms, final_version=game.final_version,
+        outcome=OUTCOMES.get(game.outcome, pb.GAME_OUTCOME_UNSPECIFIED),
     )
 
 

@@ -50,6 +50,12 @@ class SeatState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SEAT_STATE_AWAY: _ClassVar[SeatState]
     SEAT_STATE_LEFT: _ClassVar[SeatState]
     SEAT_STATE_RESIGNED: _ClassVar[SeatState]
+
+class GameOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    GAME_OUTCOME_UNSPECIFIED: _ClassVar[GameOutcome]
+    GAME_OUTCOME_FINISHED: _ClassVar[GameOutcome]
+    GAME_OUTCOME_ABANDONED: _ClassVar[GameOutcome]
 VISIBILITY_UNSPECIFIED: Visibility
 VISIBILITY_PRIVATE: Visibility
 VISIBILITY_PUBLIC: Visibility
@@ -74,6 +80,9 @@ SEAT_STATE_PRESENT: SeatState
 SEAT_STATE_AWAY: SeatState
 SEAT_STATE_LEFT: SeatState
 SEAT_STATE_RESIGNED: SeatState
+GAME_OUTCOME_UNSPECIFIED: GameOutcome
+GAME_OUTCOME_FINISHED: GameOutcome
+GAME_OUTCOME_ABANDONED: GameOutcome
 
 class TurnTimer(_message.Message):
     __slots__ = ("turn_seconds", "on_timeout", "strength", "away_after")
@@ -268,6 +277,7 @@ class GameEvent(_message.Message):
         KIND_RESIGNED: _ClassVar[GameEvent.Kind]
         KIND_AWAY: _ClassVar[GameEvent.Kind]
         KIND_RETURNED: _ClassVar[GameEvent.Kind]
+        KIND_ABANDONED: _ClassVar[GameEvent.Kind]
     KIND_UNSPECIFIED: GameEvent.Kind
     KIND_CREATED: GameEvent.Kind
     KIND_JOINED: GameEvent.Kind
@@ -277,6 +287,7 @@ class GameEvent(_message.Message):
     KIND_RESIGNED: GameEvent.Kind
     KIND_AWAY: GameEvent.Kind
     KIND_RETURNED: GameEvent.Kind
+    KIND_ABANDONED: GameEvent.Kind
     class MovedBy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         MOVED_BY_UNSPECIFIED: _ClassVar[GameEvent.MovedBy]
@@ -604,7 +615,7 @@ class FinishedSeat(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., strength: _Optional[str] = ..., state: _Optional[_Union[SeatState, str]] = ..., total: _Optional[int] = ..., place: _Optional[int] = ...) -> None: ...
 
 class FinishedGame(_message.Message):
-    __slots__ = ("game_id", "game_type", "seats", "player_seats", "ranking", "decided_by", "options_json", "visibility", "created_unix_ms", "started_unix_ms", "ended_unix_ms", "final_version")
+    __slots__ = ("game_id", "game_type", "seats", "player_seats", "ranking", "decided_by", "options_json", "visibility", "created_unix_ms", "started_unix_ms", "ended_unix_ms", "final_version", "outcome")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -617,6 +628,7 @@ class FinishedGame(_message.Message):
     STARTED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     ENDED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     FINAL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     game_type: str
     seats: _containers.RepeatedCompositeFieldContainer[FinishedSeat]
@@ -629,7 +641,8 @@ class FinishedGame(_message.Message):
     started_unix_ms: int
     ended_unix_ms: int
     final_version: int
-    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[FinishedSeat, _Mapping]]] = ..., player_seats: _Optional[_Iterable[int]] = ..., ranking: _Optional[_Iterable[_Union[RankGroup, _Mapping]]] = ..., decided_by: _Optional[str] = ..., options_json: _Optional[str] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., created_unix_ms: _Optional[int] = ..., started_unix_ms: _Optional[int] = ..., ended_unix_ms: _Optional[int] = ..., final_version: _Optional[int] = ...) -> None: ...
+    outcome: GameOutcome
+    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[FinishedSeat, _Mapping]]] = ..., player_seats: _Optional[_Iterable[int]] = ..., ranking: _Optional[_Iterable[_Union[RankGroup, _Mapping]]] = ..., decided_by: _Optional[str] = ..., options_json: _Optional[str] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., created_unix_ms: _Optional[int] = ..., started_unix_ms: _Optional[int] = ..., ended_unix_ms: _Optional[int] = ..., final_version: _Optional[int] = ..., outcome: _Optional[_Union[GameOutcome, str]] = ...) -> None: ...
 
 class ListFinishedGamesResponse(_message.Message):
     __slots__ = ("games", "next_page_token")
