@@ -56,8 +56,10 @@ def test_two_signed_in_players_play_a_rated_game_then_find_replay_and_see_it_rat
     stack = players_stack
     tokens = {"ann": stack.identity.mint("ann", "Ann"), "bo": stack.identity.mint("bo", "Bo")}
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    forged = dev_identity.DevIdentity("another-secret-" * 4, stack.identity.issuer, stack.identity.audience,
+                                      "a forger").mint("bo", "Bo")
     ran = subprocess.run(["node", "tests/signed_in_players.mjs", stack.gateway_url + "/", tokens["ann"], tokens["bo"],
-                          "--game", GAME], cwd=WEB, capture_output=True, text=True, timeout=900,
+                          forged, "--game", GAME], cwd=WEB, capture_output=True, text=True, timeout=900,
                          env={**os.environ, "CHROMIUM": CHROMIUM, "SCREENSHOTS": str(SCREENSHOTS)})
     assert ran.returncode == 0, ran.stderr[-3000:]
     result = json.loads(ran.stdout.strip().splitlines()[-1])
@@ -66,6 +68,7 @@ def test_two_signed_in_players_play_a_rated_game_then_find_replay_and_see_it_rat
     # cannot ask for a rated game.
     assert (result["annSignedIn"], result["boSignedIn"]) == ("ann", "bo") and not result["tokenLeftInAddress"]
     assert result["anonymousSignInOffered"] and result["anonymousRatedDisabled"]
+    assert "INVALID_IDENTITY_SIGNATURE" in result["forgedMessage"] and not result["forgedSignedIn"]
     assert "(rated)" in result["lobbyBefore"] and "(unrated)" in result["lobbyBefore"], result["lobbyBefore"]
     assert result["finished"]["status"] == "FINISHED" and result["moves"]["ann"] > 0 and result["moves"]["bo"] > 0
 

@@ -10,6 +10,7 @@ import { CHANGED, readToken, signedIn, signIn, signOut, takeExpiredNotice, takeT
   type Identity } from "./identity";
 
 let notice = ""; // the last sign-in refused, in words
+let boxOpen = false; // the sign-in box stays open while a token is refused
 
 const linked = takeTokenFromAddress();
 let toCheck: Identity | undefined;
@@ -61,7 +62,7 @@ export function mountSignIn(header: HTMLElement): void {
     const box = h("textarea", { id: "sign-in-token", rows: 3, placeholder: "paste your sign-in token (a JWT)",
       "data-testid": "sign-in-token" }) as HTMLTextAreaElement;
     const message = h("p.signin-message", { "data-testid": "sign-in-message" }, notice);
-    const form = h("div.signin-box", { hidden: true },
+    const form = h("div.signin-box", { hidden: !boxOpen },
       box,
       h("button", { "data-testid": "sign-in-submit", onclick: async () => {
         const read = readToken(box.value);
@@ -70,14 +71,21 @@ export function mountSignIn(header: HTMLElement): void {
           return;
         }
         notice = "";
-        if (await accepted(read)) signIn(read);
+        if (await accepted(read)) {
+          boxOpen = false;
+          signIn(read);
+        }
       } }, "Sign in"),
       h("p.small", {}, "Your site's sign-in gives you a token. On a local stack: ",
         h("code", {}, ".venv/bin/tabletop token YOUR_ID --name 'Your name'"),
         " prints a sign-in link. Playing without signing in works as ever."),
     );
     nav.replaceChildren(...links,
-      h("button", { "data-testid": "sign-in", onclick: () => { form.hidden = !form.hidden; box.focus(); } }, "Sign in"),
+      h("button", { "data-testid": "sign-in", onclick: () => {
+        boxOpen = !boxOpen;
+        form.hidden = !boxOpen;
+        box.focus();
+      } }, "Sign in"),
       message, form);
   }
 

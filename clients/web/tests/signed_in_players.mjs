@@ -1,15 +1,16 @@
 // Two signed-in players play a rated game to its end at the web table, each in a browser context of their own: Ann
-// signs in by a sign-in link (#token=), Bo by pasting his token into the sign-in box. Ann creates a rated public
+// signs in by a sign-in link (#token=), Bo by pasting his token into the sign-in box (after two that are refused). Ann creates a rated public
 // game with one open seat, Bo sees it in the lobby and joins it by its code, Ann starts it and both click random
 // legal moves until it ends. Meanwhile a third, anonymous context plays a game against an easy AI to its end.
 // Then each finds the rated game among their finished games (My games), Ann replays it step by step (buttons and
 // keys), every seat's view shown with its hand, both read their moved ratings, Bo sees Ann's rating beside her name
 // in the lobby and both on the leaderboard, and signs out. Prints one JSON line.
-// Usage: node tests/signed_in_players.mjs URL ANN_TOKEN BO_TOKEN [--game naishi]
+// Usage: node tests/signed_in_players.mjs URL ANN_TOKEN BO_TOKEN FORGED_TOKEN [--game naishi] (FORGED_TOKEN: one
+// the service refuses)
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
 
-const { values: options, positionals: [url, annToken, boToken] } = parseArgs({ allowPositionals: true, options: {
+const { values: options, positionals: [url, annToken, boToken, forgedToken] } = parseArgs({ allowPositionals: true, options: {
   game: { type: "string", default: "naishi" },
 } });
 const game = options.game;
@@ -94,6 +95,18 @@ try {
   result.tokenLeftInAddress = (await ann.evaluate(() => location.href)).includes("token");
   await bo.goto(url);
   await bo.getByTestId("sign-in").click();
+  // What is not a token is refused by the box; a token the service does not take (signed with another key) is
+  // refused by the service, in words; neither signs in.
+  const message = bo.getByTestId("sign-in-message");
+  await bo.getByTestId("sign-in-token").fill("not a token");
+  await bo.getByTestId("sign-in-submit").click();
+  await message.filter({ hasText: "not a sign-in token" }).waitFor();
+  result.notATokenMessage = await message.textContent();
+  await bo.getByTestId("sign-in-token").fill(forgedToken);
+  await bo.getByTestId("sign-in-submit").click();
+  await message.filter({ hasText: "refused" }).waitFor();
+  result.forgedMessage = await message.textContent();
+  result.forgedSignedIn = await bo.getByTestId("signed-in").count();
   await bo.getByTestId("sign-in-token").fill(boToken);
   await bo.getByTestId("sign-in-submit").click();
   result.boSignedIn = await signedInAs(bo);
