@@ -55,8 +55,9 @@ def main(argv: list[str]) -> int:
         return 2
     if identity is None:
         print(f"tabletop token: no secret to sign with: {args.identity_file} does not exist and "
-              "TABLETOP_JWT_SECRET is not set. Start the stack once with `make run` (it makes the file), or set "
-              "TABLETOP_JWT_SECRET (and TABLETOP_JWT_ISSUER / TABLETOP_JWT_AUDIENCE) as the service has them.",
+              "TABLETOP_JWT_SECRET is not set. Start the stack once with `make run` (it makes the file; run this "
+              "in the folder it runs in), or set TABLETOP_JWT_SECRET (and TABLETOP_JWT_ISSUER / "
+              "TABLETOP_JWT_AUDIENCE) as the service has them.",
               file=sys.stderr)
         return 2
     token = identity.mint(args.player_id, args.name, lifetime_seconds=int(args.hours * 3600))
