@@ -109,6 +109,9 @@ def test_two_signed_in_players_play_a_rated_game_then_find_replay_and_see_it_rat
     assert result["lobbyRating"] == f" (rating {ratings['ann'][0].ordinal:.1f})"
     assert set(result["leaderboard"]) == {"ann", "bo"}
     assert result["signedOutLinks"] == 0
+    # From another device, back at her seat of a live game from My games: no seat token kept there.
+    assert "you" in result["elsewhereSeat"] and result["elsewhereStoredSeats"] == 0, result
+    assert "Waiting for players" in result["elsewhereStatus"], result
 
     # The rated game moved the ratings once; the anonymous game is archived all the same, unrated.
     assert archived(stack.database_url, game_id) == (True, 2)

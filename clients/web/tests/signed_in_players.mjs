@@ -4,7 +4,8 @@
 // legal moves until it ends. Meanwhile a third, anonymous context plays a game against an easy AI to its end.
 // Then each finds the rated game among their finished games (My games), Ann replays it step by step (buttons and
 // keys), every seat's view shown with its hand, both read their moved ratings, Bo sees Ann's rating beside her name
-// in the lobby and both on the leaderboard, and signs out. Prints one JSON line.
+// in the lobby and both on the leaderboard, and signs out; Ann, from another device, gets back to her waiting game
+// from My games by her identity alone. Prints one JSON line.
 // Usage: node tests/signed_in_players.mjs URL ANN_TOKEN BO_TOKEN FORGED_TOKEN [--game naishi] (FORGED_TOKEN: one
 // the service refuses)
 import { parseArgs } from "node:util";
@@ -205,6 +206,18 @@ try {
   await annRating.filter({ hasText: "rating" }).waitFor();
   result.lobbyRating = await annRating.textContent();
   await bo.screenshot({ path: `${shots}/lobby-ratings-${game}.png`, fullPage: true });
+
+  // Ann on another device (a fresh browser context: no seat token there) signs in, finds the waiting game among her
+  // games and is back at her seat with one click, by her identity alone.
+  const annElsewhere = await newPlayer("ann elsewhere");
+  await annElsewhere.goto(`${url}#token=${encodeURIComponent(annToken)}`);
+  await annElsewhere.getByTestId("my-games-link").click();
+  await annElsewhere.locator(`[data-testid=my-live] li[data-game-id="${secondId}"] [data-testid=open-game]`).click();
+  await annElsewhere.waitForSelector("[data-testid=seats] li[data-seat='0']");
+  await annElsewhere.waitForFunction(() => document.body.dataset.version !== undefined);
+  result.elsewhereSeat = await annElsewhere.locator("[data-testid=seats] li[data-seat='0']").textContent();
+  result.elsewhereStoredSeats = await annElsewhere.evaluate(() => Object.keys(sessionStorage).length);
+  result.elsewhereStatus = await annElsewhere.locator("#status").textContent();
 
   // The leaderboard lists both; then Bo signs out.
   await bo.goto(`${url}#leaderboard=${game}`);
