@@ -83,6 +83,7 @@ async function findFinished(page, gameId) {
   return row;
 }
 
+const shots = process.env.SCREENSHOTS ?? "/tmp";
 const stepShown = (page) => page.getByTestId("replay-step").textContent();
 
 try {
@@ -108,6 +109,7 @@ try {
   await message.filter({ hasText: "refused" }).waitFor();
   result.forgedMessage = await message.textContent();
   result.forgedSignedIn = await bo.getByTestId("signed-in").count();
+  await bo.screenshot({ path: `${shots}/sign-in-refused.png` });
   await bo.getByTestId("sign-in-token").fill(boToken);
   await bo.getByTestId("sign-in-submit").click();
   result.boSignedIn = await signedInAs(bo);
@@ -151,7 +153,6 @@ try {
     const row = await findFinished(page, result.gameId);
     result.finished[name] = await row.textContent();
   }
-  const shots = process.env.SCREENSHOTS ?? "/tmp";
   await ann.screenshot({ path: `${shots}/my-games-${game}.png`, fullPage: true });
 
   // Ann replays it: first step, next, the End key, back one with the left arrow; every step's event in words.
