@@ -67,9 +67,11 @@ def timer_to_proto(timer: Timer | None) -> pb.TurnTimer | None:
                         strength=timer.strength, away_after=timer.away_after)
 
 
-def seat_info(seat: int, record: SeatRecord, deadline: int | None = None) -> pb.SeatInfo:
+def seat_info(seat: int, record: SeatRecord, deadline: int | None = None, player_id: bool = False) -> pb.SeatInfo:
+    """A seat as every reader sees it; with `player_id` (the lobby's public games only) the player it is bound to."""
     return pb.SeatInfo(seat=seat, kind=SEAT_KINDS[record.kind], name=record.name, strength=record.strength,
-                       state=SEAT_STATES[record.state], deadline_unix_ms=deadline)
+                       state=SEAT_STATES[record.state], deadline_unix_ms=deadline,
+                       player_id=record.player_id if player_id else "")
 
 
 def event_to_proto(event: Event, viewer: int | None, names: tuple[str, ...]) -> pb.GameEvent:
@@ -233,12 +235,14 @@ def suggestion(result: Suggestion) -> pb.SuggestMoveResponse:
 
 
 def listed(result: Listed) -> pb.ListGamesResponse:
-    """A lobby page: each game's seats without tokens (a game waiting for players has no deadlines)."""
+    """A lobby page: each game's seats without tokens (a game waiting for players has no deadlines), with the
+    players they are bound to (public games: a frontend shows their ratings)."""
     return pb.ListGamesResponse(
         games=[
             pb.GameSummary(game_id=g.game_id, game_type=g.game_type,
-                           seats=[seat_info(i, s) for i, s in enumerate(g.seats)], open_seats=g.open_seats,
-                           created_unix_ms=g.created_ms, options_json=g.options, timer=timer_to_proto(g.timer))
+                           seats=[seat_info(i, s, player_id=True) for i, s in enumerate(g.seats)],
+                           open_seats=g.open_seats, created_unix_ms=g.created_ms, options_json=g.options,
+                           timer=timer_to_proto(g.timer), rated=g.rated)
             for g in result.games
         ],
         next_page_token=result.next_page_token,

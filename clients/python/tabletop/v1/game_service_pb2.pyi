@@ -239,20 +239,22 @@ class StartGameResponse(_message.Message):
     def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
 
 class SeatInfo(_message.Message):
-    __slots__ = ("seat", "kind", "name", "strength", "state", "deadline_unix_ms")
+    __slots__ = ("seat", "kind", "name", "strength", "state", "deadline_unix_ms", "player_id")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     STRENGTH_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     seat: int
     kind: SeatKind
     name: str
     strength: str
     state: SeatState
     deadline_unix_ms: int
-    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., strength: _Optional[str] = ..., state: _Optional[_Union[SeatState, str]] = ..., deadline_unix_ms: _Optional[int] = ...) -> None: ...
+    player_id: str
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., strength: _Optional[str] = ..., state: _Optional[_Union[SeatState, str]] = ..., deadline_unix_ms: _Optional[int] = ..., player_id: _Optional[str] = ...) -> None: ...
 
 class LegalMove(_message.Message):
     __slots__ = ("id", "label", "move")
@@ -495,7 +497,7 @@ class ListGamesRequest(_message.Message):
     def __init__(self, game_type: _Optional[str] = ..., min_open_seats: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class GameSummary(_message.Message):
-    __slots__ = ("game_id", "game_type", "seats", "open_seats", "created_unix_ms", "options_json", "timer")
+    __slots__ = ("game_id", "game_type", "seats", "open_seats", "created_unix_ms", "options_json", "timer", "rated")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -503,6 +505,7 @@ class GameSummary(_message.Message):
     CREATED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     TIMER_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     game_type: str
     seats: _containers.RepeatedCompositeFieldContainer[SeatInfo]
@@ -510,7 +513,8 @@ class GameSummary(_message.Message):
     created_unix_ms: int
     options_json: str
     timer: TurnTimer
-    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., open_seats: _Optional[int] = ..., created_unix_ms: _Optional[int] = ..., options_json: _Optional[str] = ..., timer: _Optional[_Union[TurnTimer, _Mapping]] = ...) -> None: ...
+    rated: bool
+    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., open_seats: _Optional[int] = ..., created_unix_ms: _Optional[int] = ..., options_json: _Optional[str] = ..., timer: _Optional[_Union[TurnTimer, _Mapping]] = ..., rated: _Optional[bool] = ...) -> None: ...
 
 class ListGamesResponse(_message.Message):
     __slots__ = ("games", "next_page_token")
