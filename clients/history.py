@@ -37,11 +37,15 @@ def _when(ms: int) -> str:
 
 
 def game_line(game: pb.FinishedGame) -> str:
-    """One finished game on one line: when it ended, its id and type, every seat's name, total and place."""
+    """One finished game on one line: when it ended, its id and type, every seat's name, total and place (an
+    abandoned game has no result: its seats' names, and that it was abandoned)."""
+    abandoned = game.outcome == pb.GAME_OUTCOME_ABANDONED
     seats = ", ".join(
-        f"{'*' if s.seat in game.player_seats else ''}{s.name} {s.total} ({_place(s.place)})" for s in game.seats)
+        f"{'*' if s.seat in game.player_seats else ''}{s.name}"
+        + ("" if abandoned else f" {s.total} ({_place(s.place)})") for s in game.seats)
     private = " private" if game.visibility == pb.VISIBILITY_PRIVATE else ""
-    return f"  {_when(game.ended_unix_ms)}  {game.game_id}  {game.game_type}{private}: {seats}"
+    end = " (abandoned, no result)" if abandoned else ""
+    return f"  {_when(game.ended_unix_ms)}  {game.game_id}  {game.game_type}{private}: {seats}{end}"
 
 
 def history_main(argv: list[str]) -> int:

@@ -11,6 +11,8 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("commands.run:main", "start the whole stack locally: Redis and PostgreSQL (embedded unless URLs are "
                                       "given), the game service, the archive writer and the AI worker"),
+    "token": ("commands.token:main", "mint a player's signed identity for the local stack, with a sign-in link to "
+                                      "the web table"),
     "serve": ("service.server:main", "run the gRPC game service"),
     "archive-writer": ("service.archive.writer:main", "store finished games in PostgreSQL (TABLETOP_DATABASE_URL), "
                                                        "each exactly once"),

@@ -1,5 +1,6 @@
 """`tabletop run`: the whole stack on one machine (tabletop/stack: Redis, PostgreSQL and the archive writer, the
 game service, the AI worker, and the gRPC-Web gateway serving the web table), until Ctrl-C, SIGTERM or SIGHUP.
+Players sign in with identities signed by a development secret (`tabletop token` mints them).
 
 Every port can be set, by a flag or its environment variable (the flag wins). A port so asked for is used, or the
 command stops before starting anything, saying which port is taken; a default port that is taken gives way to a
@@ -13,7 +14,9 @@ import signal
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
+from tabletop.stack import dev_identity
 from tabletop.stack.embedded_redis import free_port
 from tabletop.stack.launcher import WEB_DIST, LocalStack, port_free, port_or_free
 
@@ -120,6 +123,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--no-database", action="store_true",
                         help="no archive: start no PostgreSQL and no archive writer (finished games expire from Redis)")
     parser.add_argument("--no-worker", action="store_true", help="do not start the AI worker")
+    parser.add_argument("--identity-file", type=Path, default=Path(os.environ.get("TABLETOP_DEV_IDENTITY_FILE")
+                                                                   or dev_identity.DEFAULT_FILE),
+                        help="where the development secret that signs players' identities is kept, made at the first "
+                             "run (default: $TABLETOP_DEV_IDENTITY_FILE, else var/dev-identity.json); unused when "
+                             "TABLETOP_JWT_SECRET is set. `tabletop token` mints a player's sign-in with it")
+    parser.add_argument("--no-identity", action="store_true",
+                        help="accept no signed identities (seat tokens only, as a service without keys)")
     args = parser.parse_args(argv)
     unused = set()
     if os.environ.get("TABLETOP_REDIS_URL"):
@@ -131,6 +141,12 @@ def main(argv: list[str]) -> int:
     try:
         ports, notes = choose_ports(args, os.environ, frozenset(unused))
     except PortRefused as exc:
+        print(f"tabletop run: {exc}", file=sys.stderr, flush=True)
+        return 2
+    web_url = f"http://127.0.0.1:{ports['web_port']}/" if ports["web_port"] else None
+    try:
+        identity = choose_identity(args, os.environ, web_url)
+    except dev_identity.IdentityFileError as exc:
         print(f"tabletop run: {exc}", file=sys.stderr, flush=True)
         return 2
     stack = LocalStack(
@@ -151,6 +167,7 @@ def main(argv: list[str]) -> int:
         database_dir=args.database_dir,
         database_port=ports["database_port"],
         archive_health_port=ports["archive_health_port"],
+        identity_env=identity.env() if identity else None,
     )
     stop = False
 
@@ -165,7 +182,7 @@ def main(argv: list[str]) -> int:
     except Exception as exc:  # noqa: BLE001 - said in one line; the part's own output is above it
         print(f"tabletop run: could not start the stack: {exc}", file=sys.stderr, flush=True)
         return 1
-    print(banner(stack, args, notes), flush=True)
+    print(banner(stack, args, notes, identity), flush=True)
     try:
         while not stop:
             for name, proc in stack.procs:
@@ -178,7 +195,18 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def banner(stack: LocalStack, args: argparse.Namespace, notes: list[str]) -> str:
+def choose_identity(args: argparse.Namespace, env: dict[str, str] | os._Environ,
+                    web_url: str | None) -> dev_identity.DevIdentity | None:
+    """The key that signs players' identities on this stack (tabletop/stack/dev_identity.py): none with
+    --no-identity or when the environment configures a public key set alone (a real identity provider's, left as
+    it is), else TABLETOP_JWT_SECRET's or the development secret of --identity-file."""
+    if args.no_identity or (env.get("TABLETOP_JWT_JWKS_FILE") and not env.get("TABLETOP_JWT_SECRET")):
+        return None
+    return dev_identity.for_run(args.identity_file, env, web_url)
+
+
+def banner(stack: LocalStack, args: argparse.Namespace, notes: list[str],
+           identity: dev_identity.DevIdentity | None = None) -> str:
     """What is running where: every port the stack listens on, as started."""
     redis_desc = (f"embedded {stack.redis.binary} at {stack.redis_url} (data in {args.data_dir})" if stack.redis
                   else "Redis at TABLETOP_REDIS_URL")
@@ -206,6 +234,13 @@ def banner(stack: LocalStack, args: argparse.Namespace, notes: list[str]) -> str
     metrics = ", ".join(f"http://127.0.0.1:{port}/metrics ({part})" if port else f"{part}: off"
                         for part, port in stack.metrics.items())
     moved = "".join(f"  note: {note}\n" for note in notes)
+    if identity is not None:
+        sign_in = (f"sign-in        players' identities signed with the secret of {identity.source}: "
+                   f"`.venv/bin/tabletop token PLAYER_ID --name NAME` prints a sign-in link\n")
+    elif args.no_identity:
+        sign_in = "sign-in        none (--no-identity): seat tokens only\n"
+    else:
+        sign_in = "sign-in        identities checked with TABLETOP_JWT_JWKS_FILE\n"
     return (
         f"\nTabletop is running.\n"
         f"  {web}"
@@ -214,6 +249,7 @@ def banner(stack: LocalStack, args: argparse.Namespace, notes: list[str]) -> str
         f"  Redis          {redis_desc}\n"
         f"  archive        {database_desc}\n"
         f"  metrics        {metrics}\n"
+        f"  {sign_in}"
         f"{moved}\n"
         f"Try:  grpcurl {grpcurl} {stack.target} list\n"
         f"      .venv/bin/tabletop play hinode --target {stack.target}{play}\n"

@@ -23,11 +23,13 @@
 -- KEYS[6] lobby zset           tabletop:lobby:{jB}  (public games not started; member "<type>|<created ms>|<id>")
 -- KEYS[7] deadlines zset       tabletop:deadlines:{jB}  (member = game id, score = its earliest turn deadline, ms)
 -- KEYS[8] AI bulk job stream   ai:bulk:{jB}  (jobs of games only the AI plays; KEYS[5] has those a person waits on)
--- B is the game's job shard: the game id is minted to hash to the slot of `jB`, so all eight keys share one
+-- B is the game's job shard: the game id is minted to hash to the slot of `jB`, so every key of this script shares one
 -- Redis Cluster slot (service/store.py mint_game_id).
 -- KEYS[9] engine state         game:{id}:state  (zlib bytes of the packed state)
 -- KEYS[10] finished game's log game:{id}:log  (zlib of every event, written by the commit that finishes the game)
 -- KEYS[11] archive stream      tabletop:archive:{jB}  (finished games for the archive writer, service/archive/)
+-- KEYS[12] abandonment zset    tabletop:abandon:{jB}  (with a database: started, unfinished games; member = game id,
+--                              score = when the game is abandoned, ms: its last change + TABLETOP_ABANDONED_SECONDS)
 -- ARGV[1] expected version (the version the change was computed from)
 -- ARGV[2] JSON object of hash fields to set
 -- ARGV[3] JSON array of the event's fields and values, alternating (one order for every event of a kind, so that
@@ -54,6 +56,7 @@
 -- ARGV[20] with a log: the number of stream entries it was built from (else CONFLICT: build it again)
 -- ARGV[21] with a log: seconds the stream is kept for live watchers
 -- ARGV[22] "1": a database is configured (the archive); "" = none (finished games expire after ARGV[6] seconds)
+-- ARGV[23] with a database: when the game is abandoned if this is its last change (ms since the epoch)
 -- Returns {"OK", new version} | {"CONFLICT", current version} | {"DUPLICATE", first answer}
 
 if ARGV[4] ~= "" then
@@ -145,10 +148,21 @@ end
 -- game on the archive stream, atomically with its end, and marks it "archive" = "pending"; while it is pending its
 -- hash, state and log do not expire (this or any later commit), so a game cannot expire before the writer has
 -- stored it in PostgreSQL. The writer (archived.lua) acknowledges the entry and then lets the keys expire.
+-- A started game that has not finished does not expire either: it is in the shard's abandonment set, scored by when
+-- it is abandoned (this commit's time + TABLETOP_ABANDONED_SECONDS), and the timekeeper ends it then, with an end
+-- commit of its own ("abandoned"), which takes the same path. Every other commit (waiting, finished) leaves the set.
 if ARGV[22] == "1" then
   if ARGV[19] ~= "" then
     redis.call("HSET", KEYS[1], "archive", "pending")
     redis.call("XADD", KEYS[11], "*", "game", ARGV[9])
+  end
+  if redis.call("HGET", KEYS[1], "status") == "in_progress" then
+    redis.call("ZADD", KEYS[12], ARGV[23], ARGV[9])
+    redis.call("PERSIST", KEYS[1])
+    redis.call("PERSIST", KEYS[9])
+    redis.call("PERSIST", KEYS[2])
+  else
+    redis.call("ZREM", KEYS[12], ARGV[9])
   end
   if redis.call("HGET", KEYS[1], "archive") == "pending" then
     redis.call("PERSIST", KEYS[1])

@@ -30,7 +30,7 @@ from service import errors, validation
 from service.auth import Credentials
 from service.identity import MAX_PLAYER_ID_LENGTH, PLAYER_ID
 from service.store import Event, GameStore, SeatRecord, unpack_log
-from service.tables import Replay, Tables, final_score, names
+from service.tables import Replay, Tables, abandoned_score, final_score, names
 
 POOL_WAIT_SECONDS = 5.0  # a call waits this long for a connection before it answers DATABASE_UNAVAILABLE
 
@@ -85,6 +85,7 @@ class FinishedGame:
     ended_ms: int
     final_version: int
     resigned: tuple[int, ...]
+    outcome: str = "finished"  # or "abandoned": no result (docs/archive.md, "Abandoned games")
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ class GameReplay:
     game: FinishedGame
     engine: Game
     steps: list[Step]
-    score: Score | None  # None for a game that ended before it started
+    score: Score | None  # None for a game that ended before it started; an abandoned game's claims no result
 
 
 def _tag(player_id: str) -> str:
@@ -140,7 +141,7 @@ def decode_token(token: str, player_id: str, game_type: str, public_only: bool) 
 
 
 GAME_COLUMNS = ("game_id, game_type, options, visibility, decided_by, ranking, final_version, created_at, started_at,"
-                " ended_at, resigned")
+                " ended_at, resigned, outcome")
 SEAT_COLUMNS = "game_id, seat, kind, name, ai_strength, final_state, total, place, player_id"
 
 
@@ -247,14 +248,14 @@ class History:
     @staticmethod
     def _game(row: tuple, seats: tuple[FinishedSeat, ...], player_id: str) -> FinishedGame:
         (game_id, game_type, options, visibility, decided_by, ranking, final_version, created, started, ended,
-         resigned) = row
+         resigned, outcome) = row
         return FinishedGame(
             game_id=game_id, game_type=game_type, seats=seats,
             player_seats=tuple(s.seat for s in seats if player_id and s.player_id == player_id),
             ranking=tuple(tuple(group) for group in ranking), decided_by=decided_by,
             options=json.dumps(options, separators=(",", ":")), visibility=visibility,
             created_ms=millis(created), started_ms=millis(started), ended_ms=millis(ended),
-            final_version=final_version, resigned=tuple(resigned or ()),
+            final_version=final_version, resigned=tuple(resigned or ()), outcome=outcome,
         )
 
     async def replay(self, game_id: str, creds: Credentials) -> GameReplay:
@@ -315,6 +316,8 @@ class History:
             acting = sorted(engine.to_act(state)) if state is not None and rebuilt.status == "in_progress" else []
             steps.append(Step(event, rebuilt.seats, rebuilt.status, acting, views))
         score = None
-        if rebuilt.state is not None:
+        if rebuilt.state is not None and game.outcome == "abandoned":  # the standing when it stopped, nothing hidden
+            score = abandoned_score(engine.score(rebuilt.state))
+        elif rebuilt.state is not None:
             score = final_score(engine, rebuilt.state, None, "finished", game.resigned, names(rebuilt.seats))
         return steps, score

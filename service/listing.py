@@ -57,6 +57,7 @@ class GameSummary:
     created_ms: int
     options: str  # JSON
     timer: Timer | None
+    rated: bool = False  # docs/ratings.md: its open seats are joined only with an identity
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ class Listing:
         """The candidate as listed, or None (and its member in `stale` when it should leave the lobby: its game
         expired, or started)."""
         key, kind, shard = candidate
-        fields = {name: doc.get(name.encode()) for name in ("status", "visibility", "options", "timer")}
+        fields = {name: doc.get(name.encode()) for name in ("status", "visibility", "options", "timer", "rated")}
         if fields["status"] != b"waiting" or fields["visibility"] != b"public":
             stale.append((shard, member_of(kind, key)))
             return None
@@ -182,6 +183,7 @@ class Listing:
             created_ms=key[0],
             options=(fields["options"] or b"{}").decode(),
             timer=Timer.from_json(raw_timer) if raw_timer else None,
+            rated=fields["rated"] == b"1",
         )
 
     async def _read(self, streams: list[tuple[str, int]], cursor: Key | None, batch: int

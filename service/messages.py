@@ -37,6 +37,7 @@ EVENT_KINDS = {
     "resigned": pb.GameEvent.KIND_RESIGNED,
     "away": pb.GameEvent.KIND_AWAY,
     "returned": pb.GameEvent.KIND_RETURNED,
+    "abandoned": pb.GameEvent.KIND_ABANDONED,
 }
 MOVED_BY = {
     "holder": pb.GameEvent.MOVED_BY_HOLDER,
@@ -47,6 +48,7 @@ SEAT_STATES = {"": pb.SEAT_STATE_PRESENT, "away": pb.SEAT_STATE_AWAY, "left": pb
                "resigned": pb.SEAT_STATE_RESIGNED}
 TIMEOUT_POLICIES = {"ai": pb.TIMEOUT_POLICY_AI_MOVES, "forfeit": pb.TIMEOUT_POLICY_FORFEIT}
 VISIBILITY = {"public": pb.VISIBILITY_PUBLIC, "private": pb.VISIBILITY_PRIVATE}
+OUTCOMES = {"finished": pb.GAME_OUTCOME_FINISHED, "abandoned": pb.GAME_OUTCOME_ABANDONED}
 
 
 def typed_move(game: Game, packed: any_pb2.Any) -> Move:
@@ -65,9 +67,11 @@ def timer_to_proto(timer: Timer | None) -> pb.TurnTimer | None:
                         strength=timer.strength, away_after=timer.away_after)
 
 
-def seat_info(seat: int, record: SeatRecord, deadline: int | None = None) -> pb.SeatInfo:
+def seat_info(seat: int, record: SeatRecord, deadline: int | None = None, player_id: bool = False) -> pb.SeatInfo:
+    """A seat as every reader sees it; with `player_id` (the lobby's public games only) the player it is bound to."""
     return pb.SeatInfo(seat=seat, kind=SEAT_KINDS[record.kind], name=record.name, strength=record.strength,
-                       state=SEAT_STATES[record.state], deadline_unix_ms=deadline)
+                       state=SEAT_STATES[record.state], deadline_unix_ms=deadline,
+                       player_id=record.player_id if player_id else "")
 
 
 def event_to_proto(event: Event, viewer: int | None, names: tuple[str, ...]) -> pb.GameEvent:
@@ -231,12 +235,14 @@ def suggestion(result: Suggestion) -> pb.SuggestMoveResponse:
 
 
 def listed(result: Listed) -> pb.ListGamesResponse:
-    """A lobby page: each game's seats without tokens (a game waiting for players has no deadlines)."""
+    """A lobby page: each game's seats without tokens (a game waiting for players has no deadlines), with the
+    players they are bound to (public games: a frontend shows their ratings)."""
     return pb.ListGamesResponse(
         games=[
             pb.GameSummary(game_id=g.game_id, game_type=g.game_type,
-                           seats=[seat_info(i, s) for i, s in enumerate(g.seats)], open_seats=g.open_seats,
-                           created_unix_ms=g.created_ms, options_json=g.options, timer=timer_to_proto(g.timer))
+                           seats=[seat_info(i, s, player_id=True) for i, s in enumerate(g.seats)],
+                           open_seats=g.open_seats, created_unix_ms=g.created_ms, options_json=g.options,
+                           timer=timer_to_proto(g.timer), rated=g.rated)
             for g in result.games
         ],
         next_page_token=result.next_page_token,
@@ -268,6 +274,7 @@ def finished_game(game: FinishedGame) -> pb.FinishedGame:
         decided_by=game.decided_by, options_json=game.options,
         visibility=VISIBILITY.get(game.visibility, pb.VISIBILITY_PRIVATE), created_unix_ms=game.created_ms,
         started_unix_ms=game.started_ms, ended_unix_ms=game.ended_ms, final_version=game.final_version,
+        outcome=OUTCOMES.get(game.outcome, pb.GAME_OUTCOME_UNSPECIFIED),
     )
 
 

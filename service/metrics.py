@@ -34,6 +34,8 @@ GAMES_ACTIVE = Gauge("tabletop_games_active", "Games not finished and not expire
                      "reports the same total (aggregate with max, not sum)",
                      ["game_type"])
 GAMES_FINISHED = Counter("tabletop_games_finished_total", "Games that reached their end", ["game_type"])
+GAMES_ABANDONED = Counter("tabletop_games_abandoned_total", "Unfinished games the timekeeper ended as abandoned (no "
+                          "change for TABLETOP_ABANDONED_SECONDS; with a database only)", ["game_type"])
 MOVES = Counter("tabletop_moves_total", "Moves applied", ["game_type"])
 VERSION_CONFLICTS = Counter("tabletop_version_conflicts_total", "Writes refused because the version moved on")
 TURN_TIMEOUTS = Counter(

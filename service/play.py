@@ -260,5 +260,6 @@ class Play:
         record = table.record
         if table.state is None:
             raise errors.precondition("GAME_NOT_STARTED", "the game has not started yet: there is no score")
-        score = final_score(table.game, table.state, caller.seat, record.status, record.resigned, names(record.seats))
+        score = final_score(table.game, table.state, caller.seat, record.status, record.resigned, names(record.seats),
+                            record.outcome)
         return Scored(table.game, score, record.version)

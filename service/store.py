@@ -118,6 +118,7 @@ class GameRecord:
     resigned: tuple[int, ...] = ()  # the seats that resigned, in order
     creator_player: str = ""  # the player id of a creator that sent an identity: it may start the game too
     rated: bool = False  # a rated game (docs/ratings.md): every human seat is bound to a player
+    outcome: str = ""  # how a finished game ended: "" by its rules or resignations, "abandoned" (service/timekeeper.py)
 
     stamp: str = ""  # random, new at every commit: with the version, names the stored content exactly
     # What each seat last saw change: "<version>:<seat 0's seen version>,<seat 1's>,...", written by a commit that
@@ -150,6 +151,7 @@ class GameRecord:
             resigned=tuple(json.loads(text("resigned") or "[]")),
             creator_player=text("creator_player"),
             rated=text("rated") == "1",
+            outcome=text("outcome"),
             stamp=text("stamp"),
             seen=text("seen"),
         )
@@ -235,6 +237,13 @@ def archive_stream(shard: int) -> str:
     """Finished games waiting for the archive writer (service/archive/), one entry {"game": id} per game, added by
     the commit that finishes it; in the shard's slot, so commit.lua may touch it."""
     return f"tabletop:archive:{{{shard_tag(shard)}}}"
+
+
+def abandon_key(shard: int) -> str:
+    """With a database: the started, unfinished games of one shard (member: game id, score: when the game is
+    abandoned, ms: its last change + abandoned_seconds), written by every commit of the game (commit.lua) and read by
+    the timekeeper, which ends each game due with an "abandoned" end commit (service/timekeeper.py)."""
+    return f"tabletop:abandon:{{{shard_tag(shard)}}}"
 
 
 def request_field(seat: int, request_id: str) -> str:
@@ -358,7 +367,8 @@ class GameStore:
         # (a lost answer, a reconnect), not hours later.
         self.request_seconds = request_seconds
         # A database is configured: the commit that finishes a game puts it on the archive stream and keeps its
-        # keys until the archive writer has stored it (then they expire after retention_seconds).
+        # keys until the archive writer has stored it (then they expire after retention_seconds); a started game
+        # does not expire before it finishes, or is ended as abandoned abandoned_seconds after its last change.
         self.archive = archive
         self._commit = client.register_script(resources.files("service").joinpath("commit.lua").read_text())
         self._read = client.register_script(resources.files("service").joinpath("read.lua").read_text())
@@ -513,6 +523,7 @@ class GameStore:
             log, stream_length = pack_log([*merged_events(unpack_log(raw_log), stream), new]), len(stream)
         seat, request_id, answer = request if request else (0, "", b"")
         new_stamp = secrets.token_urlsafe(6)
+        now = now_ms()
         keys = [
             game_key(game_id),
             events_key(game_id),
@@ -525,6 +536,7 @@ class GameStore:
             state_key(game_id),
             log_key(game_id),
             archive_stream(shard),
+            abandon_key(shard),
         ]
         args = [
             expected_version,
@@ -534,7 +546,7 @@ class GameStore:
             answer,
             ttl,
             "active" if playing and not finished else "inactive",
-            now_ms() + ttl * 1000,
+            now + ttl * 1000,
             game_id,
             json.dumps(list(jobs)),
             pack_state(fields["state"]) if "state" in fields else b"",
@@ -549,6 +561,7 @@ class GameStore:
             stream_length,
             min(STREAM_LINGER_SECONDS, ttl),
             "1" if self.archive else "",
+            now + self.abandoned_seconds * 1000,
         ]
         outcome, value = await self._timed("commit", lambda: self._run(self._commit, keys, args))
         outcome = outcome.decode()

@@ -129,10 +129,22 @@ def visible_score(game: Game, state: Any, viewer: int | None) -> Score:
     return replace(game.score(game.sample(view, rng)), estimated=not game.live_score_public)
 
 
+ABANDONED = "abandoned: nothing changed in the game for too long; no result"
+
+
+def abandoned_score(score: Score) -> Score:
+    """An abandoned game's score: the standing when it stopped, claiming no result (not final, no ranking, no
+    tie-breaks)."""
+    return replace(score, ranking=(), final=False, tie_breaks=(), decided_by=ABANDONED)
+
+
 def final_score(game: Game, state: Any, viewer: int | None, status: str, resigned: tuple[int, ...],
-                seat_names: tuple[str, ...]) -> Score:
+                seat_names: tuple[str, ...], outcome: str = "") -> Score:
     """The score as `viewer` may know it (see visible_score), exact once the game is finished (also when it ended
-    by resignation before its rules ended it), with the seats that resigned last: the latest above the earliest."""
+    by resignation before its rules ended it), with the seats that resigned last: the latest above the earliest.
+    An abandoned game (`outcome`) did not reach its end: its standing as `viewer` may know it, and no result."""
+    if outcome == "abandoned":
+        return abandoned_score(visible_score(game, state, viewer))
     finished = status == "finished"
     score = game.score(state) if finished else visible_score(game, state, viewer)
     if not resigned:

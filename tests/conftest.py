@@ -106,7 +106,7 @@ def own_postgres():
 DEPLOY_TESTS = Path(__file__).parent / "deploy"
 SERVER_FIXTURES = {
     "redis_server", "redis_url", "redis_db_url", "own_redis", "server", "api", "stack", "serve", "cluster",
-    "web_stack", "metered_stack",  # tests/frontends: a local stack and a browser
+    "web_stack", "metered_stack", "players_stack",  # tests/frontends: a local stack and a browser
     "postgres_server", "database_url", "own_postgres",
 }
 

@@ -20,6 +20,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from tabletop.stack import dev_identity
 from tabletop.stack.embedded_redis import free_port
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
@@ -32,6 +33,7 @@ def test_tabletop_run_starts_the_stack_and_stops_on_ctrl_c(tmp_path):
     env["TABLETOP_METRICS_PORT"] = str(free_port())
     env["TABLETOP_AI_METRICS_PORT"] = str(free_port())
     env["TABLETOP_AI_GRPC_PORT"] = str(free_port())
+    env["TABLETOP_DEV_IDENTITY_FILE"] = str(tmp_path / "dev-identity.json")
     # Not under tmp_path: as root the embedded PostgreSQL runs as an unprivileged user, who cannot enter pytest's
     # private temporary folders.
     database_dir = tempfile.mkdtemp(prefix="tabletop-run-test-")
@@ -71,6 +73,14 @@ def test_tabletop_run_starts_the_stack_and_stops_on_ctrl_c(tmp_path):
             token = created.seat_tokens[0].token
             stub.Resign(pb.ResignRequest(game_id=created.game_id), metadata=[("authorization", f"Bearer {token}")],
                         timeout=10)
+            # Players sign in: the service takes identities signed with the development secret the run made, which
+            # `tabletop token` mints (tabletop/stack/dev_identity.py), and its link opens this run's table.
+            assert "tabletop token PLAYER_ID" in text, text
+            identity = dev_identity.read(tmp_path / "dev-identity.json")
+            assert identity.sign_in_link("JWT") == f"http://127.0.0.1:{web_port}/#token=JWT"
+            mine = stub.ListMyGames(pb.ListMyGamesRequest(), timeout=10,
+                                    metadata=[("authorization", f"Bearer {identity.mint('ann', 'Ann')}")])
+            assert list(mine.games) == []
         import psycopg
 
         def archived() -> list[str]:

@@ -22,7 +22,7 @@ from redis.crc import key_slot
 
 from ai.worker_config import WorkerConfig, dead_letter_stream
 from ai.worker_jobs import JobConsumer
-from service.store import GameStore, active_key, events_key, game_key, mint_game_id, requests_key
+from service.store import GameStore, abandon_key, active_key, events_key, game_key, mint_game_id, requests_key
 from service.validation import GAME_ID
 from tabletop import redis_client
 from tabletop.job_shards import DEFAULT_SHARDS, job_stream, shard_slot
@@ -57,7 +57,7 @@ def test_every_key_a_commit_touches_hashes_to_the_slot_of_the_game_s_shard():
                                  playing=True, request=(0, "r-1", b"2"), jobs=[job], shard=shard))
         keys = seen[-1]
         assert set(keys) >= {game_key(game_id), events_key(game_id), requests_key(game_id),
-                             active_key(shard, "hinode"), job_stream(shard)}
+                             active_key(shard, "hinode"), job_stream(shard), abandon_key(shard)}
         assert {key_slot(k.encode()) for k in keys} == {shard_slot(shard)}
         assert key_slot(dead_letter_stream(job_stream(shard)).encode()) == shard_slot(shard)
 

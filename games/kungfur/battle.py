@@ -341,7 +341,8 @@ def fight(work: Work) -> None:
     ap = work.ap
     for seat in _SEATS:
         me, them = sides[seat], sides[1 - seat]
-        lead = leader(me, k)
+        stack = me.stacks[k]
+        lead = stack[0] if stack else None
         if lead == SIU_YAO and len(them.stacks[k]) >= 2:
             stack = them.stacks[k]
             weakest = weakest_assistant(ap, stack)
@@ -353,7 +354,9 @@ def fight(work: Work) -> None:
             me.weapons += min(WEAPON_STEAL, ignored)
     ap0, ap1 = arena_aps(work, k)
     side0, side1 = sides[0], sides[1]
-    lead0, lead1 = leader(side0, k), leader(side1, k)
+    stack0, stack1 = side0.stacks[k], side1.stacks[k]
+    lead0 = stack0[0] if stack0 else None
+    lead1 = stack1[0] if stack1 else None
     winner = battle_winner(lead0, lead1, ap0, ap1, side0.apple > 0, side1.apple > 0)
     if winner is not None:
         loser = 1 - winner
@@ -369,9 +372,10 @@ def fight(work: Work) -> None:
         if lead == YAOU:  # back to the hand instead of the rest area
             me.stacks[k] = me.stacks[k][1:]
             me.hand = with_cards(me.hand, (YAOU,))
-        rewards = work.rewards
+        rewards = list(work.rewards)  # cheaper than joining two slices around the value
         work.todo = list(rewards[k])
-        work.rewards = rewards[:k] + ((),) + rewards[k + 1 :]
+        rewards[k] = ()
+        work.rewards = tuple(rewards)
     if work.hua[k] is None:
         for seat in _SEATS:
             side = sides[seat]

@@ -1,6 +1,7 @@
 """Ratings (docs/ratings.md): a rated game updates its players' openskill ratings once, when the archive writer
 inserts it, in the same transaction (service/archive/writer.py store_games): a game already archived is not
-inserted again, so a stream entry delivered twice cannot rate twice.
+inserted again, so a stream entry delivered twice cannot rate twice. An abandoned game (outcome "abandoned": it
+never reached its end) has no result and rates no one, rated or not.
 
 The model is openskill's PlackettLuce with its defaults (mu 25, sigma 25/3; the displayed rating is the ordinal
 mu - 3 sigma). Each seat is a team of one; seats that tie share a place, and openskill counts equal ranks as a
@@ -34,8 +35,8 @@ def player_key(seat: dict[str, Any]) -> str | None:
 
 def rate_game(cur: psycopg.Cursor, game: dict[str, Any], seats: list[dict[str, Any]]) -> int:
     """Update the ratings of a rated game's players (the caller holds the transaction); the seats rated."""
-    if not game.get("rated") or game.get("ranking") in (None, "[]"):
-        return 0  # unrated, or ended before it started (no ranking)
+    if not game.get("rated") or game.get("outcome") != "finished" or game.get("ranking") in (None, "[]"):
+        return 0  # unrated, abandoned (no result), or ended before it started (no ranking)
     rated = [(s, key) for s in seats if (key := player_key(s)) is not None]
     if len(rated) < 2:
         return 0

@@ -42,7 +42,7 @@ from service.store import (
     state_key,
     unpack_log,
 )
-from service.tables import final_score, names
+from service.tables import ABANDONED, final_score, names
 from tabletop import job_shards, redis_client
 from tabletop.settings import env_reader
 
@@ -115,21 +115,25 @@ def archived_game(game_id: str, doc: dict[bytes, bytes], state: bytes | None, lo
                   ) -> ArchivedGame | None:
     """A finished game's record from its Redis keys (hash, state, log); None when it is not a finished game (its
     keys gone, or never finished). The log holds every event up to the end (the finishing commit wrote it); a seat
-    leaving afterwards is no part of the game."""
+    leaving afterwards is no part of the game. An abandoned game (hash field outcome = "abandoned", written by its
+    end commit) is stored with outcome "abandoned" and no result: an empty ranking and score, totals and places 0."""
     if not doc or not log_raw:
         return None
     record = GameRecord.from_hash(game_id, doc, state)
     events = unpack_log(log_raw)
     game = validation.engine(record.game_type)
     seat_names = names(record.seats)
-    if record.state:
+    outcome = "abandoned" if record.outcome == "abandoned" else "finished"
+    if outcome == "abandoned":  # no result: no ranking, no place, no total, no final Score (ratings skip it)
+        ranking, totals, score_doc = [], {}, {}
+    elif record.state:
         score = final_score(game, game.load_state(record.state), None, "finished", record.resigned, seat_names)
         ranking = [list(group) for group in score.ranking]
         totals = {s.seat: s.total for s in score.seats}
         score_doc = dataclasses.asdict(score)
     else:  # ended before it started: no score
         ranking, totals, score_doc = [], {}, {}
-    place = {}  # 1 = first; tied seats share a place
+    place = {}  # 1 = first; tied seats share a place; 0 = none (an abandoned game)
     before = 0
     for group in ranking:
         for seat in group:
@@ -142,14 +146,16 @@ def archived_game(game_id: str, doc: dict[bytes, bytes], state: bytes | None, lo
             "game_id": game_id, "seat": i, "kind": s.kind, "name": s.name,
             "player_id": extra.get(f"player{i}") or None,  # bound by a signed identity (issue 27 item 1)
             "ai_strength": s.strength if s.kind == "ai" else None,
-            "final_state": s.state, "total": totals.get(i, 0), "place": place.get(i, len(record.seats)),
+            "final_state": s.state, "total": totals.get(i, 0),
+            "place": place.get(i, 0 if outcome == "abandoned" else len(record.seats)),
         }
         for i, s in enumerate(record.seats)
     ]
     row = {
         "game_id": game_id, "game_type": record.game_type, "options": record.options,
-        "visibility": record.visibility, "rated": extra.get("rated") == "1", "outcome": "finished",
-        "resigned": list(record.resigned), "decided_by": score_doc.get("decided_by", ""),
+        "visibility": record.visibility, "rated": extra.get("rated") == "1", "outcome": outcome,
+        "resigned": list(record.resigned),
+        "decided_by": ABANDONED if outcome == "abandoned" else score_doc.get("decided_by", ""),
         "ranking": json.dumps(ranking), "score": json.dumps(score_doc),
         "final_version": events[-1].version,
         "created_at": _time(record.created_ms), "started_at": _time(started.get("at") if started else None),

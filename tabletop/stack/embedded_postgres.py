@@ -114,9 +114,15 @@ class EmbeddedPostgres:
         child, which broke it before its exec (postgres "exited with -7" on a restart in a full test run)."""
         if self.user is None:
             return args
-        setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
+        setpriv = shutil.which("setpriv", path=os.pathsep.join([os.environ.get("PATH", ""), "/usr/bin", "/bin"]))
+        if setpriv is None:
+            raise PostgresNotFound(f"as root, PostgreSQL is run as user {self.user.pw_name!r} through `setpriv` "
+                                   "(util-linux), which is not installed; install it, or run as another user")
+        # setpriv still holds root's capabilities at its own execve (it keeps them to change the group after the
+        # user), so it could start a binary its user cannot reach, which then fails to load its libraries. A shell
+        # in between, run as that user with no capabilities, execs the command as that user would.
         return [setpriv, f"--reuid={self.user.pw_uid}", f"--regid={self.user.pw_gid}", "--clear-groups", "--",
-                *args]
+                "/bin/sh", "-c", 'exec "$0" "$@"', *args]
 
     def _runnable(self, bin_dir: Path) -> bool:
         try:

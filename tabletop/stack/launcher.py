@@ -99,6 +99,7 @@ class LocalStack:
         gateway_metrics_port: int | None = None,
         database_port: int | None = None,
         archive_health_port: int | None = None,
+        identity_env: dict[str, str] | None = None,
     ):
         self.redis_url = redis_url
         self.redis_port = redis_port  # of the embedded Redis; None: a free port
@@ -126,6 +127,8 @@ class LocalStack:
         self.database_port = database_port  # of the embedded PostgreSQL; None: a free port
         # The archive writer's health port (0: none; None: TABLETOP_ARCHIVE_HEALTH_PORT, else a free port).
         self.archive_health_port = archive_health_port
+        # The game service's identity settings (TABLETOP_JWT_*: tabletop/stack/dev_identity.py), over the environment's.
+        self.identity_env = dict(identity_env or {})
         self.procs: list[tuple[str, subprocess.Popen]] = []
         self.tls_ca_file: str | None = None  # once started with TLS: the CA file to trust ("": system roots)
 
@@ -155,6 +158,7 @@ class LocalStack:
             TABLETOP_ARCHIVE_HEALTH_PORT=(str(self.archive_health_port) if self.archive_health_port is not None
                                           else env.get("TABLETOP_ARCHIVE_HEALTH_PORT") or str(free_port())),
         )
+        env.update(self.identity_env)
         if env.get("TABLETOP_TLS_CERT_FILE"):  # both servers serve TLS: each reaches the other with TLS
             env.update(TABLETOP_SERVICE_TLS="true", TABLETOP_AI_TLS="true")
         if self.gateway_port is not None:

@@ -73,7 +73,8 @@ def panel_queries() -> list[tuple[str, str]]:
 def test_the_metrics_table_lists_the_agreed_metrics():
     assert set(documented_metrics()) == {
         "tabletop_rpc_requests_total", "tabletop_rpc_duration_seconds", "tabletop_games_created_total",
-        "tabletop_games_active", "tabletop_games_finished_total", "tabletop_moves_total",
+        "tabletop_games_active", "tabletop_games_finished_total", "tabletop_games_abandoned_total",
+        "tabletop_moves_total",
         "tabletop_version_conflicts_total", "tabletop_redis_duration_seconds", "tabletop_ai_jobs_total",
         "tabletop_ai_think_seconds", "tabletop_ai_iterations_per_second", "tabletop_ai_queue_lag_seconds",
         "tabletop_ai_reclaimed_jobs_total", "tabletop_ai_suggestions_total", "tabletop_stream_duration_seconds",

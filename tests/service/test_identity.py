@@ -325,3 +325,22 @@ def test_unusable_jwt_settings_are_refused_at_start(env, words, tmp_path):
         env = {**env, "TABLETOP_JWT_JWKS_FILE": str(path)}
     with pytest.raises(ConfigError, match=words):
         Config.from_env(env)
+
+
+def test_the_lobby_names_the_players_of_bound_seats_and_marks_a_rated_game(identity_api):
+    """The lobby (public games) gives each bound seat's player id, so that a frontend shows the player's rating
+    beside the name, and says whether a game is rated; a game's state never names a player."""
+    api = identity_api
+    rated = api.stub.CreateGame(pb.CreateGameRequest(
+        game_type="toy", seats=[pb.SeatSpec(kind=HUMAN), pb.SeatSpec(kind=OPEN), pb.SeatSpec(kind=OPEN)],
+        visibility=pb.VISIBILITY_PUBLIC, rated=True), metadata=bearer(alice()))
+    api.stub.JoinGame(pb.JoinGameRequest(game_id=rated.game_id), metadata=bearer(bob()))
+    anonymous = api.stub.CreateGame(pb.CreateGameRequest(
+        game_type="toy", seats=[pb.SeatSpec(kind=HUMAN), pb.SeatSpec(kind=OPEN)], visibility=pb.VISIBILITY_PUBLIC))
+    listed = {g.game_id: g for g in api.stub.ListGames(pb.ListGamesRequest()).games}
+    assert [s.player_id for s in listed[rated.game_id].seats] == ["alice", "bob", ""]
+    assert listed[rated.game_id].rated
+    assert [s.player_id for s in listed[anonymous.game_id].seats] == ["", ""]
+    assert not listed[anonymous.game_id].rated
+    seen = state(api, rated.game_id, alice())
+    assert [s.player_id for s in seen.seats] == ["", "", ""]

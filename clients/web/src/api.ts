@@ -9,9 +9,11 @@ import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { plainError } from "./errors";
 import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb";
 import { file_tabletop_v1_game_service, GameService, type GameType } from "./gen/tabletop/v1/game_service_pb";
+import { withIdentity } from "./identity";
 
 const baseUrl = import.meta.env.VITE_TABLETOP_GATEWAY_URL || window.location.origin;
-export const client = createClient(GameService, createGrpcWebTransport({ baseUrl }));
+// Every call without a seat token of its own carries the signed-in player's identity, if any (identity.ts).
+export const client = createClient(GameService, createGrpcWebTransport({ baseUrl, interceptors: [withIdentity] }));
 
 export type Games = { types: GameType[]; registry: Registry };
 

@@ -45,6 +45,27 @@ const REASONS: Record<string, string> = {
   REDIS_UNAVAILABLE: "The game server cannot reach its storage just now.",
   STORE_FULL: "The game server is full just now.",
   INVALID_API_KEY: "This page's API key is not accepted by the server.",
+  // Signed-in players (docs/api.md, Player identity) and their history
+  IDENTITY_REQUIRED: "Sign in first.",
+  IDENTITY_NOT_CONFIGURED: "This server takes no sign-in.",
+  MALFORMED_IDENTITY: "That is not a sign-in token.",
+  UNSIGNED_IDENTITY: "That sign-in token is not signed.",
+  IDENTITY_ALGORITHM_NOT_ALLOWED: "That sign-in token was not signed by this site.",
+  IDENTITY_KEY_UNKNOWN: "That sign-in token was not signed by this site.",
+  INVALID_IDENTITY_SIGNATURE: "That sign-in token was not signed by this site.",
+  IDENTITY_EXPIRED: "That sign-in token has expired: sign in again.",
+  IDENTITY_NOT_YET_VALID: "That sign-in token is not valid yet: check this computer's clock.",
+  WRONG_IDENTITY_ISSUER: "That sign-in token was issued by another site.",
+  WRONG_IDENTITY_AUDIENCE: "That sign-in token was issued for another site.",
+  IDENTITY_CLAIM_MISSING: "That sign-in token is incomplete.",
+  INVALID_IDENTITY_SUBJECT: "That sign-in token names no valid player.",
+  INVALID_IDENTITY: "That sign-in token is not valid.",
+  RATED_NEEDS_IDENTITY: "A rated game needs you signed in (and its other human seats open, for signed-in players).",
+  PRIVATE_REPLAY: "This game was private: only its players can see its replay.",
+  GAME_NOT_ARCHIVED: "The game is not in the archive yet: try again in a moment.",
+  DATABASE_NOT_CONFIGURED: "This server keeps no finished games.",
+  DATABASE_UNAVAILABLE: "The archive of finished games cannot be reached just now.",
+  DATABASE_NOT_MIGRATED: "The archive of finished games is not set up yet.",
 };
 
 const CODES: Partial<Record<Code, string>> = {

@@ -7,6 +7,10 @@ import { BOARDS, RULES } from "./boards";
 import { h } from "./dom";
 import { errorCode } from "./errors";
 import { eventText, seatCounts, seatRange as seatRangeText } from "./labels";
+// webplayers: sign-in, the player's pages (#mine, #replay=, #ratings, #leaderboard), ratings in the lobby
+import { playerPage } from "./pages";
+import { ratedChoice, seatsWithRatings, type RatingsCache } from "./ratings";
+import { mountSignIn } from "./signin";
 import {
   GameEvent_Kind,
   GameStatus,
@@ -106,6 +110,7 @@ async function home(shown: AbortSignal, joinCode = ""): Promise<void> {
     ["easy", "normal", "hard"].map((s) => h("option", { value: s }, s))) as HTMLSelectElement;
   const open = h("input", { id: "open-seats", type: "number", min: 0, value: 0 }) as HTMLInputElement;
   const isPublic = h("input", { id: "public", type: "checkbox" }) as HTMLInputElement;
+  const rated = ratedChoice(shown); // webplayers
   // Only seat counts the game takes (ListGameTypes' min_seats and max_seats): the field just changed keeps its value
   // within the game's range, and the other one follows so that you, the AIs and the open seats make a valid count.
   const fit = (changed: HTMLInputElement = opponents) => {
@@ -134,6 +139,7 @@ async function home(shown: AbortSignal, joinCode = ""): Promise<void> {
       const created = await client.createGame({
         gameType: gameSelect.value, seats, start: openSeats === 0,
         visibility: isPublic.checked ? Visibility.PUBLIC : Visibility.PRIVATE,
+        rated: rated.rated(), // webplayers
       });
       const seat = { gameId: created.gameId, token: created.seatTokens[0]?.token, creatorToken: created.creatorToken,
                      joinCode: openSeats ? created.joinCode : undefined };
@@ -166,6 +172,7 @@ async function home(shown: AbortSignal, joinCode = ""): Promise<void> {
       h("label", {}, "Open seats for friends ", open),
       seatRange,
       h("label", {}, isPublic, " list it in the lobby"),
+      rated.element, // webplayers
       h("button", { "data-testid": "create", onclick: createGame }, "Create and play")),
     h("section.card-box", {},
       h("h2", {}, "Join a game"),
@@ -181,8 +188,10 @@ async function home(shown: AbortSignal, joinCode = ""): Promise<void> {
   if (joinCode) joinName.focus();
   try {
     const games = (await client.listGames({ pageSize: 20 })).games;
+    const ratings: RatingsCache = new Map(); // webplayers: each signed-in seat's rating beside its name
     lobby.replaceChildren(games.length ? h("ul", {}, games.map((g) =>
-      h("li", {}, `${g.gameType}: ${g.seats.map((s) => s.name || "open").join(", ")} (${g.openSeats} open) `,
+      h("li", { "data-game-id": g.gameId }, `${g.gameType}${g.rated ? " (rated)" : ""}: `, seatsWithRatings(g, ratings),
+        ` (${g.openSeats} open) `,
         h("button", { onclick: () => join({ gameId: g.gameId }) }, "Join")))) : "No public game is waiting.");
   } catch (e) {
     lobby.replaceChildren(describeError(e));
@@ -455,10 +464,13 @@ function route(): void {
   const invited = /join=([^&]+)/.exec(location.hash);
   say("");
   if (match) void table(recall(decodeURIComponent(match[1])), showing.signal);
-  else void home(showing.signal, invited ? decodeURIComponent(invited[1]) : "");
+  else if (!playerPage(location.hash, { app, say, shown: showing.signal })) { // webplayers
+    void home(showing.signal, invited ? decodeURIComponent(invited[1]) : "");
+  }
 }
 
 document.getElementById("home-link")!.addEventListener("click", () => { location.hash = ""; });
+mountSignIn(document.querySelector("header")!); // webplayers
 window.addEventListener("hashchange", route);
 // Leaving the page (closed, reloaded, another site; or put in the back-forward cache) ends its stream at once rather
 // than when the browser gets round to closing the connection; a page restored from that cache opens it again.

@@ -50,6 +50,12 @@ class SeatState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SEAT_STATE_AWAY: _ClassVar[SeatState]
     SEAT_STATE_LEFT: _ClassVar[SeatState]
     SEAT_STATE_RESIGNED: _ClassVar[SeatState]
+
+class GameOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    GAME_OUTCOME_UNSPECIFIED: _ClassVar[GameOutcome]
+    GAME_OUTCOME_FINISHED: _ClassVar[GameOutcome]
+    GAME_OUTCOME_ABANDONED: _ClassVar[GameOutcome]
 VISIBILITY_UNSPECIFIED: Visibility
 VISIBILITY_PRIVATE: Visibility
 VISIBILITY_PUBLIC: Visibility
@@ -74,6 +80,9 @@ SEAT_STATE_PRESENT: SeatState
 SEAT_STATE_AWAY: SeatState
 SEAT_STATE_LEFT: SeatState
 SEAT_STATE_RESIGNED: SeatState
+GAME_OUTCOME_UNSPECIFIED: GameOutcome
+GAME_OUTCOME_FINISHED: GameOutcome
+GAME_OUTCOME_ABANDONED: GameOutcome
 
 class TurnTimer(_message.Message):
     __slots__ = ("turn_seconds", "on_timeout", "strength", "away_after")
@@ -230,20 +239,22 @@ class StartGameResponse(_message.Message):
     def __init__(self, state: _Optional[_Union[GameState, _Mapping]] = ...) -> None: ...
 
 class SeatInfo(_message.Message):
-    __slots__ = ("seat", "kind", "name", "strength", "state", "deadline_unix_ms")
+    __slots__ = ("seat", "kind", "name", "strength", "state", "deadline_unix_ms", "player_id")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     STRENGTH_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     seat: int
     kind: SeatKind
     name: str
     strength: str
     state: SeatState
     deadline_unix_ms: int
-    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., strength: _Optional[str] = ..., state: _Optional[_Union[SeatState, str]] = ..., deadline_unix_ms: _Optional[int] = ...) -> None: ...
+    player_id: str
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., strength: _Optional[str] = ..., state: _Optional[_Union[SeatState, str]] = ..., deadline_unix_ms: _Optional[int] = ..., player_id: _Optional[str] = ...) -> None: ...
 
 class LegalMove(_message.Message):
     __slots__ = ("id", "label", "move")
@@ -268,6 +279,7 @@ class GameEvent(_message.Message):
         KIND_RESIGNED: _ClassVar[GameEvent.Kind]
         KIND_AWAY: _ClassVar[GameEvent.Kind]
         KIND_RETURNED: _ClassVar[GameEvent.Kind]
+        KIND_ABANDONED: _ClassVar[GameEvent.Kind]
     KIND_UNSPECIFIED: GameEvent.Kind
     KIND_CREATED: GameEvent.Kind
     KIND_JOINED: GameEvent.Kind
@@ -277,6 +289,7 @@ class GameEvent(_message.Message):
     KIND_RESIGNED: GameEvent.Kind
     KIND_AWAY: GameEvent.Kind
     KIND_RETURNED: GameEvent.Kind
+    KIND_ABANDONED: GameEvent.Kind
     class MovedBy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         MOVED_BY_UNSPECIFIED: _ClassVar[GameEvent.MovedBy]
@@ -486,7 +499,7 @@ class ListGamesRequest(_message.Message):
     def __init__(self, game_type: _Optional[str] = ..., min_open_seats: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class GameSummary(_message.Message):
-    __slots__ = ("game_id", "game_type", "seats", "open_seats", "created_unix_ms", "options_json", "timer")
+    __slots__ = ("game_id", "game_type", "seats", "open_seats", "created_unix_ms", "options_json", "timer", "rated")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -494,6 +507,7 @@ class GameSummary(_message.Message):
     CREATED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     TIMER_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     game_type: str
     seats: _containers.RepeatedCompositeFieldContainer[SeatInfo]
@@ -501,7 +515,8 @@ class GameSummary(_message.Message):
     created_unix_ms: int
     options_json: str
     timer: TurnTimer
-    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., open_seats: _Optional[int] = ..., created_unix_ms: _Optional[int] = ..., options_json: _Optional[str] = ..., timer: _Optional[_Union[TurnTimer, _Mapping]] = ...) -> None: ...
+    rated: bool
+    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., open_seats: _Optional[int] = ..., created_unix_ms: _Optional[int] = ..., options_json: _Optional[str] = ..., timer: _Optional[_Union[TurnTimer, _Mapping]] = ..., rated: _Optional[bool] = ...) -> None: ...
 
 class ListGamesResponse(_message.Message):
     __slots__ = ("games", "next_page_token")
@@ -606,7 +621,7 @@ class FinishedSeat(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., strength: _Optional[str] = ..., state: _Optional[_Union[SeatState, str]] = ..., total: _Optional[int] = ..., place: _Optional[int] = ...) -> None: ...
 
 class FinishedGame(_message.Message):
-    __slots__ = ("game_id", "game_type", "seats", "player_seats", "ranking", "decided_by", "options_json", "visibility", "created_unix_ms", "started_unix_ms", "ended_unix_ms", "final_version")
+    __slots__ = ("game_id", "game_type", "seats", "player_seats", "ranking", "decided_by", "options_json", "visibility", "created_unix_ms", "started_unix_ms", "ended_unix_ms", "final_version", "outcome")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -619,6 +634,7 @@ class FinishedGame(_message.Message):
     STARTED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     ENDED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     FINAL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     game_type: str
     seats: _containers.RepeatedCompositeFieldContainer[FinishedSeat]
@@ -631,7 +647,8 @@ class FinishedGame(_message.Message):
     started_unix_ms: int
     ended_unix_ms: int
     final_version: int
-    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[FinishedSeat, _Mapping]]] = ..., player_seats: _Optional[_Iterable[int]] = ..., ranking: _Optional[_Iterable[_Union[RankGroup, _Mapping]]] = ..., decided_by: _Optional[str] = ..., options_json: _Optional[str] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., created_unix_ms: _Optional[int] = ..., started_unix_ms: _Optional[int] = ..., ended_unix_ms: _Optional[int] = ..., final_version: _Optional[int] = ...) -> None: ...
+    outcome: GameOutcome
+    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[FinishedSeat, _Mapping]]] = ..., player_seats: _Optional[_Iterable[int]] = ..., ranking: _Optional[_Iterable[_Union[RankGroup, _Mapping]]] = ..., decided_by: _Optional[str] = ..., options_json: _Optional[str] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., created_unix_ms: _Optional[int] = ..., started_unix_ms: _Optional[int] = ..., ended_unix_ms: _Optional[int] = ..., final_version: _Optional[int] = ..., outcome: _Optional[_Union[GameOutcome, str]] = ...) -> None: ...
 
 class ListFinishedGamesResponse(_message.Message):
     __slots__ = ("games", "next_page_token")
