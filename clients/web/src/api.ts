@@ -6,6 +6,7 @@ import { createFileRegistry, createRegistry, fromBinary, type Registry } from "@
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
+import { useDescriptions } from "./board";
 import { plainError } from "./errors";
 import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb";
 import { file_tabletop_v1_game_service, GameService, type GameType } from "./gen/tabletop/v1/game_service_pb";
@@ -29,7 +30,11 @@ let hosted: Promise<Games> | undefined;
 // The hosted games, asked once per page (a failed answer is asked again on the next call).
 export function hostedGames(): Promise<Games> {
   if (!hosted) {
-    hosted = client.listGameTypes({}).then(({ gameTypes }) => ({ types: gameTypes, registry: registryOf(gameTypes) }));
+    hosted = client.listGameTypes({}).then(({ gameTypes }) => {
+      const registry = registryOf(gameTypes);
+      useDescriptions(registry); // every board tells its cards in the game's words (their .proto comments)
+      return { types: gameTypes, registry };
+    });
     hosted.catch(() => { hosted = undefined; });
   }
   return hosted;

@@ -2,7 +2,7 @@
 import { create, createRegistry, type Registry } from "@bufbuild/protobuf";
 import { ConnectError, Code } from "@connectrpc/connect";
 import { auth, client, describeError, errorReason, hostedGames } from "./api";
-import { genericBoard, unpack, useDescriptions, type Rules } from "./board";
+import { genericBoard, unpack, type Rules } from "./board";
 import { BOARDS, RULES } from "./boards";
 import { h } from "./dom";
 import { errorCode } from "./errors";
@@ -430,7 +430,6 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
   try {
     const games = await hostedGames();
     registry = games.registry;
-    useDescriptions(registry); // cards told in the game's own words (its .proto comments)
     first = (await client.getState({ gameId: seat.gameId }, auth(seat.token))).state;
     const type = games.types.find((t) => t.name === first?.gameType);
     rules = type && RULES.get(type.viewType);
