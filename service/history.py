@@ -86,6 +86,7 @@ class FinishedGame:
     final_version: int
     resigned: tuple[int, ...]
     outcome: str = "finished"  # or "abandoned": no result (docs/archive.md, "Abandoned games")
+    rated: bool = False  # a rated game (docs/ratings.md)
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,7 @@ def decode_token(token: str, player_id: str, game_type: str, public_only: bool) 
 
 
 GAME_COLUMNS = ("game_id, game_type, options, visibility, decided_by, ranking, final_version, created_at, started_at,"
-                " ended_at, resigned, outcome")
+                " ended_at, resigned, outcome, rated")
 SEAT_COLUMNS = "game_id, seat, kind, name, ai_strength, final_state, total, place, player_id"
 
 
@@ -248,14 +249,14 @@ class History:
     @staticmethod
     def _game(row: tuple, seats: tuple[FinishedSeat, ...], player_id: str) -> FinishedGame:
         (game_id, game_type, options, visibility, decided_by, ranking, final_version, created, started, ended,
-         resigned, outcome) = row
+         resigned, outcome, rated) = row
         return FinishedGame(
             game_id=game_id, game_type=game_type, seats=seats,
             player_seats=tuple(s.seat for s in seats if player_id and s.player_id == player_id),
             ranking=tuple(tuple(group) for group in ranking), decided_by=decided_by,
             options=json.dumps(options, separators=(",", ":")), visibility=visibility,
             created_ms=millis(created), started_ms=millis(started), ended_ms=millis(ended),
-            final_version=final_version, resigned=tuple(resigned or ()), outcome=outcome,
+            final_version=final_version, resigned=tuple(resigned or ()), outcome=outcome, rated=rated,
         )
 
     async def replay(self, game_id: str, creds: Credentials) -> GameReplay:

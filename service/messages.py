@@ -134,6 +134,7 @@ def _shared_fields(seen: Seen) -> bytes:
         options_json=record.options,
         timer=timer_to_proto(record.timer),
         visibility=VISIBILITY.get(record.visibility, pb.VISIBILITY_PRIVATE),
+        rated=record.rated,
     ).SerializeToString() + b"".join([_seat_field(i, s, deadlines.get(i)) for i, s in enumerate(seen.seats)])
 
 
@@ -256,7 +257,8 @@ def my_games(result: MyGames) -> pb.ListMyGamesResponse:
             pb.MyGame(game_id=g.game_id, game_type=g.game_type, status=STATUS.get(g.status, 0), seat=g.seat,
                       seats=[seat_info(i, s) for i, s in enumerate(g.seats)], joined_unix_ms=g.joined_ms,
                       created_unix_ms=g.created_ms, options_json=g.options, timer=timer_to_proto(g.timer),
-                      visibility=pb.VISIBILITY_PUBLIC if g.visibility == "public" else pb.VISIBILITY_PRIVATE)
+                      visibility=pb.VISIBILITY_PUBLIC if g.visibility == "public" else pb.VISIBILITY_PRIVATE,
+                      rated=g.rated)
             for g in result.games
         ],
         next_page_token=result.next_page_token,
@@ -275,6 +277,7 @@ def finished_game(game: FinishedGame) -> pb.FinishedGame:
         visibility=VISIBILITY.get(game.visibility, pb.VISIBILITY_PRIVATE), created_unix_ms=game.created_ms,
         started_unix_ms=game.started_ms, ended_unix_ms=game.ended_ms, final_version=game.final_version,
         outcome=OUTCOMES.get(game.outcome, pb.GAME_OUTCOME_UNSPECIFIED),
+        rated=game.rated,
     )
 
 

@@ -56,6 +56,7 @@ class PlayerGame:
     options: str  # JSON
     timer: Timer | None
     visibility: str
+    rated: bool
 
 
 @dataclass(frozen=True)
@@ -174,6 +175,7 @@ class PlayerGames:
             game_id=game_id, game_type=text("type"), status=text("status"), seat=mine[0], seats=seats,
             joined_ms=ms, created_ms=int(text("created_ms") or 0), options=text("options") or "{}",
             timer=Timer.from_json(raw_timer) if raw_timer else None, visibility=text("visibility") or "private",
+            rated=text("rated") == "1",
         )
 
     async def _records(self, game_ids: list[str]) -> list[dict[bytes, bytes]]:

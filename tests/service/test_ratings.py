@@ -114,6 +114,40 @@ def test_an_unrated_game_changes_no_rating(rated, redis_db_url, database_url):
         assert conn.execute("SELECT count(*) FROM rating_changes").fetchone()[0] == 0
 
 
+def test_every_message_that_describes_a_game_says_whether_it_is_rated(rated, redis_db_url, database_url):
+    """GameState (GetState, WatchGame, CreateGame's answer), the lobby's GameSummary, MyGame and the archive's
+    FinishedGame (ListFinishedGames, GetReplay) carry the game's `rated`, as created."""
+    stub = rated
+    waiting = {}
+    for is_rated in (True, False):
+        created = stub.CreateGame(pb.CreateGameRequest(
+            game_type="toy", seats=[pb.SeatSpec(kind=HUMAN), pb.SeatSpec(kind=OPEN)], rated=is_rated,
+            visibility=pb.VISIBILITY_PUBLIC), metadata=bearer(alice()), timeout=10)
+        assert created.state.rated is is_rated
+        waiting[created.game_id] = is_rated
+    for game_id, is_rated in waiting.items():
+        state = stub.GetState(pb.GetStateRequest(game_id=game_id), timeout=10).state
+        assert state.rated is is_rated
+        watch = stub.WatchGame(pb.WatchGameRequest(game_id=game_id), metadata=bearer(alice()), timeout=10)
+        try:
+            first = next(watch)
+        finally:
+            watch.cancel()
+        assert first.event.kind == pb.GameEvent.KIND_CREATED and first.state.rated is is_rated
+    lobby = stub.ListGames(pb.ListGamesRequest(game_type="toy"), timeout=10).games
+    assert {g.game_id: g.rated for g in lobby} == waiting
+    mine = stub.ListMyGames(pb.ListMyGamesRequest(), metadata=bearer(alice()), timeout=10).games
+    assert {g.game_id: g.rated for g in mine} == waiting
+
+    finished = {play(stub, rated=is_rated, decisive=True): is_rated for is_rated in (True, False)}
+    archive_all(redis_db_url, database_url)
+    listed = stub.ListFinishedGames(pb.ListFinishedGamesRequest(), metadata=bearer(bob()), timeout=10).games
+    assert {g.game_id: g.rated for g in listed} == finished
+    for game_id, is_rated in finished.items():
+        replay = stub.GetReplay(pb.GetReplayRequest(game_id=game_id), metadata=bearer(bob()), timeout=10)
+        assert replay.game.rated is is_rated
+
+
 def archived(game_id: str, places: dict[str | tuple[str, str], int]) -> archive_writer.ArchivedGame:
     """A finished rated toy game as the writer reads it from Redis: a seat per key of `places` (a player id, or
     ("ai", strength)), with its place."""

@@ -319,7 +319,7 @@ class GameEvent(_message.Message):
     def __init__(self, version: _Optional[int] = ..., kind: _Optional[_Union[GameEvent.Kind, str]] = ..., seat: _Optional[int] = ..., move_id: _Optional[str] = ..., move_label: _Optional[str] = ..., time_unix_ms: _Optional[int] = ..., game_over: _Optional[bool] = ..., moved_by: _Optional[_Union[GameEvent.MovedBy, str]] = ...) -> None: ...
 
 class GameState(_message.Message):
-    __slots__ = ("game_id", "game_type", "status", "version", "seats", "your_seat", "to_act", "legal_moves", "recent_events", "view", "options_json", "visibility", "timer")
+    __slots__ = ("game_id", "game_type", "status", "version", "seats", "your_seat", "to_act", "legal_moves", "recent_events", "view", "options_json", "visibility", "timer", "rated")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -333,6 +333,7 @@ class GameState(_message.Message):
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     VISIBILITY_FIELD_NUMBER: _ClassVar[int]
     TIMER_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     game_type: str
     status: GameStatus
@@ -346,7 +347,8 @@ class GameState(_message.Message):
     options_json: str
     visibility: Visibility
     timer: TurnTimer
-    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., status: _Optional[_Union[GameStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., your_seat: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., legal_moves: _Optional[_Iterable[_Union[LegalMove, _Mapping]]] = ..., recent_events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., view: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., options_json: _Optional[str] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., timer: _Optional[_Union[TurnTimer, _Mapping]] = ...) -> None: ...
+    rated: bool
+    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., status: _Optional[_Union[GameStatus, str]] = ..., version: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., your_seat: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., legal_moves: _Optional[_Iterable[_Union[LegalMove, _Mapping]]] = ..., recent_events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., view: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., options_json: _Optional[str] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., timer: _Optional[_Union[TurnTimer, _Mapping]] = ..., rated: _Optional[bool] = ...) -> None: ...
 
 class GetStateRequest(_message.Message):
     __slots__ = ("game_id",)
@@ -535,7 +537,7 @@ class ListMyGamesRequest(_message.Message):
     def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class MyGame(_message.Message):
-    __slots__ = ("game_id", "game_type", "status", "seat", "seats", "joined_unix_ms", "created_unix_ms", "options_json", "timer", "visibility")
+    __slots__ = ("game_id", "game_type", "status", "seat", "seats", "joined_unix_ms", "created_unix_ms", "options_json", "timer", "visibility", "rated")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -546,6 +548,7 @@ class MyGame(_message.Message):
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     TIMER_FIELD_NUMBER: _ClassVar[int]
     VISIBILITY_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     game_type: str
     status: GameStatus
@@ -556,7 +559,8 @@ class MyGame(_message.Message):
     options_json: str
     timer: TurnTimer
     visibility: Visibility
-    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., status: _Optional[_Union[GameStatus, str]] = ..., seat: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., joined_unix_ms: _Optional[int] = ..., created_unix_ms: _Optional[int] = ..., options_json: _Optional[str] = ..., timer: _Optional[_Union[TurnTimer, _Mapping]] = ..., visibility: _Optional[_Union[Visibility, str]] = ...) -> None: ...
+    rated: bool
+    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., status: _Optional[_Union[GameStatus, str]] = ..., seat: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., joined_unix_ms: _Optional[int] = ..., created_unix_ms: _Optional[int] = ..., options_json: _Optional[str] = ..., timer: _Optional[_Union[TurnTimer, _Mapping]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., rated: _Optional[bool] = ...) -> None: ...
 
 class ListMyGamesResponse(_message.Message):
     __slots__ = ("games", "next_page_token")
@@ -621,7 +625,7 @@ class FinishedSeat(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., name: _Optional[str] = ..., strength: _Optional[str] = ..., state: _Optional[_Union[SeatState, str]] = ..., total: _Optional[int] = ..., place: _Optional[int] = ...) -> None: ...
 
 class FinishedGame(_message.Message):
-    __slots__ = ("game_id", "game_type", "seats", "player_seats", "ranking", "decided_by", "options_json", "visibility", "created_unix_ms", "started_unix_ms", "ended_unix_ms", "final_version", "outcome")
+    __slots__ = ("game_id", "game_type", "seats", "player_seats", "ranking", "decided_by", "options_json", "visibility", "created_unix_ms", "started_unix_ms", "ended_unix_ms", "final_version", "outcome", "rated")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -635,6 +639,7 @@ class FinishedGame(_message.Message):
     ENDED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     FINAL_VERSION_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     game_type: str
     seats: _containers.RepeatedCompositeFieldContainer[FinishedSeat]
@@ -648,7 +653,8 @@ class FinishedGame(_message.Message):
     ended_unix_ms: int
     final_version: int
     outcome: GameOutcome
-    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[FinishedSeat, _Mapping]]] = ..., player_seats: _Optional[_Iterable[int]] = ..., ranking: _Optional[_Iterable[_Union[RankGroup, _Mapping]]] = ..., decided_by: _Optional[str] = ..., options_json: _Optional[str] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., created_unix_ms: _Optional[int] = ..., started_unix_ms: _Optional[int] = ..., ended_unix_ms: _Optional[int] = ..., final_version: _Optional[int] = ..., outcome: _Optional[_Union[GameOutcome, str]] = ...) -> None: ...
+    rated: bool
+    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[FinishedSeat, _Mapping]]] = ..., player_seats: _Optional[_Iterable[int]] = ..., ranking: _Optional[_Iterable[_Union[RankGroup, _Mapping]]] = ..., decided_by: _Optional[str] = ..., options_json: _Optional[str] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., created_unix_ms: _Optional[int] = ..., started_unix_ms: _Optional[int] = ..., ended_unix_ms: _Optional[int] = ..., final_version: _Optional[int] = ..., outcome: _Optional[_Union[GameOutcome, str]] = ..., rated: _Optional[bool] = ...) -> None: ...
 
 class ListFinishedGamesResponse(_message.Message):
     __slots__ = ("games", "next_page_token")
