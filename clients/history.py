@@ -13,6 +13,7 @@ import argparse
 import os
 import sys
 from datetime import UTC, datetime
+from itertools import islice
 
 from clients import connection, render
 from clients.render import Style
@@ -70,12 +71,9 @@ def history_main(argv: list[str]) -> int:
     except ValueError as error:
         return fail(f"tabletop history: {error}")
     with client:
-        lines = []
         try:
-            for game in client.history(args.player, args.game_type, page_size=min(args.limit, 100)):
-                lines.append(game_line(game))
-                if len(lines) >= args.limit:
-                    break
+            games = islice(client.history(args.player, args.game_type, page_size=min(args.limit, 100)), args.limit)
+            lines = [game_line(game) for game in games]
         except TabletopError as error:
             return fail(f"tabletop history: {error.message}")
     whose = f"{args.player}'s public" if args.player else "your"

@@ -37,7 +37,7 @@ import json
 import random
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -52,6 +52,7 @@ from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 
 T = TypeVar("T")
+P = TypeVar("P")  # a page of a paged list: a response with a next_page_token
 
 RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 # A watch stream that ends with one of these (or ends early without error) is resumed.
@@ -174,6 +175,18 @@ def _call(send: Callable[[], T], retry: RetryPolicy | None, retry_on: tuple[grpc
             if delay is None:
                 raise error from None
             time.sleep(delay)
+
+
+def _every(fetch: Callable[[str], P], items: Callable[[P], Iterable[T]]) -> Iterator[T]:
+    """Every item of a paged list (AIP-158): `fetch(page_token)` gets one page, from the first ("") on, each
+    only when the iteration reaches it, until a page's `next_page_token` is empty."""
+    token = ""
+    while True:
+        page = fetch(token)
+        yield from items(page)
+        token = page.next_page_token
+        if not token:
+            return
 
 
 # --- results --------------------------------------------------------------------------------------------------
@@ -314,13 +327,8 @@ class Client:
     def lobby(self, game_type: str = "", min_open_seats: int = 0, page_size: int = 0) -> Iterator[pb.GameSummary]:
         """Every game of the lobby (see `list_games`), fetching page after page as the iteration goes on. A game
         listed when the iteration began and still listed when its page comes is yielded once; no game twice."""
-        token = ""
-        while True:
-            page = self.list_games(game_type, min_open_seats, page_size, token)
-            yield from page.games
-            token = page.next_page_token
-            if not token:
-                return
+        return _every(lambda token: self.list_games(game_type, min_open_seats, page_size, token),
+                      lambda page: page.games)
 
     def list_my_games(self, page_size: int = 0, page_token: str = "") -> pb.ListMyGamesResponse:
         """One page of the signed-in player's games (needs `identity`), newest first (`page_size` 0 = 50, at most
@@ -331,13 +339,7 @@ class Client:
 
     def my_games(self, page_size: int = 0) -> Iterator[pb.MyGame]:
         """Every game of the signed-in player (see `list_my_games`), page after page."""
-        token = ""
-        while True:
-            page = self.list_my_games(page_size, token)
-            yield from page.games
-            token = page.next_page_token
-            if not token:
-                return
+        return _every(lambda token: self.list_my_games(page_size, token), lambda page: page.games)
 
     def list_finished_games(self, player_id: str = "", game_type: str = "", page_size: int = 0,
                             page_token: str = "") -> pb.ListFinishedGamesResponse:
@@ -352,13 +354,8 @@ class Client:
 
     def history(self, player_id: str = "", game_type: str = "", page_size: int = 0) -> Iterator[pb.FinishedGame]:
         """Every finished game of a player (see `list_finished_games`), page after page, newest first."""
-        token = ""
-        while True:
-            page = self.list_finished_games(player_id, game_type, page_size, token)
-            yield from page.games
-            token = page.next_page_token
-            if not token:
-                return
+        return _every(lambda token: self.list_finished_games(player_id, game_type, page_size, token),
+                      lambda page: page.games)
 
     def replay(self, game_id: str, token: str | None = None) -> pb.GetReplayResponse:
         """A finished, archived game's replay: every event with every move revealed, each seat's view after each
