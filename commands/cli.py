@@ -26,6 +26,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("commands.local:demo", "play an all-AI game from start to end"),
     "history": ("clients.history:history_main", "list a player's finished games (yours, or another's public ones)"),
     "replay": ("clients.history:replay_main", "step through a finished game, every hidden card revealed"),
+    "ratings": ("clients.ratings:ratings_main", "print a player's ratings, one per game type (yours, or another's)"),
+    "leaderboard": ("clients.ratings:leaderboard_main", "print a game type's leaderboard, best rating first"),
     "bench": ("commands.bench:main", "benchmarks: engine, ai, load, watch, flood, chaos, wait, gateway"),
 }
 

@@ -98,7 +98,8 @@ def test_play_help_lists_the_games(capsys):
     assert registry.names() and all(name in out for name in registry.names()), out
 
 
-@pytest.mark.parametrize("words", [("play", "naishi"), ("demo", "naishi"), ("watch", "g1")])
+@pytest.mark.parametrize("words", [("play", "naishi"), ("demo", "naishi"), ("watch", "g1"), ("history",),
+                                   ("ratings", "alice"), ("leaderboard", "hinode")])
 @pytest.mark.parametrize("target", ["nonsense", "127.0.0.1", "host:port", "10.0.0.1:99999", ":50051"])
 def test_a_malformed_target_is_refused_as_an_address_not_as_a_tls_matter(words, target, capsys):
     assert cli.main([*words, "--target", target]) == 1

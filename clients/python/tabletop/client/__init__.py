@@ -289,15 +289,17 @@ class Client:
 
     def create_game(self, game_type: str, seats: list[Seat], options: dict[str, Any] | None = None,
                     start: bool = False, seed: int | None = None, public: bool = False,
-                    timer: pb.TurnTimer | None = None) -> CreatedGame:
+                    timer: pb.TurnTimer | None = None, rated: bool = False) -> CreatedGame:
         """Create a game (not retried: a lost answer would leave a second game behind).
 
         `seed` fixes the game's chance; the service accepts it only when every seat is AI. `public` lists the game
         in the lobby (`list_games`, `lobby`) until it starts, and lets anyone join an open seat by its id.
-        `timer` gives the human seats a turn timer (see docs/api.md, "Turn timers")."""
+        `timer` gives the human seats a turn timer (see docs/api.md, "Turn timers"). `rated`: the game's end
+        updates its players' ratings (docs/ratings.md); it needs `identity`, one `Seat.human()` at most (the
+        caller's), and the other players join `Seat.open()` seats with their own identity."""
         request = pb.CreateGameRequest(game_type=game_type, seats=[s.spec() for s in seats], start=start, seed=seed,
                                        visibility=pb.VISIBILITY_PUBLIC if public else pb.VISIBILITY_PRIVATE,
-                                       timer=timer)
+                                       timer=timer, rated=rated)
         if options is not None:
             request.options_json = json.dumps(options)
         metadata = self._metadata(tokens_back=True)
@@ -364,6 +366,30 @@ class Client:
         request = pb.GetReplayRequest(game_id=game_id)
         metadata = self._metadata(token)
         return _call(lambda: self.stub.GetReplay(request, metadata=metadata, timeout=self.timeout), self.retry)
+
+    # ratings
+
+    def ratings(self, player_id: str = "") -> list[pb.Rating]:
+        """A player's ratings, one per game type it has played rated games of, by game type (docs/ratings.md):
+        `player_id` a player id or "ai:<strength>"; "" = the signed-in player's own (needs `identity`). Empty for a
+        player without rated games. Each `Rating`'s `ordinal` is the displayed rating (mu - 3 sigma)."""
+        request = pb.GetRatingsRequest(player_id=player_id)
+        metadata = self._metadata()
+        return list(_call(lambda: self.stub.GetRatings(request, metadata=metadata, timeout=self.timeout),
+                          self.retry).ratings)
+
+    def get_leaderboard(self, game_type: str, page_size: int = 0, page_token: str = "") -> pb.GetLeaderboardResponse:
+        """One page of a game type's leaderboard, best `ordinal` first, each `Rating` with its `rank` (AI strengths
+        included, `ai` set): `page_size` 0 = 50, at most 100. Pass the response's `next_page_token` (same game type)
+        for the next page; it is empty on the last one."""
+        request = pb.GetLeaderboardRequest(game_type=game_type, page_size=page_size, page_token=page_token)
+        metadata = self._metadata()
+        return _call(lambda: self.stub.GetLeaderboard(request, metadata=metadata, timeout=self.timeout), self.retry)
+
+    def leaderboard(self, game_type: str, page_size: int = 0) -> Iterator[pb.Rating]:
+        """The whole leaderboard of a game type (see `get_leaderboard`), page after page, best first. It is a live
+        ranking: a rating that changes while the iteration goes on may move a player across a page's cut."""
+        return _every(lambda token: self.get_leaderboard(game_type, page_size, token), lambda page: page.ratings)
 
     def resume(self, game_id: str) -> Player:
         """The signed-in player's seat of a game, from any device: acts with the identity, no seat token."""
