@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tabletop.stack.embedded_redis import free_port
+from tabletop.stack.embedded import EmbeddedServer
 from tabletop.stack.watchdog import WATCHDOG
 
 DATABASE = "tabletop"
@@ -83,19 +83,15 @@ def _run_as() -> pwd.struct_passwd | None:
         ) from None
 
 
-class EmbeddedPostgres:
+class EmbeddedPostgres(EmbeddedServer):
     """A PostgreSQL child process with its own data directory; committed transactions survive a restart."""
 
+    prefix = "tabletop-postgres-"
+
     def __init__(self, directory: str | Path | None = None, port: int | None = None, fsync: bool = True):
-        self._owned_dir = directory is None
-        self.dir = Path(directory).resolve() if directory else Path(tempfile.mkdtemp(prefix="tabletop-postgres-"))
-        if self._owned_dir:  # removed even if this process is killed (tabletop/stack/watchdog.py)
-            WATCHDOG.clean(self.dir)
-        self.dir.mkdir(parents=True, exist_ok=True)
-        self.port = port or free_port()
+        super().__init__(directory, port)
         # Off only where a machine crash cannot matter (the tests): a killed server still loses nothing committed.
         self.fsync = fsync
-        self.proc: subprocess.Popen | None = None
         self.bin_dir: Path | None = None  # once started
         self.user = _run_as()
 
@@ -269,20 +265,3 @@ class EmbeddedPostgres:
             except ProcessLookupError:
                 return
             time.sleep(0.02)
-
-    def restart(self, kill: bool = False) -> None:
-        """Stop and start again on the same port and data directory."""
-        self.stop(kill=kill)
-        self.start()
-
-    def cleanup(self) -> None:
-        self.stop()
-        if self._owned_dir:
-            shutil.rmtree(self.dir, ignore_errors=True)
-            WATCHDOG.forget(self.dir)
-
-    def __enter__(self) -> EmbeddedPostgres:
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.cleanup()

@@ -15,10 +15,11 @@ import os
 import shutil
 import socket
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 
+from tabletop.stack.embedded import EmbeddedServer
+from tabletop.stack.embedded import free_port as free_port  # importable from here too
 from tabletop.stack.watchdog import WATCHDOG
 
 DEFAULT_MAXMEMORY = "512mb"
@@ -58,14 +59,10 @@ def find_redis_server() -> str:
     )
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class EmbeddedRedis:
+class EmbeddedRedis(EmbeddedServer):
     """A redis-server child process; with AOF on (the default) acknowledged writes survive a restart."""
+
+    prefix = "tabletop-redis-"
 
     def __init__(
         self,
@@ -75,19 +72,13 @@ class EmbeddedRedis:
         appendfsync: str = "always",
         maxmemory: str | None = None,
     ):
-        self._owned_dir = directory is None
-        self.dir = Path(directory).resolve() if directory else Path(tempfile.mkdtemp(prefix="tabletop-redis-"))
-        if self._owned_dir:  # removed even if this process is killed (tabletop/stack/watchdog.py)
-            WATCHDOG.clean(self.dir)
-        self.dir.mkdir(parents=True, exist_ok=True)
-        self.port = port or free_port()
+        super().__init__(directory, port)
         self.appendonly = appendonly
         # "always": a write is on disk before Redis acknowledges it, so no acknowledged move is lost even when
         # the Redis process is killed; "everysec" trades up to a second of writes for throughput.
         self.appendfsync = appendfsync
         # In Redis's syntax ("512mb", "2mb"; "0" = no limit); None: $TABLETOP_REDIS_MAXMEMORY, else 512mb.
         self.maxmemory = maxmemory or os.environ.get("TABLETOP_REDIS_MAXMEMORY") or DEFAULT_MAXMEMORY
-        self.proc: subprocess.Popen | None = None
         self.binary: str | None = None  # the server binary, once started
 
     @property
@@ -150,20 +141,3 @@ class EmbeddedRedis:
         if self.proc.stderr:
             self.proc.stderr.close()
         self.proc = None
-
-    def restart(self, kill: bool = False) -> None:
-        """Stop and start again on the same port and directory (the AOF brings the data back)."""
-        self.stop(kill=kill)
-        self.start()
-
-    def cleanup(self) -> None:
-        self.stop()
-        if self._owned_dir:
-            shutil.rmtree(self.dir, ignore_errors=True)
-            WATCHDOG.forget(self.dir)
-
-    def __enter__(self) -> EmbeddedRedis:
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.cleanup()
