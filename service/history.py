@@ -16,7 +16,6 @@ service still keeps the game in Redis (its retention after archiving: the archiv
 from __future__ import annotations
 
 import asyncio
-import base64
 import hashlib
 import json
 from dataclasses import dataclass, replace
@@ -26,7 +25,7 @@ from typing import Any
 import grpc
 
 from games.base import Game, Score
-from service import errors, validation
+from service import errors, paging, validation
 from service.auth import Credentials
 from service.identity import MAX_PLAYER_ID_LENGTH, PLAYER_ID
 from service.store import Event, GameStore, SeatRecord, unpack_log
@@ -34,9 +33,6 @@ from service.tables import Replay, Tables, abandoned_score, final_score, names
 
 POOL_WAIT_SECONDS = 5.0  # a call waits this long for a connection before it answers DATABASE_UNAVAILABLE
 
-DEFAULT_PAGE_SIZE = 50
-MAX_PAGE_SIZE = 100
-TOKEN_VERSION = 1
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -119,22 +115,16 @@ def _tag(player_id: str) -> str:
 
 
 def encode_token(player_id: str, game_type: str, public_only: bool, last: tuple[int, str]) -> str:
-    raw = json.dumps([TOKEN_VERSION, _tag(player_id), game_type, public_only, last[0], last[1]], separators=(",", ":"))
-    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+    return paging.encode_token(_tag(player_id), game_type, public_only, last[0], last[1])
+
+
+def _valid(tag: Any, kind: Any, public: Any, when: Any, game_id: Any) -> bool:
+    return (isinstance(tag, str) and isinstance(kind, str) and isinstance(public, bool) and type(when) is int
+            and 0 <= when < 10**17 and isinstance(game_id, str) and bool(validation.GAME_ID.match(game_id)))
 
 
 def decode_token(token: str, player_id: str, game_type: str, public_only: bool) -> tuple[int, str]:
-    try:
-        if len(token) > 512:
-            raise ValueError("too long")
-        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
-        version, tag, kind, public, when, game_id = json.loads(raw)
-        if (version != TOKEN_VERSION or not isinstance(tag, str) or not isinstance(kind, str)
-                or not isinstance(public, bool) or type(when) is not int or not 0 <= when < 10**17
-                or not isinstance(game_id, str) or not validation.GAME_ID.match(game_id)):
-            raise ValueError("not a page token")
-    except (ValueError, TypeError, UnicodeDecodeError):
-        raise errors.invalid("INVALID_PAGE_TOKEN", "page_token is not a next_page_token of ListFinishedGames") from None
+    tag, kind, public, when, game_id = paging.decode_token(token, "ListFinishedGames", _valid)
     if (tag, kind, public) != (_tag(player_id), game_type, public_only):
         raise errors.invalid("INVALID_PAGE_TOKEN", "page_token was made for another player or filter: keep "
                                                    "player_id and game_type while paging")
@@ -191,8 +181,7 @@ class History:
                          page_token: str) -> FinishedPage:
         """`caller`: the caller's verified player id (None: no identity); `player_id`: whose games ("" = the
         caller's)."""
-        if page_size < 0:
-            raise errors.invalid("INVALID_PAGE_SIZE", "page_size must not be negative")
+        size = paging.page_size(page_size)
         if game_type:
             validation.engine(game_type)  # UNKNOWN_GAME_TYPE
         if not player_id:
@@ -205,7 +194,6 @@ class History:
             raise errors.invalid("INVALID_PLAYER_ID", f"player_id must be 1 to {MAX_PLAYER_ID_LENGTH} printable "
                                                       "characters, no spaces")
         public_only = player_id != caller
-        size = min(page_size or DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
         cursor = decode_token(page_token, player_id, game_type, public_only) if page_token else None
         where = ["EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = g.game_id AND s.player_id = %(player)s)"]
         if public_only:

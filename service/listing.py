@@ -30,20 +30,15 @@ lazily, when a page meets them.
 
 from __future__ import annotations
 
-import base64
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from games import registry
-from service import errors, validation
+from service import errors, paging, validation
 from service.store import GameStore, SeatRecord, Timer, game_key, lobby_key, seats_from_fields
 
-DEFAULT_PAGE_SIZE = 50
-MAX_PAGE_SIZE = 100
 MAX_BATCH = 1000  # members read from one stream in one round
 MAX_EXAMINED = 2000  # candidates one call looks at before it returns a shorter page (with a next token)
-TOKEN_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -70,24 +65,18 @@ Key = tuple[int, str]  # (created ms, game id): the order of the list
 
 
 def encode_token(game_type: str, min_open_seats: int, last: Key) -> str:
-    raw = json.dumps([TOKEN_VERSION, game_type, min_open_seats, last[0], last[1]], separators=(",", ":"))
-    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+    return paging.encode_token(game_type, min_open_seats, last[0], last[1])
+
+
+def _valid(kind: Any, seats: Any, created_ms: Any, game_id: Any) -> bool:
+    return (isinstance(kind, str) and type(seats) is int and type(created_ms) is int and 0 <= created_ms < 10**13
+            and isinstance(game_id, str) and bool(validation.GAME_ID.match(game_id)))
 
 
 def decode_token(token: str, game_type: str, min_open_seats: int) -> Key:
     """The key after which the next page starts; INVALID_PAGE_TOKEN if the token is malformed or was made for
     another filter."""
-    try:
-        if len(token) > 512:
-            raise ValueError("too long")
-        doc = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
-        version, kind, seats, created_ms, game_id = doc
-        if (version != TOKEN_VERSION or not isinstance(kind, str) or type(seats) is not int
-                or type(created_ms) is not int or not 0 <= created_ms < 10**13
-                or not isinstance(game_id, str) or not validation.GAME_ID.match(game_id)):
-            raise ValueError("not a page token")
-    except (ValueError, TypeError, UnicodeDecodeError):
-        raise errors.invalid("INVALID_PAGE_TOKEN", "page_token is not a next_page_token of ListGames") from None
+    kind, seats, created_ms, game_id = paging.decode_token(token, "ListGames", _valid)
     if (kind, seats) != (game_type, min_open_seats):
         raise errors.invalid(
             "INVALID_PAGE_TOKEN",
@@ -119,9 +108,7 @@ class Listing:
         types = [game_type] if game_type else list(registry.names())
         if min_open_seats < 0:
             raise errors.invalid("INVALID_MIN_OPEN_SEATS", "min_open_seats must not be negative")
-        if page_size < 0:
-            raise errors.invalid("INVALID_PAGE_SIZE", "page_size must not be negative")
-        size = min(page_size or DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)  # AIP-158: a larger size is coerced
+        size = paging.page_size(page_size)
         cursor = decode_token(page_token, game_type, min_open_seats) if page_token else None
         wanted = max(1, min_open_seats)
         streams = [(t, shard) for t in types for shard in range(self.store.job_shards)]

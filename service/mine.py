@@ -16,22 +16,17 @@ last game and a hash of the player id it was made for: the next page starts stri
 
 from __future__ import annotations
 
-import base64
 import functools
 import hashlib
-import json
 from dataclasses import dataclass
 from typing import Any
 
-from service import errors, validation
+from service import errors, paging, validation
 from service.store import GameStore, SeatRecord, Timer, game_key, now_ms, seats_from_fields
 
-DEFAULT_PAGE_SIZE = 50
-MAX_PAGE_SIZE = 100
 MAX_ENTRIES = 1000
 MAX_EXAMINED = 1000  # entries one call looks at before it returns a shorter page (with a next token)
 STALE_AFTER_MS = 5 * 60 * 1000
-TOKEN_VERSION = 1
 
 
 def player_tag(player_id: str) -> str:
@@ -69,20 +64,16 @@ Key = tuple[int, str]  # (ms, game id), listed in descending order
 
 
 def encode_token(player_id: str, last: Key) -> str:
-    raw = json.dumps([TOKEN_VERSION, player_tag(player_id)[:8], last[0], last[1]], separators=(",", ":"))
-    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+    return paging.encode_token(player_tag(player_id)[:8], last[0], last[1])
+
+
+def _valid(tag: Any, ms: Any, game_id: Any) -> bool:
+    return (isinstance(tag, str) and type(ms) is int and 0 <= ms < 10**13 and isinstance(game_id, str)
+            and bool(validation.GAME_ID.match(game_id)))
 
 
 def decode_token(token: str, player_id: str) -> Key:
-    try:
-        if len(token) > 512:
-            raise ValueError("too long")
-        version, tag, ms, game_id = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
-        if (version != TOKEN_VERSION or not isinstance(tag, str) or type(ms) is not int or not 0 <= ms < 10**13
-                or not isinstance(game_id, str) or not validation.GAME_ID.match(game_id)):
-            raise ValueError("not a page token")
-    except (ValueError, TypeError, UnicodeDecodeError):
-        raise errors.invalid("INVALID_PAGE_TOKEN", "page_token is not a next_page_token of ListMyGames") from None
+    tag, ms, game_id = paging.decode_token(token, "ListMyGames", _valid)
     if tag != player_tag(player_id)[:8]:
         raise errors.invalid("INVALID_PAGE_TOKEN", "page_token was made for another player")
     return ms, game_id
@@ -112,9 +103,7 @@ class PlayerGames:
         await self.store._timed("player_games_add", call)
 
     async def list(self, player_id: str, page_size: int, page_token: str) -> MyGames:
-        if page_size < 0:
-            raise errors.invalid("INVALID_PAGE_SIZE", "page_size must not be negative")
-        size = min(page_size or DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+        size = paging.page_size(page_size)
         cursor = decode_token(page_token, player_id) if page_token else None
         key = player_games_key(player_id)
         redis = self.store.redis

@@ -9,17 +9,15 @@ not a snapshot.
 
 from __future__ import annotations
 
-import base64
-import json
 import math
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from service import errors, validation
-from service.history import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, History, millis
+from service import errors, paging, validation
+from service.history import History, millis
 from service.identity import MAX_PLAYER_ID_LENGTH, PLAYER_ID
 
-TOKEN_VERSION = 1
 AI_PREFIX = "ai:"
 
 
@@ -55,22 +53,16 @@ def _rating(row: tuple, rank: int = 0) -> Rating:
 
 
 def encode_token(game_type: str, ordinal: float, key: str, rank: int) -> str:
-    raw = json.dumps([TOKEN_VERSION, game_type, ordinal, key, rank], separators=(",", ":"))
-    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+    return paging.encode_token(game_type, ordinal, key, rank)
+
+
+def _valid(kind: Any, ordinal: Any, key: Any, rank: Any) -> bool:
+    return (isinstance(kind, str) and type(ordinal) in (int, float) and math.isfinite(ordinal)
+            and isinstance(key, str) and bool(PLAYER_ID.match(key)) and type(rank) is int and 0 < rank < 2**31)
 
 
 def decode_token(token: str, game_type: str) -> tuple[float, str, int]:
-    try:
-        if len(token) > 512:
-            raise ValueError("too long")
-        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
-        version, kind, ordinal, key, rank = json.loads(raw)
-        if (version != TOKEN_VERSION or not isinstance(kind, str) or type(ordinal) not in (int, float)
-                or not math.isfinite(ordinal) or not isinstance(key, str) or not PLAYER_ID.match(key)
-                or type(rank) is not int or not 0 < rank < 2**31):
-            raise ValueError("not a page token")
-    except (ValueError, TypeError, UnicodeDecodeError):
-        raise errors.invalid("INVALID_PAGE_TOKEN", "page_token is not a next_page_token of GetLeaderboard") from None
+    kind, ordinal, key, rank = paging.decode_token(token, "GetLeaderboard", _valid)
     if kind != game_type:
         raise errors.invalid("INVALID_PAGE_TOKEN", "page_token was made for another game type: keep game_type while "
                                                    "paging")
@@ -102,9 +94,7 @@ class Ratings:
         if not game_type:
             raise errors.invalid("GAME_TYPE_REQUIRED", "GetLeaderboard needs a game_type: a leaderboard is per game")
         validation.engine(game_type)  # UNKNOWN_GAME_TYPE
-        if page_size < 0:
-            raise errors.invalid("INVALID_PAGE_SIZE", "page_size must not be negative")
-        size = min(page_size or DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+        size = paging.page_size(page_size)
         cursor = decode_token(page_token, game_type) if page_token else None
         where = "game_type = %(type)s"
         if cursor:
