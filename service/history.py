@@ -46,6 +46,21 @@ def database_unavailable(detail: str) -> errors.ServiceError:
                                errors.bounded(f"the database did not answer: {detail}"), retry_delay=1.0)
 
 
+def whose(caller: str | None, player_id: str, without: str) -> str:
+    """The player a read is about: `player_id`, else the caller (`caller`: its verified player id, None without an
+    identity: IDENTITY_REQUIRED, `without` saying what the call does without a player_id); a malformed player_id
+    is INVALID_PLAYER_ID."""
+    if not player_id:
+        if caller is None:
+            raise errors.unauthenticated("IDENTITY_REQUIRED", f"{without}: it needs the caller's signed identity "
+                                                              "(authorization: Bearer <JWT>)")
+        return caller
+    if len(player_id) > MAX_PLAYER_ID_LENGTH or not PLAYER_ID.match(player_id):
+        raise errors.invalid("INVALID_PLAYER_ID", f"player_id must be 1 to {MAX_PLAYER_ID_LENGTH} printable "
+                                                  "characters, no spaces")
+    return player_id
+
+
 def micros(when: datetime | None) -> int:
     return (when - EPOCH) // timedelta(microseconds=1) if when is not None else 0
 
@@ -160,7 +175,10 @@ class History:
         if self.pool is not None and self._opened:
             await self.pool.close()
 
-    async def _query(self, work) -> Any:
+    async def query(self, work) -> Any:
+        """`await work(conn)` on a connection of the pool: the archive's reads (the history's, the ratings') go
+        through here, which maps the database's failures to statuses (DATABASE_NOT_CONFIGURED, DATABASE_NOT_MIGRATED,
+        DATABASE_UNAVAILABLE)."""
         pool = await self._pool()
         import psycopg  # the service needs psycopg only with a database
         import psycopg.errors
@@ -184,15 +202,7 @@ class History:
         size = paging.page_size(page_size)
         if game_type:
             validation.engine(game_type)  # UNKNOWN_GAME_TYPE
-        if not player_id:
-            if caller is None:
-                raise errors.unauthenticated(
-                    "IDENTITY_REQUIRED", "ListFinishedGames without a player_id lists the caller's own games: it needs "
-                                         "the caller's signed identity (authorization: Bearer <JWT>)")
-            player_id = caller
-        elif len(player_id) > MAX_PLAYER_ID_LENGTH or not PLAYER_ID.match(player_id):
-            raise errors.invalid("INVALID_PLAYER_ID", f"player_id must be 1 to {MAX_PLAYER_ID_LENGTH} printable "
-                                                      "characters, no spaces")
+        player_id = whose(caller, player_id, "ListFinishedGames without a player_id lists the caller's own games")
         public_only = player_id != caller
         cursor = decode_token(page_token, player_id, game_type, public_only) if page_token else None
         where = ["EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = g.game_id AND s.player_id = %(player)s)"]
@@ -213,7 +223,7 @@ class History:
             seats = await self._seats(conn, [r[0] for r in rows])
             return rows, seats
 
-        rows, seats = await self._query(work)
+        rows, seats = await self.query(work)
         games = [self._game(row, seats.get(row[0], ()), player_id) for row in rows[:size]]
         token = ""
         if len(rows) > size:
@@ -260,7 +270,7 @@ class History:
                                             (game_id,))).fetchone()
             return row, seats, log
 
-        row, seats, log = await self._query(work)
+        row, seats, log = await self.query(work)
         if row is None:
             if await self.store.exists(game_id):
                 raise errors.precondition("GAME_NOT_ARCHIVED", "the game is not in the archive: it is still being "

@@ -15,8 +15,8 @@ from datetime import datetime
 from typing import Any
 
 from service import errors, paging, validation
-from service.history import History, millis
-from service.identity import MAX_PLAYER_ID_LENGTH, PLAYER_ID
+from service.history import History, millis, whose
+from service.identity import PLAYER_ID
 
 AI_PREFIX = "ai:"
 
@@ -74,21 +74,13 @@ class Ratings:
         self.history = history
 
     async def player(self, caller: str | None, player_id: str) -> list[Rating]:
-        if not player_id:
-            if caller is None:
-                raise errors.unauthenticated(
-                    "IDENTITY_REQUIRED", "GetRatings without a player_id reads the caller's own ratings: it needs "
-                                         "the caller's signed identity (authorization: Bearer <JWT>)")
-            player_id = caller
-        elif len(player_id) > MAX_PLAYER_ID_LENGTH or not PLAYER_ID.match(player_id):
-            raise errors.invalid("INVALID_PLAYER_ID", f"player_id must be 1 to {MAX_PLAYER_ID_LENGTH} printable "
-                                                      "characters, no spaces")
+        player_id = whose(caller, player_id, "GetRatings without a player_id reads the caller's own ratings")
 
         async def work(conn):
             return await (await conn.execute(
                 f"SELECT {COLUMNS} FROM ratings WHERE player_key = %s ORDER BY game_type", (player_id,))).fetchall()
 
-        return [_rating(row) for row in await self.history._query(work)]
+        return [_rating(row) for row in await self.history.query(work)]
 
     async def leaderboard(self, game_type: str, page_size: int, page_token: str) -> Leaderboard:
         if not game_type:
@@ -107,7 +99,7 @@ class Ratings:
                 f"SELECT {COLUMNS} FROM ratings WHERE {where} ORDER BY ordinal DESC, player_key LIMIT %(limit)s",
                 params)).fetchall()
 
-        rows = await self.history._query(work)
+        rows = await self.history.query(work)
         before = cursor[2] if cursor else 0
         ratings = [_rating(row, before + n + 1) for n, row in enumerate(rows[:size])]
         token = ""
