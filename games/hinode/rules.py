@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games.base import chance
+from games.base import chance, with_item
 from games.hinode.data import (
     ADJACENT,
     ADJACENT_MASK,
@@ -212,15 +212,8 @@ def play(work: Work, seat: int, move: Any) -> None:
         _choose_tribe(work, seat, move.tribe)
 
 
-def _with(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    """`values` with the one at `index` replaced (the working state's tuples change at most once a trick)."""
-    changed = list(values)  # cheaper than joining two slices around the new value
-    changed[index] = value
-    return tuple(changed)
-
-
 def _choose_tribe(work: Work, seat: int, tribe: int) -> None:
-    tribes = work.tribes = _with(work.tribes, seat, tribe)
+    tribes = work.tribes = with_item(work.tribes, seat, tribe)
     n = work.num_players
     for step in range(1, n):
         nxt = (seat + step) % n
@@ -253,7 +246,7 @@ def _play_card(work: Work, seat: int, move: PlayCard) -> None:
     card = move.card
     colour = work.colour
     if card == HERO:
-        work.heroes = _with(work.heroes, seat, False)
+        work.heroes = with_item(work.heroes, seat, False)
         work.hero_last = seat
         work.hero_in_trick = True
         if colour is None:
@@ -272,7 +265,7 @@ def _play_card(work: Work, seat: int, move: PlayCard) -> None:
         resources = work.resources
         resources[seat * 3 + move.pay] -= SKILL_COST[skill]
         if skill == SAMURAI:
-            work.skill_markers = _with(work.skill_markers, seat, work.skill_markers[seat] | 1 << move.target_area)
+            work.skill_markers = with_item(work.skill_markers, seat, work.skill_markers[seat] | 1 << move.target_area)
         elif skill == CHARMONT and move.target_seat is not None:
             resources[move.target_seat * 3 + move.target_colour] -= 1
             resources[seat * 3 + move.target_colour] += 1
@@ -324,8 +317,8 @@ def _judge(work: Work) -> None:
     else:
         next_start = ranking[0] if ranking[0] < n else best_real
     area = work.battlefield
-    work.first = _with(work.first, area, ranking[0])
-    work.second = _with(work.second, area, ranking[1])
+    work.first = with_item(work.first, area, ranking[0])
+    work.second = with_item(work.second, area, ranking[1])
     work.ranking = tuple(ranking)
     work.next_start = next_start
     fourth = ranking[3]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.base import Move, chance
+from games.base import Move, chance, with_item
 from games.kungfur.data import (
     APPLE,
     ARENAS,
@@ -98,12 +98,6 @@ _RECOVER_CHEF, _RECOVER_DISH, _RECOVER_FOOD, _RECOVER_NONE = (RECOVERS[h] for h 
 
 def _pair(pair: tuple[tuple[int, ...], ...], seat: int, value: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
-
-
-def _set(items: tuple[int | None, ...], k: int, value: int | None) -> tuple[int | None, ...]:
-    changed = list(items)  # cheaper than joining two slices around the value
-    changed[k] = value
-    return tuple(changed)
 
 
 # --- the reveal ----------------------------------------------------------------------------------------------
@@ -368,19 +362,17 @@ def fight(work: Work) -> None:
             loss += _sp_loss(lost, BOSHAK_SP)
         _lose(them, loss)
         if work.hua[k] == loser and lost != HUA:
-            work.hua = _set(work.hua, k, None)
+            work.hua = with_item(work.hua, k, None)
         if lead == YAOU:  # back to the hand instead of the rest area
             me.stacks[k] = me.stacks[k][1:]
             me.hand = with_cards(me.hand, (YAOU,))
-        rewards = list(work.rewards)  # cheaper than joining two slices around the value
-        work.todo = list(rewards[k])
-        rewards[k] = ()
-        work.rewards = tuple(rewards)
+        work.todo = list(work.rewards[k])
+        work.rewards = with_item(work.rewards, k, ())
     if work.hua[k] is None:
         for seat in _SEATS:
             side = sides[seat]
             if side.hua and leader(side, k) == HUA:
-                work.hua = _set(work.hua, k, seat)
+                work.hua = with_item(work.hua, k, seat)
                 side.hua -= 1
                 break
     work.results[k] = winner

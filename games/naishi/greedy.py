@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from games.base import with_item
 from games.naishi.data import BANNER, FORT, NAISHI, RONIN, SENTINEL, TORII
 from games.naishi.moves import DeclareEnd, Decree, Develop, DiscardRiver, EndTurn, Give, Recall, Switch
 from games.naishi.rules import PAIRS
@@ -32,21 +33,17 @@ def _swap(row: tuple[int, ...], a: int, b: int) -> tuple[int, ...]:
     return tuple(cells)
 
 
-def _put(row: tuple[int, ...], pos: int, card: int) -> tuple[int, ...]:
-    return row[:pos] + (card,) + row[pos + 1 :]
-
-
 def own_switches(territory: Territory) -> list[Territory]:
     """Every territory one "switch 2 cards" of the player's own cards can make."""
     line, hand = territory
     out = [(_swap(line, a, b), hand) for a, b in PAIRS] + [(line, _swap(hand, a, b)) for a, b in PAIRS]
-    out += [(_put(line, p, hand[p]), _put(hand, p, line[p])) for p in range(5)]
+    out += [(with_item(line, p, hand[p]), with_item(hand, p, line[p])) for p in range(5)]
     return out
 
 
 def developed(territory: Territory, row: str, pos: int, card: int) -> Territory:
     line, hand = territory
-    return (_put(line, pos, card), hand) if row == "line" else (line, _put(hand, pos, card))
+    return (with_item(line, pos, card), hand) if row == "line" else (line, with_item(hand, pos, card))
 
 
 class NaishiGreedy:
@@ -113,7 +110,7 @@ class NaishiGreedy:
             elif move.kind == "hand":
                 after = (line, _swap(hand, move.a, move.b))
             else:
-                after = (_put(line, move.a, hand[move.a]), _put(hand, move.a, line[move.a]))
+                after = (with_item(line, move.a, hand[move.a]), with_item(hand, move.a, line[move.a]))
             value = self._best_develop(after, view.river) if pre_develop else self._score(after)
             return value - 0.25
         if isinstance(move, Decree):
@@ -149,16 +146,16 @@ class NaishiGreedy:
         opp_line = view.lines[opp]
         if move.row == "line":
             theirs = opp_line[move.pos]
-            mine_after = (_put(line, move.pos, theirs), hand)
+            mine_after = (with_item(line, move.pos, theirs), hand)
             opp_hand = self._opponent_hand(game, view, rng)
             opp_before = score_territory(opp_line, opp_hand).total
-            opp_after = score_territory(_put(opp_line, move.pos, line[move.pos]), opp_hand).total
+            opp_after = score_territory(with_item(opp_line, move.pos, line[move.pos]), opp_hand).total
         else:
             known = view.knowledge[knowledge_index(view.seat, opp)]
             opp_hand = self._opponent_hand(game, view, rng)
             theirs = known.slots[move.pos] if known is not None and known.slots[move.pos] is not None else None
             theirs = opp_hand[move.pos] if theirs is None else theirs
-            mine_after = (line, _put(hand, move.pos, theirs))
+            mine_after = (line, with_item(hand, move.pos, theirs))
             opp_before = score_territory(opp_line, opp_hand).total
-            opp_after = score_territory(opp_line, _put(opp_hand, move.pos, hand[move.pos])).total
+            opp_after = score_territory(opp_line, with_item(opp_hand, move.pos, hand[move.pos])).total
         return self._score(mine_after) - (opp_after - opp_before) - 1
