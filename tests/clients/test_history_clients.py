@@ -6,31 +6,22 @@ from __future__ import annotations
 
 import subprocess
 
-import grpc
 import pytest
 
 from tabletop.client import PermissionDenied, Unauthenticated, Unavailable, connect
 from tabletop.v1 import game_service_pb2 as pb
 from tests.clients.conftest import REPO, client_env, tabletop
 from tests.clients.pty_driver import Terminal
-from tests.service.conftest import ServerThread, toy_game  # noqa: F401 - a fixture
-from tests.service.test_archive import migrated
+from tests.service.conftest import ServerThread, archive_service, archive_stub, toy_game  # noqa: F401 - fixtures
 from tests.service.test_history import alice, archive_all, bob, carol, identity_config, play_to_the_end
 
 
 @pytest.fixture
-def archived_game(redis_db_url, database_url, toy_game):  # noqa: F811 - the fixture imported above
+def archived_game(archive_service, archive_stub, redis_db_url, database_url):  # noqa: F811 - imported above
     """A service with a database, and one private game Alice and Bob played to its end, archived."""
-    thread = ServerThread(identity_config(redis_db_url, database_url=database_url)).start()
-    migrated(database_url)
-    channel = grpc.insecure_channel(thread.target)
-    from tabletop.v1 import game_service_pb2_grpc
-
-    game_id, tokens, moves = play_to_the_end(game_service_pb2_grpc.GameServiceStub(channel))
-    channel.close()
+    game_id, tokens, moves = play_to_the_end(archive_stub)
     archive_all(redis_db_url, database_url)
-    yield thread.target, game_id, tokens, moves
-    thread.stop()
+    return archive_service.target, game_id, tokens, moves
 
 
 def test_the_sdk_lists_a_players_history_and_replays_a_game(archived_game):

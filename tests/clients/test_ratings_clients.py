@@ -14,8 +14,7 @@ from service.archive import writer as archive_writer
 from tabletop.client import InvalidArgument, Seat, Unauthenticated, Unavailable, connect
 from tabletop.v1 import game_service_pb2 as pb
 from tests.clients.conftest import REPO, client_env, tabletop
-from tests.service.conftest import ServerThread, toy_game  # noqa: F401 - a fixture
-from tests.service.test_archive import migrated
+from tests.service.conftest import ServerThread, archive_service, toy_game  # noqa: F401 - fixtures
 from tests.service.test_history import alice, archive_all, bob, identity_config
 from tests.service.test_ratings import archived
 
@@ -23,14 +22,11 @@ LONG_ID = "p" * 128  # the longest player id the service takes
 
 
 @pytest.fixture
-def rated_service(redis_db_url, database_url, toy_game):  # noqa: F811 - the fixture imported above
+def rated_service(archive_service, redis_db_url, database_url):  # noqa: F811 - imported above
     """A service with a database, and one rated game Alice and Bob played to its end through the SDK, archived."""
-    thread = ServerThread(identity_config(redis_db_url, database_url=database_url)).start()
-    migrated(database_url)
-    play_rated(thread.target)
+    play_rated(archive_service.target)
     archive_all(redis_db_url, database_url)
-    yield thread.target
-    thread.stop()
+    return archive_service.target
 
 
 def play_rated(target: str) -> None:

@@ -120,3 +120,25 @@ def api(server):
 
 
 HUMAN, AI, OPEN = pb.SEAT_KIND_HUMAN, pb.SEAT_KIND_AI, pb.SEAT_KIND_OPEN
+
+
+@pytest.fixture
+def archive_service(redis_db_url, database_url, toy_game):
+    """A service for the archive's reads (history, replays, ratings): the tests' identity keys, a migrated database,
+    the toy game hosted. Its ServerThread."""
+    # Imported here: those test modules import this conftest.
+    from tests.service.test_archive import migrated
+    from tests.service.test_history import identity_config
+
+    thread = ServerThread(identity_config(redis_db_url, database_url=database_url)).start()
+    migrated(database_url)
+    yield thread
+    thread.stop()
+
+
+@pytest.fixture
+def archive_stub(archive_service):
+    """A stub of `archive_service`."""
+    channel = grpc.insecure_channel(archive_service.target)
+    yield game_service_pb2_grpc.GameServiceStub(channel)
+    channel.close()

@@ -5,14 +5,13 @@ does."""
 from __future__ import annotations
 
 import grpc
-import pytest
 from google.protobuf import json_format, struct_pb2
 
 from tabletop.stack.embedded_redis import free_port
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.service.conftest import HUMAN, OPEN, ServerThread, service_config
-from tests.service.test_archive import in_process_writer, migrated
+from tests.service.test_archive import in_process_writer
 from tests.service.test_errors import C, fails
 from tests.service.test_identity import AUDIENCE, ISSUER, SECRET, mint
 
@@ -38,16 +37,6 @@ def carol() -> str:
 def identity_config(redis_url: str, **changes):
     return service_config(redis_url, ai_job_shards=SHARDS, jwt_secret=SECRET, jwt_issuer=ISSUER,
                           jwt_audience=AUDIENCE, **changes)
-
-
-@pytest.fixture
-def history(redis_db_url, database_url, toy_game):
-    thread = ServerThread(identity_config(redis_db_url, database_url=database_url)).start()
-    channel = grpc.insecure_channel(thread.target)
-    migrated(database_url)
-    yield game_service_pb2_grpc.GameServiceStub(channel)
-    channel.close()
-    thread.stop()
 
 
 def play_to_the_end(stub, visibility=pb.VISIBILITY_PRIVATE) -> tuple[str, dict[int, str], list[tuple[int, str]]]:
@@ -88,9 +77,9 @@ def view_of(packed) -> dict:
     return json_format.MessageToDict(value)
 
 
-def test_a_finished_game_is_listed_for_both_players_and_replays_with_every_hidden_card(history, redis_db_url,
+def test_a_finished_game_is_listed_for_both_players_and_replays_with_every_hidden_card(archive_stub, redis_db_url,
                                                                                         database_url):
-    stub = history
+    stub = archive_stub
     game_id, tokens, moves = play_to_the_end(stub)
     # Ended, not archived yet: said so, not "not found".
     fails(C.FAILED_PRECONDITION, "GAME_NOT_ARCHIVED", stub.GetReplay, pb.GetReplayRequest(game_id=game_id),
@@ -132,9 +121,9 @@ def test_a_finished_game_is_listed_for_both_players_and_replays_with_every_hidde
     assert by_token == replay
 
 
-def test_public_games_are_listed_and_replayed_for_anyone_and_pages_neither_skip_nor_repeat(history, redis_db_url,
+def test_public_games_are_listed_and_replayed_for_anyone_and_pages_neither_skip_nor_repeat(archive_stub, redis_db_url,
                                                                                           database_url):
-    stub = history
+    stub = archive_stub
     public = [play_to_the_end(stub, pb.VISIBILITY_PUBLIC)[0] for _ in range(3)]
     private = play_to_the_end(stub)[0]
     archive_all(redis_db_url, database_url)

@@ -21,16 +21,6 @@ from tests.service.test_errors import C, fails
 from tests.service.test_history import alice, archive_all, bearer, bob, identity_config
 
 
-@pytest.fixture
-def rated(redis_db_url, database_url, toy_game):
-    thread = ServerThread(identity_config(redis_db_url, database_url=database_url)).start()
-    channel = grpc.insecure_channel(thread.target)
-    migrated(database_url)
-    yield game_service_pb2_grpc.GameServiceStub(channel)
-    channel.close()
-    thread.stop()
-
-
 def play(stub, *, rated: bool, decisive: bool) -> str:
     """Alice creates a toy game, Bob joins it with his identity, they play it to its end: with `decisive` Alice
     plays her last move and Bob his first (one of them wins), else both play the same cards (a tie)."""
@@ -73,8 +63,8 @@ def expected(ranks: list[int]) -> list[tuple[float, float]]:
     return [(team[0].mu, team[0].sigma) for team in result]
 
 
-def test_a_rated_game_rates_both_players_once_even_when_archived_again(rated, redis_db_url, database_url):
-    game_id = play(rated, rated=True, decisive=True)
+def test_a_rated_game_rates_both_players_once_even_when_archived_again(archive_stub, redis_db_url, database_url):
+    game_id = play(archive_stub, rated=True, decisive=True)
     assert ratings(database_url) == {}  # not archived yet
     archive_all(redis_db_url, database_url)
     archive_all(redis_db_url, database_url)  # a second writer pass: nothing left to do
@@ -105,8 +95,8 @@ def test_a_rated_game_rates_both_players_once_even_when_archived_again(rated, re
     assert changes == [(0, "alice", place["alice"]), (1, "bob", place["bob"])]
 
 
-def test_an_unrated_game_changes_no_rating(rated, redis_db_url, database_url):
-    play(rated, rated=False, decisive=True)
+def test_an_unrated_game_changes_no_rating(archive_stub, redis_db_url, database_url):
+    play(archive_stub, rated=False, decisive=True)
     archive_all(redis_db_url, database_url)
     assert ratings(database_url) == {}
     with psycopg.connect(database_url) as conn:
@@ -114,10 +104,10 @@ def test_an_unrated_game_changes_no_rating(rated, redis_db_url, database_url):
         assert conn.execute("SELECT count(*) FROM rating_changes").fetchone()[0] == 0
 
 
-def test_every_message_that_describes_a_game_says_whether_it_is_rated(rated, redis_db_url, database_url):
+def test_every_message_that_describes_a_game_says_whether_it_is_rated(archive_stub, redis_db_url, database_url):
     """GameState (GetState, WatchGame, CreateGame's answer), the lobby's GameSummary, MyGame and the archive's
     FinishedGame (ListFinishedGames, GetReplay) carry the game's `rated`, as created."""
-    stub = rated
+    stub = archive_stub
     waiting = {}
     for is_rated in (True, False):
         created = stub.CreateGame(pb.CreateGameRequest(
@@ -204,8 +194,8 @@ def test_later_games_start_from_the_stored_rating(database_url):
     assert got["alice"] == pytest.approx((a.mu, a.sigma, 2)) and got["bob"] == pytest.approx((b.mu, b.sigma, 2))
 
 
-def test_rated_needs_every_human_seat_bound(rated):
-    stub = rated
+def test_rated_needs_every_human_seat_bound(archive_stub):
+    stub = archive_stub
     two_humans = [pb.SeatSpec(kind=HUMAN), pb.SeatSpec(kind=HUMAN)]
     human_and_open = [pb.SeatSpec(kind=HUMAN), pb.SeatSpec(kind=OPEN)]
     fails(C.INVALID_ARGUMENT, "RATED_NEEDS_IDENTITY", stub.CreateGame,
@@ -223,8 +213,8 @@ def test_rated_needs_every_human_seat_bound(rated):
     assert unrated.game_id
 
 
-def test_get_ratings_and_a_paged_leaderboard_with_the_ai_strengths_marked(rated, database_url):
-    stub = rated
+def test_get_ratings_and_a_paged_leaderboard_with_the_ai_strengths_marked(archive_stub, database_url):
+    stub = archive_stub
     with psycopg.connect(database_url) as conn:
         games = [archived(f"g{n}", {"alice": 1, ("ai", "hard"): 2, "bob": 3, ("ai", "easy"): 4, "carol": 4})
                  for n in range(3)]
