@@ -29,6 +29,12 @@ def tabletop(*args: str) -> list[str]:
     return [sys.executable, "-m", "commands.cli", *args]
 
 
+def run_tabletop(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """`tabletop ARGS...` run to its end from the repository, with the tests' environment; its output captured."""
+    return subprocess.run(tabletop(*args), env=client_env(), cwd=REPO, capture_output=True, text=True,
+                          timeout=timeout)
+
+
 class FastStack(LocalStack):
     def env(self) -> dict[str, str]:
         env = super().env()

@@ -4,18 +4,12 @@ the totals. `tabletop watch` replays a game for a spectator."""
 from __future__ import annotations
 
 import json
-import subprocess
 
 import pytest
 
-from tests.clients.conftest import REPO, client_env, tabletop
+from tests.clients.conftest import run_tabletop as run
 
 SEATS = {"hinode": 4, "naishi": 2}
-
-
-def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run(tabletop(*args), env=client_env(), cwd=REPO, capture_output=True, text=True,
-                          timeout=timeout)
 
 
 def assert_finished_game(summary: dict, game_type: str) -> None:

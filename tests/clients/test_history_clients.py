@@ -4,13 +4,12 @@ real archive writer."""
 
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 
 from tabletop.client import PermissionDenied, Unauthenticated, Unavailable, connect
 from tabletop.v1 import game_service_pb2 as pb
 from tests.clients.conftest import REPO, client_env, tabletop
+from tests.clients.conftest import run_tabletop as run
 from tests.clients.pty_driver import Terminal
 from tests.service.conftest import ServerThread, archive_service, archive_stub, toy_game  # noqa: F401 - fixtures
 from tests.service.test_history import alice, archive_all, bob, carol, identity_config, play_to_the_end
@@ -52,10 +51,6 @@ def test_the_sdk_says_when_the_service_keeps_no_history(redis_db_url, toy_game):
             assert caught.value.reason == "DATABASE_NOT_CONFIGURED"
     finally:
         thread.stop()
-
-
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(tabletop(*args), cwd=REPO, env=client_env(), capture_output=True, text=True, timeout=120)
 
 
 @pytest.mark.integration  # it starts processes

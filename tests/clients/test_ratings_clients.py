@@ -4,8 +4,6 @@ PostgreSQL that the tests start, and the real archive writer."""
 
 from __future__ import annotations
 
-import subprocess
-
 import psycopg
 import pytest
 
@@ -13,7 +11,7 @@ from clients.ratings import leaderboard_lines, rating_lines
 from service.archive import writer as archive_writer
 from tabletop.client import InvalidArgument, Seat, Unauthenticated, Unavailable, connect
 from tabletop.v1 import game_service_pb2 as pb
-from tests.clients.conftest import REPO, client_env, tabletop
+from tests.clients.conftest import run_tabletop as run
 from tests.service.conftest import ServerThread, archive_service, toy_game  # noqa: F401 - fixtures
 from tests.service.test_history import alice, archive_all, bob, identity_config
 from tests.service.test_ratings import archived
@@ -98,10 +96,6 @@ def test_the_sdk_says_when_the_service_keeps_no_ratings(redis_db_url, toy_game):
                 assert caught.value.reason == "DATABASE_NOT_CONFIGURED"
     finally:
         thread.stop()
-
-
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(tabletop(*args), cwd=REPO, env=client_env(), capture_output=True, text=True, timeout=120)
 
 
 @pytest.mark.integration  # it starts processes
