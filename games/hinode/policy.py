@@ -23,7 +23,7 @@ def choose(work: Work, seat: int, moves: Sequence[Any], random_: Callable[[], fl
     card; a quarter of the picks, and every tribe and resource choice, stay uniformly random."""
     phase = work.phase
     if phase == PLAY and random_() >= EXPLORE:
-        wanted = work.vp[2 * work.layout[work.battlefield]] > 0
+        wanted = work.vp[2 * work.layout[work.battlefield]] > 0  # type: ignore[index]  # set in the play phase
         colour = work.colour
         best = -1  # the strength to beat
         for _, _, power, follow in work.plays:
