@@ -33,6 +33,7 @@ COMPILED = (
 GROUP = "tabletop_compiled"  # the shared library holding them all: tabletop_compiled__mypyc*.so
 MANIFEST = "games/compiled.json"  # what was compiled, from which sources (games.compiled reads it)
 ROOT = Path(__file__).resolve().parent
+_ONCE: dict = {}  # the probe's answer and mypyc's extensions, once per process (setuptools may ready a command twice)
 
 
 def _warn(message: str) -> None:
@@ -53,31 +54,43 @@ class OptionalMypycBuild(build_ext):
     why_not: str | None = None  # why the pure path only (None: compiling)
 
     def finalize_options(self) -> None:
-        # Before setuptools' own finalize_options, which prepares each extension for its build.
+        # Before setuptools' own finalize_options, which readies each extension for its build. On the pure path the
+        # placeholder stays (without extensions setuptools would skip this command, and an editable install's
+        # extensions from an earlier build would stay beside their sources); `run` then builds nothing.
         why = self._cannot_compile()
         if why is None:
             try:
-                self.distribution.ext_modules = self._mypyc_extensions()
+                self.distribution.ext_modules = self.extensions = self._mypyc_extensions()
             except (Exception, SystemExit) as exc:  # mypyc reports type errors by exiting
-                why = f"mypyc could not compile the rules ({type(exc).__name__}: {exc})"
-        if why is not None:
-            if _required():
-                raise SystemExit(f"tabletop build: {why}, and TABLETOP_REQUIRE_COMPILED is set")
-            self.distribution.ext_modules = []
+                why = (f"mypyc could not compile the rules ({type(exc).__name__}: {str(exc)[:160]}; "
+                       "pip install -v shows more)")
+        if why is not None and _required():
+            raise SystemExit(f"tabletop build: {why}, and TABLETOP_REQUIRE_COMPILED is set")
         self.why_not = why
         super().finalize_options()
 
     def run(self) -> None:
         if self.why_not is not None:
             _warn(f"{self.why_not}: installing the pure-Python path only (the same code, interpreted; slower).")
-            self._write_manifest({})
+            self._write_manifest({}, self.why_not)
             self._remove_stale_extensions()
             return
         super().run()
         self._write_manifest({path: hashlib.sha256((ROOT / path).read_bytes()).hexdigest() for path in COMPILED})
 
+    def get_outputs(self) -> list[str]:
+        return [] if self.why_not is not None else super().get_outputs()
+
+    def get_output_mapping(self) -> dict[str, str]:
+        return {} if self.why_not is not None else super().get_output_mapping()
+
     def _cannot_compile(self) -> str | None:
         """Why no C extension can be built here (None: it can): no compiler, no Python headers, not CPython."""
+        if "probe" not in _ONCE:
+            _ONCE["probe"] = self._probe()
+        return _ONCE["probe"]
+
+    def _probe(self) -> str | None:
         if sys.implementation.name != "cpython":
             return f"mypyc builds for CPython, not {sys.implementation.name}"
         if os.environ.get("TABLETOP_PURE_BUILD", "") not in ("", "0"):
@@ -93,10 +106,15 @@ class OptionalMypycBuild(build_ext):
             try:
                 compiler.compile([str(probe)], output_dir=scratch, include_dirs=[get_python_inc()])
             except Exception as exc:  # CompileError, or the compiler is missing
-                return f"no working C compiler with the Python headers ({type(exc).__name__}: {exc})"
+                return f"no working C compiler with the Python headers ({type(exc).__name__}: {str(exc)[:160]})"
         return None
 
     def _mypyc_extensions(self) -> list[Extension]:
+        if "extensions" not in _ONCE:
+            _ONCE["extensions"] = self._mypycify()
+        return _ONCE["extensions"]
+
+    def _mypycify(self) -> list[Extension]:
         from mypyc.build import mypycify
 
         here = os.getcwd()
@@ -122,11 +140,12 @@ class OptionalMypycBuild(build_ext):
             for suffix in EXTENSION_SUFFIXES:
                 Path(ROOT, stem + suffix).unlink(missing_ok=True)
 
-    def _write_manifest(self, sources: dict[str, str]) -> None:
+    def _write_manifest(self, sources: dict[str, str], why_not: str | None = None) -> None:
         """Record what was compiled and the sha256 of each source: games.compiled runs the pure path (and says
         why) when a source no longer matches its extension (an editable install whose rules were edited)."""
         modules = {path[: -len(".py")].replace("/", "."): digest for path, digest in sources.items()}
-        text = json.dumps({"compiler": "mypyc" if modules else None, "modules": modules}, indent=1) + "\n"
+        record = {"compiler": "mypyc" if modules else None, "modules": modules, "why_not": why_not}
+        text = json.dumps(record, indent=1) + "\n"
         targets = [Path(self.build_lib, MANIFEST)]
         if self.inplace or getattr(self, "editable_mode", False):
             targets.append(ROOT / MANIFEST)

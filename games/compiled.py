@@ -49,13 +49,15 @@ class _SourcesFirst(importlib.abc.MetaPathFinder):
         return None
 
 
-def _read_manifest() -> tuple[str | None, dict[str, str]]:
+def _read_manifest() -> tuple[str | None, dict[str, str], str]:
+    """The compiler, the compiled modules with their sources' sha256, and why nothing was compiled (if so)."""
     try:
         data = json.loads(MANIFEST.read_text())
     except (OSError, ValueError):
-        return None, {}
+        return None, {}, f"no build record ({MANIFEST.name}): not installed by pip"
     modules = data.get("modules") or {}
-    return data.get("compiler"), {str(k): str(v) for k, v in modules.items()}
+    why_not = str(data.get("why_not") or "")
+    return data.get("compiler"), {str(k): str(v) for k, v in modules.items()}, why_not
 
 
 def _stale(root: Path, modules: dict[str, str]) -> list[str]:
@@ -78,10 +80,10 @@ def install() -> None:
     global MODULES, COMPILED, PATH
     if any(isinstance(finder, _SourcesFirst) for finder in sys.meta_path):
         return
-    compiler, modules = _read_manifest()
+    compiler, modules, why_not = _read_manifest()
     MODULES = tuple(sorted(modules))
     if not modules:
-        PATH = "pure Python (no compiled modules: this install was built without a C compiler, or pure)"
+        PATH = f"pure Python (nothing was compiled at install: {why_not or 'unknown why'})"
         return
     stale = _stale(Path(__file__).resolve().parent.parent, modules)
     if os.environ.get(ENV, "") not in ("", "0"):
