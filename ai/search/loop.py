@@ -8,11 +8,11 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from games.base import Move, PlayoutPolicy
 
-MARGIN_WEIGHT = 0.1  # share of the reward that is the normalised score margin; the rest is winning
+MARGIN_WEIGHT: Final = 0.1  # share of the reward that is the normalised score margin; the rest is winning
 
 Pick = Callable[[Any, int, Sequence[Move], random.Random], Move]  # a playout's choice: (work, seat, moves, rng)
 Rules = Any  # a game's rules module (games.base.Rules): its functions are called as the module's attributes
@@ -216,7 +216,7 @@ def _select(node: Node, seat: int, moves: Sequence[Move], c: float, rng: random.
     return best, best_move, False
 
 
-SIMULTANEOUS_EXPLORATION = 0.15  # share of uniform picks mixed into regret matching
+SIMULTANEOUS_EXPLORATION: Final = 0.15  # share of uniform picks mixed into regret matching
 
 
 def _match_regret(

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from games.base import chance
 from games.hinode.data import (
@@ -37,21 +37,21 @@ from games.hinode.work import ACTING, Card, Work, freeze, thaw, to_act
 __all__ = ["freeze", "legal_moves", "new_game", "outcome", "play", "thaw", "to_act", "why_illegal"]
 
 # Moves are interned: the same move is the same object, so legality is an identity check in the common case.
-_TRIBE_MOVES = tuple(ChooseTribe(t) for t in range(4))
-_AREA_MOVES = tuple(ChooseArea(a) for a in range(AREAS))
-_PLAIN = tuple(PlayCard(c) for c in range(HERO + 1))
-_RESOURCE_SETS = ((None,), (None, RED), (None, BLUE), (None, RED, BLUE))  # by usable = has_red + 2 * has_blue
+_TRIBE_MOVES: Final = tuple(ChooseTribe(t) for t in range(4))
+_AREA_MOVES: Final = tuple(ChooseArea(a) for a in range(AREAS))
+_PLAIN: Final = tuple(PlayCard(c) for c in range(HERO + 1))
+_RESOURCE_SETS: Final = ((None,), (None, RED), (None, BLUE), (None, RED, BLUE))  # by usable = has_red + 2 * has_blue
 # card -> usable -> the plays of that card; and the start player's declaring Hero plays on the white Area
-_VARIANTS = tuple(
+_VARIANTS: Final = tuple(
     tuple(tuple(_PLAIN[c] if r is None else PlayCard(c, resource=r) for r in rs) for rs in _RESOURCE_SETS)
     for c in range(HERO + 1)
 )
-_DECLARED_VARIANTS = tuple(
+_DECLARED_VARIANTS: Final = tuple(
     tuple(PlayCard(HERO, resource=r, declare=d) for d in range(3) for r in rs) for rs in _RESOURCE_SETS
 )
-_NO_TARGET: tuple[int | None, int | None, int | None] = (None, None, None)
-_SKILL_MOVES: dict[tuple, PlayCard] = {}  # interned on first use; at most a few thousand
-_TAKE = tuple(tuple(TakeResource(c, p) for p in range(PLAYERS)) for c in range(3))
+_NO_TARGET: Final[tuple[int | None, int | None, int | None]] = (None, None, None)
+_SKILL_MOVES: Final[dict[tuple, PlayCard]] = {}  # interned on first use; at most a few thousand
+_TAKE: Final = tuple(tuple(TakeResource(c, p) for p in range(PLAYERS)) for c in range(3))
 
 
 def new_game(num_players: int, advanced: bool, vp: tuple[int, ...], start: int, seed: int) -> State:
