@@ -136,7 +136,8 @@ def _throughput(game, seats: int, args: argparse.Namespace) -> int:
             if len(moves) > 1 and rng.random() < 0.3:
                 jobs.append((game.view(state, seat), seat))
             state = game.apply(state, seat, rng.choice(moves))
-    print(f"{game.info.title}, {seats} seats: {len(jobs)} searches at {args.strength} ({budget}) from random games")
+    print(f"{game.info.title}, {seats} seats: {len(jobs)} searches at {args.strength} ({budget}) from random games; "
+          f"path: {compiled.PATH}")
     for count in (int(p) for p in args.processes.split(",")):
         config = ismcts.SearchConfig(processes=count)
         began = time.perf_counter()
