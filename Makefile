@@ -15,12 +15,18 @@ WEB_SOURCES := $(WEB)/package-lock.json $(WEB)/index.html $(WEB)/vite.config.ts 
 
 venv: $(STAMP)
 
+# The modules setup.py compiles with mypyc (where a C compiler exists): an edit to one installs again, so that the
+# compiled path runs what the sources say (games.compiled runs the sources meanwhile, never a stale extension).
+COMPILED_SOURCES := $(shell grep -oE '"(games|ai)/[a-z_/]+\.py"' setup.py | tr -d '"')
+
 # Two distributions, in one pip call so that the server's dependency on tabletop-client is met from this clone:
-# the client (clients/python: tabletop.client, tabletop.v1) and the server (the rest), both editable.
-$(STAMP): pyproject.toml clients/python/pyproject.toml
+# the client (clients/python: tabletop.client, tabletop.v1) and the server (the rest), both editable; the server's
+# build compiles the rules and the search's loop (setup.py), or says why it could not and installs them pure.
+$(STAMP): pyproject.toml setup.py clients/python/pyproject.toml $(COMPILED_SOURCES)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ./clients/python -e '.[dev]'
+	@$(BIN)/python -c 'from games import compiled; print("make: the rules run", compiled.PATH)'
 	@touch $(STAMP)
 
 ## Start the whole stack locally (embedded Redis and PostgreSQL unless TABLETOP_REDIS_URL / TABLETOP_DATABASE_URL are

@@ -16,20 +16,35 @@ observer's choice, keyed by the others' (then revealed) choices.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ai.search.loop import (  # the inner loop, compiled where the build could (setup.py); re-exported here
+    MARGIN_WEIGHT,
+    SIMULTANEOUS_EXPLORATION,
+    Node,
+    Pick,
+    _iterate,
+    _match_regret,
+    _others_first,
+    _playout,
+    _playout_pick,
+    _select,
+    outcome_rewards,
+)
 from games import registry
 from games.base import Game, Move, PlayoutPolicy, Rules
 
 EXPLORATION = 0.7  # UCB constant; rewards lie in [0, 1]
-MARGIN_WEIGHT = 0.1  # share of the reward that is the normalised score margin; the rest is winning
 
-Pick = Callable[[Any, int, Sequence[Move], random.Random], Move]  # a playout's choice: (work, seat, moves, rng)
+__all__ = [
+    "EXPLORATION", "MARGIN_WEIGHT", "PRESETS", "SIMULTANEOUS_EXPLORATION", "Budget", "Candidate", "IsmctsPlayer",
+    "Node", "Pick", "SearchConfig", "SearchResult", "_iterate", "_match_regret", "_others_first", "_playout",
+    "_playout_pick", "_select", "outcome_rewards", "parse_budget", "rewards", "rules_and_policy", "search",
+]
 
 
 @dataclass(frozen=True)
@@ -107,50 +122,10 @@ class SearchConfig:
     opponent_policy: bool | None = None
 
 
-class Node:
-    """An edge-and-node of the observer's tree: statistics of the move that led here, for the seat that chose it."""
-
-    __slots__ = ("visits", "total", "wins", "avail", "regret", "children", "after")
-
-    def __init__(self) -> None:
-        self.visits = 0
-        self.regret = 0.0  # cumulative regret, for the regret matching of simultaneous steps
-        self.total = 0.0
-        self.wins = 0.0  # games won (a tie for first counts as a share), for the win rate a player reads
-        self.avail = 0
-        self.children: dict[int, dict[str, Node]] = {}  # seat -> move id -> child
-        self.after: dict[tuple[str, ...], Node] = {}  # what follows a simultaneous step, by the others' move ids
-
-
 @dataclass
 class _Tree:
     root: Node = field(default_factory=Node)
     iterations: int = 0
-
-
-def outcome_rewards(totals: Sequence[int], winners: Sequence[int]) -> list[float]:
-    """Every seat's reward in [0, 1]: winning (split among tied winners) is worth 0.9, the score margin 0.1.
-
-    The margin term is `MARGIN_WEIGHT x (1 + (own total - best other total) / spread) / 2`, with the spread the
-    highest total minus the lowest: 0 for the worst possible margin, 0.1 for the best. So 1 is a sure win by the
-    widest margin and 0 a sure loss by it; a mean reward is mostly the chance of winning."""
-    n = len(totals)
-    spread = (max(totals) - min(totals)) or 1
-    win = 1.0 - MARGIN_WEIGHT
-    half = MARGIN_WEIGHT / 2
-    result = [0.0] * n
-    if n > 1:
-        # the best other total is the best total, unless this seat holds it alone: then the second best
-        ordered = sorted(totals, reverse=True)
-        top, second = ordered[0], ordered[1]
-        for seat in range(n):
-            own = totals[seat]
-            best_other = second if own == top else top
-            result[seat] = half * (1 + (own - best_other) / spread)
-    share = win / len(winners) if winners else 0.0
-    for seat in winners:
-        result[seat] += share
-    return result
 
 
 def rewards(game: Game, state: Any) -> list[float]:
@@ -263,223 +238,6 @@ def _grow(
         _iterate(tree.root, rules, work, seat, rng, config, pick, by_policy)
         tree.iterations += 1
 
-
-def _others_first(rules: Rules, work: Any, observer: int, rng: random.Random, pick: Pick) -> None:
-    """At a root the observer shares with other seats (a simultaneous step: Kung Fur Fight's secret plans, Naishi's
-    gifts), what the others choose in it is hidden from the observer until the step ends, as their hands are: each
-    determinization draws it, by the playout policy, before the observer chooses, and the observer then picks by
-    UCB1 among its own moves alone. Searched in the tree (regret matching over both seats' moves), the seat that
-    planned first played far worse than the one that planned once the other was done (83% and 65% of equal
-    games won by the second planner): the choice was the same, only the search differed."""
-    to_act = rules.to_act
-    acting = to_act(work)
-    if len(acting) < 2 or observer not in acting:
-        return
-    legal_moves = rules.legal_moves
-    play = rules.play
-    for _ in range(1000):  # a simultaneous step ends; the bound only guards against rules that never end it
-        others = [s for s in acting if s != observer]
-        if not others or observer not in acting:
-            break
-        seat = others[0]
-        play(work, seat, pick(work, seat, legal_moves(work, seat), rng))
-        acting = to_act(work)
-
-
-def _iterate(
-    root: Node,
-    rules: Rules,
-    work: Any,
-    observer: int,
-    rng: random.Random,
-    config: SearchConfig,
-    pick: Pick,
-    by_policy: bool = False,
-) -> None:
-    """One iteration on one determinization (`work`, played on in place): select and expand, play out, back up.
-
-    With `by_policy`, another seat's move in the tree is the playout policy's pick on this determinization, not a
-    UCB1 pick from the observer's statistics. Those statistics are shared by every determinization, so by UCB1 the
-    opponent would choose as if it did not know its own hand (strategy fusion, Cowling et al. 2012), where a
-    search on the true state lets it play its hand. In Naishi at normal's budget, not peeking cost 5.7 points with
-    these over 600 games (44.3% against the cheating twin); UCB1 opponents lost 5.5 and 10.5 points more on the
-    deals of two of those seeds (docs/ai.md). The policy sees the determinized hand,
-    so the opponent plays it; the tree still branches on every move it makes."""
-    to_act = rules.to_act
-    legal_moves = rules.legal_moves
-    play = rules.play  # unchecked: every move made here was listed by legal_moves
-    c = config.exploration
-    path: list[tuple[Node, int]] = []  # (edge node, seat whose reward it keeps)
-    matched: list[tuple[Node, int, list[Node], float]] = []  # simultaneous picks: (edge, seat, siblings, prob)
-    node = root
-    expanded = False
-    while not expanded:
-        acting = to_act(work)
-        if not acting:
-            break
-        if len(acting) == 1:
-            (seat,) = acting
-            if by_policy and seat != observer:
-                move = pick(work, seat, legal_moves(work, seat), rng)
-                table = node.children.get(seat)
-                if table is None:
-                    table = node.children[seat] = {}
-                child = table.get(move.id)
-                if child is None:
-                    child = table[move.id] = Node()
-                    expanded = True
-                play(work, seat, move)
-                node = child
-                continue
-            child, move, expanded = _select(node, seat, legal_moves(work, seat), c, rng)
-            path.append((child, seat))
-            play(work, seat, move)
-            node = child
-            continue
-        # A simultaneous step: the observer first, from its information set; every seat decoupled, by regret
-        # matching (UCB1 is deterministic and cycles, or moves in lockstep with the other seat, in such steps).
-        order = list(acting)
-        if observer in acting:
-            order.remove(observer)
-            order.insert(0, observer)
-        mover_ids: list[str] = []
-        observer_child: Node | None = None
-        for seat in order:
-            child, move, new, siblings, prob = _match_regret(node, seat, legal_moves(work, seat), rng)
-            expanded = expanded or new
-            matched.append((child, seat, siblings, prob))
-            play(work, seat, move)
-            if seat == observer:
-                observer_child = child
-            else:
-                mover_ids.append(move.id)
-        holder = observer_child if observer_child is not None else node
-        key = tuple(mover_ids)
-        following = holder.after.get(key)
-        if following is None:
-            following = holder.after[key] = Node()
-        node = following
-    if to_act(work):
-        _playout(rules, work, rng, config, pick)
-    totals, winners = rules.outcome(work)
-    result = outcome_rewards(totals, winners)
-    share = 1.0 / len(winners) if winners else 0.0
-    for edge, seat in path:
-        edge.visits += 1
-        edge.total += result[seat]
-        if seat in winners:
-            edge.wins += share
-    for edge, seat, siblings, prob in matched:
-        # Outcome-sampling regret update: the chosen move's reward is estimated by reward / probability.
-        reward = result[seat]
-        edge.visits += 1
-        edge.total += reward
-        if seat in winners:
-            edge.wins += share
-        for sibling in siblings:
-            sibling.regret -= reward
-        edge.regret += reward / prob
-
-
-def _select(node: Node, seat: int, moves: Sequence[Move], c: float, rng: random.Random) -> tuple[Node, Move, bool]:
-    """Pick `seat`'s move at `node` by UCB1 with availability; expand an untried move first. Returns new=True
-    when the child was just created."""
-    table = node.children.get(seat)
-    if table is None:
-        table = node.children[seat] = {}
-    untried: list[tuple[str, Move]] = []
-    best: Node | None = None
-    best_move: Move | None = None
-    best_value = -math.inf
-    ties = 0
-    log = math.log
-    sqrt = math.sqrt
-    for move in moves:
-        mid = move.id
-        child = table.get(mid)
-        if child is None:
-            untried.append((mid, move))
-            continue
-        child.avail += 1
-        visits = child.visits
-        value = child.total / visits + c * sqrt(log(child.avail) / visits)
-        if value > best_value:
-            best_value, best, best_move, ties = value, child, move, 1
-        elif value == best_value:
-            # Break ties at random: decoupled seats breaking them alike would move in lockstep.
-            ties += 1
-            if rng.randrange(ties) == 0:
-                best, best_move = child, move
-    if untried:
-        mid, move = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-        child = table[mid] = Node()
-        child.avail = 1
-        return child, move, True
-    assert best is not None and best_move is not None
-    return best, best_move, False
-
-
-SIMULTANEOUS_EXPLORATION = 0.15  # share of uniform picks mixed into regret matching
-
-
-def _match_regret(
-    node: Node, seat: int, moves: Sequence[Move], rng: random.Random
-) -> tuple[Node, Move, bool, list[Node], float]:
-    """Pick `seat`'s move in a simultaneous step by regret matching over the moves legal now."""
-    table = node.children.get(seat)
-    if table is None:
-        table = node.children[seat] = {}
-    children: list[Node] = []
-    new = False
-    for move in moves:
-        child = table.get(move.id)
-        if child is None:
-            child = table[move.id] = Node()
-            new = True
-        child.avail += 1
-        children.append(child)
-    positive = [max(child.regret, 0.0) for child in children]
-    total = sum(positive)
-    k = len(children)
-    gamma = SIMULTANEOUS_EXPLORATION
-    probs = [(1 - gamma) * p / total + gamma / k for p in positive] if total > 0 else [1.0 / k] * k
-    pick = rng.random()
-    index = k - 1
-    for i, p in enumerate(probs):
-        pick -= p
-        if pick < 0:
-            index = i
-            break
-    return children[index], moves[index], new, children, probs[index]
-
-
-def _playout(rules: Rules, work: Any, rng: random.Random, config: SearchConfig, pick: Pick) -> None:
-    """Play on in `work` (random moves, or a policy's) to the end or the depth cut."""
-    to_act = rules.to_act
-    legal_moves = rules.legal_moves
-    play = rules.play  # unchecked: every move made here was listed by legal_moves
-    depth = config.playout_depth
-    steps = 0
-    while True:
-        acting = to_act(work)
-        if not acting:
-            break
-        if depth is not None and steps >= depth:
-            break
-        seat = acting[0]
-        play(work, seat, pick(work, seat, legal_moves(work, seat), rng))
-        steps += 1
-
-
-def _playout_pick(rules: Rules, policy: PlayoutPolicy | None, config: SearchConfig) -> Pick:
-    """How playouts pick a move: the config's policy, else the game's own (if `game_policy`), else uniformly."""
-    custom = config.playout_policy
-    if custom is not None:
-        return lambda work, seat, moves, rng: custom(rules, work, seat, moves, rng)
-    if policy is not None and config.game_policy:
-        choose = policy.choose
-        return lambda work, seat, moves, rng: choose(work, seat, moves, rng.random)
-    return lambda work, seat, moves, rng: moves[int(rng.random() * len(moves))]  # random() beats randrange()
 
 
 class IsmctsPlayer:

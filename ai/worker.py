@@ -34,6 +34,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc  # noqa: E402
 from ai.worker_config import WorkerConfig  # noqa: E402
 from ai.worker_jobs import BULK, JobConsumer  # noqa: E402
 from ai.worker_service import AIServicer, add_to_server  # noqa: E402
+from games import compiled  # noqa: E402
 from tabletop import logconfig, redis_client, reflection, transport  # noqa: E402
 from tabletop.v1 import ai_service_pb2
 
@@ -145,7 +146,8 @@ def main(argv: list[str]) -> int:
             health_server = start_health_port(config, checker)
     log.info("AI worker started", consumer=config.consumer, streams=config.streams(), ai_port=port,
              tls=bool(config.tls_cert_file), health_port=config.health_port or None,
-             metrics_port=config.metrics_port, service_target=config.service_target, service_tls=config.service_tls)
+             metrics_port=config.metrics_port, service_target=config.service_target, service_tls=config.service_tls,
+             rules=compiled.PATH)
     client = redis_client.connect(config.redis_url, cluster=config.redis_cluster, decode_responses=True,
                                   health_check_interval=30, socket_connect_timeout=2, socket_timeout=5)
     if config.service_tls:

@@ -10,7 +10,9 @@ import sys
 import time
 
 from ai import ismcts
+from bench import paths as both_paths
 from bench.arena import load_game
+from games import compiled
 
 
 def _positions(game, seats: int, seed: int):
@@ -71,7 +73,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--strength", default="normal", help="the budget of each --throughput search")
     parser.add_argument("--random-playouts", action="store_true",
                         help="uniformly random playouts, not the game's playout policy (to compare the two)")
+    both_paths.add_arguments(parser)
     args = parser.parse_args(argv)
+    if args.path == "both" and not args.throughput and not args.profile:
+        code = both_paths.run_both("bench.ai", argv, args.rounds)
+        if code is not None:
+            return code
     try:
         game = load_game(args.game)
     except KeyError:
@@ -81,13 +88,15 @@ def main(argv: list[str]) -> int:
     if args.throughput:
         return _throughput(game, seats, args)
     positions, length = _positions(game, seats, args.seed)
-    print(f"{game.info.title}, {seats} seats; a random game from seed {args.seed} lasts {length} moves")
+    print(f"{game.info.title}, {seats} seats; a random game from seed {args.seed} lasts {length} moves; "
+          f"path: {compiled.PATH}")
     config = ismcts.SearchConfig(playout_depth=args.playout_depth, game_policy=not args.random_playouts)
     rules, policy = ismcts.rules_and_policy(game)
     rate, length_ = _bare_playouts(game, rules, positions[0][1], args.seed, min(args.seconds, 2.0))
     playouts = "random" if args.random_playouts or policy is None else "the game's policy"
     print(f"playouts: {playouts}; ceiling: {rate:,.0f} bare random playouts/s from the opening "
           f"(sample, play out, reward; no tree); {length_:.0f} moves each")
+    figures: dict[str, float] = {}
     for name, state in positions:
         seat = min(game.to_act(state))
         view = game.view(state, seat)
@@ -107,6 +116,8 @@ def main(argv: list[str]) -> int:
             f"iterations/s ({result.iterations / cpu if cpu else 0.0:,.0f} per cpu-second); "
             f"{len(result.candidates)} candidates; best {result.move.label!r}"
         )
+        figures[f"{name} iterations"] = result.iterations / cpu if cpu else 0.0
+    both_paths.print_figures(figures)
     return 0
 
 
@@ -125,7 +136,8 @@ def _throughput(game, seats: int, args: argparse.Namespace) -> int:
             if len(moves) > 1 and rng.random() < 0.3:
                 jobs.append((game.view(state, seat), seat))
             state = game.apply(state, seat, rng.choice(moves))
-    print(f"{game.info.title}, {seats} seats: {len(jobs)} searches at {args.strength} ({budget}) from random games")
+    print(f"{game.info.title}, {seats} seats: {len(jobs)} searches at {args.strength} ({budget}) from random games; "
+          f"path: {compiled.PATH}")
     for count in (int(p) for p in args.processes.split(",")):
         config = ismcts.SearchConfig(processes=count)
         began = time.perf_counter()

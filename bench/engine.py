@@ -10,7 +10,8 @@ import random
 import time
 
 from ai.ismcts import outcome_rewards, rules_and_policy
-from games import registry
+from bench import paths as both_paths
+from games import compiled, registry
 
 
 def working_playout(rules, game, num_seats: int, options: dict, seed: int, rng: random.Random) -> int:
@@ -53,7 +54,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seats", type=int, default=None, help="seat count (default: the maximum)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON",
                         help="a game option, e.g. advanced=true (repeatable)")
+    both_paths.add_arguments(parser)
     args = parser.parse_args(argv)
+    if args.path == "both":
+        code = both_paths.run_both("bench.engine", argv, args.rounds)
+        if code is not None:
+            return code
     game = registry.get(args.game)
     seats = args.seats or game.info.max_seats
     options = {}
@@ -61,10 +67,11 @@ def main(argv: list[str]) -> int:
         name, _, value = item.partition("=")
         options[name] = json.loads(value)
     rng = random.Random(args.seed)
-    print(f"game={args.game} seats={seats} options={json.dumps(options)}")
+    print(f"game={args.game} seats={seats} options={json.dumps(options)}; path: {compiled.PATH}")
     rules, _ = rules_and_policy(game)
     paths = [("engine", lambda seed: playout(game, seats, options, seed, rng)),
              ("fast path", lambda seed: working_playout(rules, game, seats, options, seed, rng))]
+    figures = {}
     for name, run in paths:
         games = moves = 0
         began, began_cpu = time.perf_counter(), time.process_time()
@@ -77,8 +84,10 @@ def main(argv: list[str]) -> int:
               f"moves/s={moves / elapsed:.0f} (games={games} moves={moves})")
         # On a busy machine wall-clock rates understate the engine; per CPU-second rates do not.
         print(f"{name} per cpu-second: playouts/s={games / cpu:.1f} moves/s={moves / cpu:.0f}")
+        figures[f"{name} moves"] = moves / cpu
     views, samples = _view_and_sample_rates(game, seats, options, args.seed, rng)
     print(f"views/s={views:.0f} samples/s={samples:.0f} (from random mid-game positions)")
+    both_paths.print_figures(figures)
     return 0
 
 

@@ -54,7 +54,11 @@ ENGINE_STDLIB = frozenset({
     "__future__", "abc", "array", "bisect", "collections", "copy", "dataclasses", "enum", "functools", "heapq",
     "itertools", "json", "math", "operator", "random", "re", "statistics", "string", "types", "typing",
 })
-EXTRA_STDLIB = {"games.registry": {"importlib"}}  # it imports the game packages it hosts
+EXTRA_STDLIB = {
+    "games.registry": {"importlib"},  # it imports the game packages it hosts
+    # which path runs (compiled or interpreted) is decided once, from the environment and the build's record
+    "games.compiled": {"hashlib", "importlib", "os", "pathlib", "sys"},
+}
 
 
 def _within(name: str, prefixes) -> bool:

@@ -7,32 +7,39 @@ Everything the rulebook leaves out lives here, in one table, each row marked `as
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from games.base import json_object
 
 COLOURS = ("red", "blue", "yellow")
-RED, BLUE, YELLOW = 0, 1, 2
-WHITE = 3  # only the Hinode Tower Area is white
+# Final: the compiled rules (mypyc) read these as constants, not as globals looked up by name
+RED: Final = 0
+BLUE: Final = 1
+YELLOW: Final = 2
+WHITE: Final = 3  # only the Hinode Tower Area is white
 COLOUR_LETTERS = "rby"
 
 TRIBES = ("kansai", "samurai", "yozakura", "charmont")
 TRIBE_TITLES = ("Kansai Gōgakuren", "Blue SAMURAI", "Yozakura-kai", "Charmont")
-KANSAI, SAMURAI, YOZAKURA, CHARMONT = range(4)
+KANSAI: Final = 0
+SAMURAI: Final = 1
+YOZAKURA: Final = 2
+CHARMONT: Final = 3
 # "spending 2 identical resources of a color of your choice (only 1 for Yozakura-kai)"
-SKILL_COST = (2, 2, 1, 2)
+SKILL_COST: Final = (2, 2, 1, 2)
 
-PLAYERS = 4  # proxies fill the table up to four
-TRICKS = 9
-HAND_SIZE = 9
-SUIT_SIZE = 13
-BATTLE_CARDS = 3 * SUIT_SIZE  # 39: battle card c is suit c // 13, number c % 13 + 1
-HERO = BATTLE_CARDS  # the card code of a Hero in a play
-HERO_POWER = 14
+PLAYERS: Final = 4  # proxies fill the table up to four
+TRICKS: Final = 9
+HAND_SIZE: Final = 9
+SUIT_SIZE: Final = 13
+BATTLE_CARDS: Final = 39  # 39: battle card c is suit c // 13, number c % 13 + 1
+HERO: Final = 39  # the card code of a Hero in a play
+HERO_POWER: Final = 14
 
-COLS, ROWS = 4, 3  # "a grid of 4 across x 3 down"
-AREAS = COLS * ROWS
-NAWABARI_CARDS = AREAS + 1  # the 13th card is the Bonus Area
+COLS: Final = 4  # "a grid of 4 across x 3 down"
+ROWS: Final = 3
+AREAS: Final = 12  # COLS * ROWS
+NAWABARI_CARDS: Final = 13  # the 13th card is the Bonus Area
 
 
 def card_name(card: int) -> str:

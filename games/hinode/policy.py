@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from games.base import PlayoutPolicy
 from games.hinode.data import HERO, HERO_POWER, SUIT_SIZE
 from games.hinode.state import AREA, PLAY
 from games.hinode.work import Work
 
-EXPLORE = 0.25  # share of the policy's picks made uniformly at random (skills and resources come from these)
+EXPLORE: Final = 0.25  # share of the policy's picks made uniformly at random (skills and resources come from these)
 
-_SUIT = tuple(c // SUIT_SIZE for c in range(HERO)) + (None,)
-_POWER = tuple(c % SUIT_SIZE + 1 for c in range(HERO)) + (HERO_POWER,)
-_FOLLOW = 20  # a strength: 20 for following the colour, plus the power (judgment order, ties aside)
+_SUIT: Final = tuple(c // SUIT_SIZE for c in range(HERO)) + (None,)
+_POWER: Final = tuple(c % SUIT_SIZE + 1 for c in range(HERO)) + (HERO_POWER,)
+_FOLLOW: Final = 20  # a strength: 20 for following the colour, plus the power (judgment order, ties aside)
 
 
 def choose(work: Work, seat: int, moves: Sequence[Any], random_: Callable[[], float]) -> Any:
@@ -23,7 +23,7 @@ def choose(work: Work, seat: int, moves: Sequence[Any], random_: Callable[[], fl
     card; a quarter of the picks, and every tribe and resource choice, stay uniformly random."""
     phase = work.phase
     if phase == PLAY and random_() >= EXPLORE:
-        wanted = work.vp[2 * work.layout[work.battlefield]] > 0
+        wanted = work.vp[2 * work.layout[work.battlefield]] > 0  # type: ignore[index]  # set in the play phase
         colour = work.colour
         best = -1  # the strength to beat
         for _, _, power, follow in work.plays:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from games.base import chance, with_item
 from games.hinode.data import (
@@ -37,21 +37,21 @@ from games.hinode.work import ACTING, Card, Work, freeze, thaw, to_act
 __all__ = ["freeze", "legal_moves", "new_game", "outcome", "play", "thaw", "to_act", "why_illegal"]
 
 # Moves are interned: the same move is the same object, so legality is an identity check in the common case.
-_TRIBE_MOVES = tuple(ChooseTribe(t) for t in range(4))
-_AREA_MOVES = tuple(ChooseArea(a) for a in range(AREAS))
-_PLAIN = tuple(PlayCard(c) for c in range(HERO + 1))
-_RESOURCE_SETS = ((None,), (None, RED), (None, BLUE), (None, RED, BLUE))  # by usable = has_red + 2 * has_blue
+_TRIBE_MOVES: Final = tuple(ChooseTribe(t) for t in range(4))
+_AREA_MOVES: Final = tuple(ChooseArea(a) for a in range(AREAS))
+_PLAIN: Final = tuple(PlayCard(c) for c in range(HERO + 1))
+_RESOURCE_SETS: Final = ((None,), (None, RED), (None, BLUE), (None, RED, BLUE))  # by usable = has_red + 2 * has_blue
 # card -> usable -> the plays of that card; and the start player's declaring Hero plays on the white Area
-_VARIANTS = tuple(
+_VARIANTS: Final = tuple(
     tuple(tuple(_PLAIN[c] if r is None else PlayCard(c, resource=r) for r in rs) for rs in _RESOURCE_SETS)
     for c in range(HERO + 1)
 )
-_DECLARED_VARIANTS = tuple(
+_DECLARED_VARIANTS: Final = tuple(
     tuple(PlayCard(HERO, resource=r, declare=d) for d in range(3) for r in rs) for rs in _RESOURCE_SETS
 )
-_NO_TARGET: tuple[int | None, int | None, int | None] = (None, None, None)
-_SKILL_MOVES: dict[tuple, PlayCard] = {}  # interned on first use; at most a few thousand
-_TAKE = tuple(tuple(TakeResource(c, p) for p in range(PLAYERS)) for c in range(3))
+_NO_TARGET: Final[tuple[int | None, int | None, int | None]] = (None, None, None)
+_SKILL_MOVES: Final[dict[tuple, PlayCard]] = {}  # interned on first use; at most a few thousand
+_TAKE: Final = tuple(tuple(TakeResource(c, p) for p in range(PLAYERS)) for c in range(3))
 
 
 def new_game(num_players: int, advanced: bool, vp: tuple[int, ...], start: int, seed: int) -> State:
@@ -128,7 +128,7 @@ def legal_moves(work: Work, seat: int) -> list[Any]:
         first, second = work.first, work.second
         return [_AREA_MOVES[a] for a in range(AREAS) if first[a] is None and second[a] is None]
     if phase == PICK:
-        base = work.battlefield * 3
+        base = work.battlefield * 3  # type: ignore[operator]  # the pick follows a judged battle
         receiver = work.ranking[3]
         cubes = work.cubes
         return [_TAKE[c][receiver] for c in range(3) if cubes[base + c]]
@@ -140,7 +140,7 @@ def legal_moves(work: Work, seat: int) -> list[Any]:
 
 def _skill_moves(work: Work, seat: int, hand: Sequence[int]) -> list[PlayCard]:
     tribe = work.tribes[seat]
-    cost = SKILL_COST[tribe]
+    cost = SKILL_COST[tribe]  # type: ignore[index]  # a tribe is chosen before any card is played
     resources = work.resources
     pays = [c for c in range(3) if resources[seat * 3 + c] >= cost]
     if not pays:
@@ -149,11 +149,11 @@ def _skill_moves(work: Work, seat: int, hand: Sequence[int]) -> list[PlayCard]:
     targets: list[tuple[int | None, int | None, int | None]] = []  # (target_area, target_seat, target_colour)
     if tribe == KANSAI:
         mine = marked_areas(work.skill_markers, work.first, work.second, seat)
-        if bin(mine & ADJACENT_MASK[battlefield]).count("1") >= 2:
+        if bin(mine & ADJACENT_MASK[battlefield]).count("1") >= 2:  # type: ignore[index]
             targets.append(_NO_TARGET)
     elif tribe == SAMURAI:
         mine = marked_areas(work.skill_markers, work.first, work.second, seat)
-        targets += [(a, None, None) for a in ADJACENT[battlefield] if not mine >> a & 1]
+        targets += [(a, None, None) for a in ADJACENT[battlefield] if not mine >> a & 1]  # type: ignore[index]
     elif tribe == YOZAKURA:
         targets.append(_NO_TARGET)
     elif tribe == CHARMONT:
@@ -181,7 +181,7 @@ def why_illegal(state: State, move: Any) -> str:
     if expected is None or not isinstance(move, expected):
         return f"now is the {state.phase} phase; {getattr(move, 'label', move)!r} is not a move of it"
     if isinstance(move, PlayCard):
-        if move.card != HERO and move.card not in state.hands[state.actor]:
+        if move.card != HERO and move.card not in state.hands[state.actor]:  # type: ignore[index]
             return "that card is not in your hand"
         if move.card == HERO:
             return "your Hero is spent, or a Hero was already played this trick"
@@ -227,7 +227,7 @@ def _choose_tribe(work: Work, seat: int, tribe: int) -> None:
     work.actor = work.start
 
 
-def _card(seat: int, move: PlayCard, colour: int) -> Card:
+def _card(seat: int, move: PlayCard, colour: int | None) -> Card:
     """The card `move` plays on the table: its battle power and whether it follows the Battlefield's `colour`."""
     card = move.card
     if card == HERO:
@@ -263,12 +263,13 @@ def _play_card(work: Work, seat: int, move: PlayCard) -> None:
     elif move.skill is not None:
         skill = move.skill
         resources = work.resources
-        resources[seat * 3 + move.pay] -= SKILL_COST[skill]
+        resources[seat * 3 + move.pay] -= SKILL_COST[skill]  # type: ignore[operator]  # a skill names what it pays
         if skill == SAMURAI:
-            work.skill_markers = with_item(work.skill_markers, seat, work.skill_markers[seat] | 1 << move.target_area)
+            work.skill_markers = with_item(work.skill_markers, seat,
+                                           work.skill_markers[seat] | 1 << move.target_area)  # type: ignore[operator]
         elif skill == CHARMONT and move.target_seat is not None:
-            resources[move.target_seat * 3 + move.target_colour] -= 1
-            resources[seat * 3 + move.target_colour] += 1
+            resources[move.target_seat * 3 + move.target_colour] -= 1  # type: ignore[operator]
+            resources[seat * 3 + move.target_colour] += 1  # type: ignore[operator]
     plays = work.plays
     fresh = work.fresh
     played = _card(seat, move, colour)
@@ -317,14 +318,14 @@ def _judge(work: Work) -> None:
     else:
         next_start = ranking[0] if ranking[0] < n else best_real
     area = work.battlefield
-    work.first = with_item(work.first, area, ranking[0])
-    work.second = with_item(work.second, area, ranking[1])
+    work.first = with_item(work.first, area, ranking[0])  # type: ignore[arg-type]  # judged on its battlefield
+    work.second = with_item(work.second, area, ranking[1])  # type: ignore[arg-type]
     work.ranking = tuple(ranking)
     work.next_start = next_start
     fourth = ranking[3]
-    base = area * 3
+    base = area * 3  # type: ignore[operator]
     cubes = work.cubes
-    if fourth >= n and cubes[base + work.colour]:  # a proxy takes the Battlefield's colour first
+    if fourth >= n and cubes[base + work.colour]:  # type: ignore[operator]  # a proxy takes the Battlefield's colour first
         _finish_trick(work, work.colour)
         return
     present = [c for c in range(3) if cubes[base + c]]
@@ -341,7 +342,7 @@ def _finish_trick(work: Work, picked: int | None) -> None:
     cubes = list(work.cubes)
     resources = work.resources
     third, fourth = work.ranking[2], work.ranking[3]
-    base = work.battlefield * 3
+    base = work.battlefield * 3  # type: ignore[operator]
     if picked is not None:
         cubes[base + picked] -= 1
         if fourth < n:
@@ -352,7 +353,7 @@ def _finish_trick(work: Work, picked: int | None) -> None:
         cubes[base + c] = 0
     work.cubes = tuple(cubes)
     trick = work.trick = work.trick + 1
-    work.start = work.next_start
+    work.start = work.next_start  # type: ignore[assignment]  # set by the judgment
     if trick == TRICKS:
         work.phase = OVER
         work.actor = None

@@ -7,16 +7,17 @@ rulebook's categories) both read and rank by `rank_keys`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from games.base import Score, SeatScore
 from games.hinode.data import ADJACENT_MASK, AREAS, NAWABARI_COLOUR, PLAYERS, WHITE, YELLOW
 from games.hinode.state import OVER, State
 from games.hinode.work import Work, thaw
 
-CATEGORIES = ("ranking points", "bonus area", "power points", "hero comes last", "treasure")
+CATEGORIES: Final = ("ranking points", "bonus area", "power points", "hero comes last", "treasure")
 TIE_BREAK = "most Areas with tribe markers"
-HERO_LAST_VP = 3
-TREASURE_MAJORITY_VP = 6
+HERO_LAST_VP: Final = 3
+TREASURE_MAJORITY_VP: Final = 6
 
 
 def marked_by_position(
@@ -42,7 +43,7 @@ def marked_areas(
     return marked_by_position(skill_markers, first, second)[position]
 
 
-_GROUPS: dict[int, int] = {}  # largest_group by mask: at most 2 ** AREAS entries
+_GROUPS: Final[dict[int, int]] = {}  # largest_group by mask: at most 2 ** AREAS entries
 
 
 def largest_group(mask: int) -> int:

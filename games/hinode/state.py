@@ -7,6 +7,7 @@ cards are the ints of games.hinode.data.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from games.hinode.data import HERO
 from games.hinode.moves import MOVE_TYPES, ChooseArea, ChooseTribe, PlayCard, TakeResource
@@ -24,7 +25,11 @@ class Played:
 
 
 # Phases of `State.phase`.
-TRIBE, AREA, PLAY, PICK, OVER = "tribe", "area", "play", "pick", "over"
+TRIBE: Final = "tribe"
+AREA: Final = "area"
+PLAY: Final = "play"
+PICK: Final = "pick"
+OVER: Final = "over"
 
 
 @dataclass(frozen=True)  # no __slots__: games.base.evolve copies the instance dict, ~10x cheaper than a frozen __init__

@@ -7,6 +7,8 @@ plays a whole game on it. Both run the same rules on this one class (games.base.
 
 from __future__ import annotations
 
+from typing import Final
+
 from games.base import unsealed_copy
 from games.hinode.data import HERO, PLAYERS
 from games.hinode.moves import PlayCard
@@ -17,7 +19,7 @@ from games.hinode.state import Played, State
 Card = tuple[int, PlayCard, int, bool]
 
 # The seats to act, by the actor (None: nobody, the game is over): one seat decides at a time in Hinode.
-ACTING: dict[int | None, tuple[int, ...]] = {None: (), 0: (0,), 1: (1,), 2: (2,), 3: (3,)}
+ACTING: Final[dict[int | None, tuple[int, ...]]] = {None: (), 0: (0,), 1: (1,), 2: (2,), 3: (3,)}
 
 
 class Work:

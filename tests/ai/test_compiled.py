@@ -1,0 +1,133 @@
+"""The compiled path (mypyc: setup.py, games.compiled) and the pure path are the same program.
+
+- A compiled install runs its compiled modules as extensions, and TABLETOP_PURE_PYTHON=1 runs them from their
+  sources in the same install; a source edited since the build runs interpreted too (never a stale extension).
+- Seeded searches with an iteration budget give the same move and the same statistics on both paths, for every
+  game (the search's loop is compiled for all of them; some games' rules too).
+- The conformance suite passes on the pure path too (on the compiled path it is the ordinary run).
+
+The tests that compare the two paths skip, saying why, where nothing was compiled (no C compiler at install): the
+pure path is then the only one, and every other test runs it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from games import compiled, registry
+
+REPO = Path(__file__).resolve().parents[2]
+
+needs_both = pytest.mark.skipif(
+    not compiled.MODULES or not compiled.COMPILED,
+    reason=f"only one path here: {compiled.PATH}",
+)
+
+
+def _pure_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env[compiled.ENV] = "1"
+    return env
+
+
+def test_a_source_edited_since_the_build_is_stale(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    source = tmp_path / "pkg" / "mod.py"
+    source.write_text("X = 1\n")
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    assert compiled._stale(tmp_path, {"pkg.mod": digest}) == ["pkg.mod"]  # no extension beside it
+    source.with_suffix(importlib.machinery.EXTENSION_SUFFIXES[0]).write_bytes(b"")
+    assert compiled._stale(tmp_path, {"pkg.mod": digest}) == []
+    source.write_text("X = 2\n")  # edited since
+    assert compiled._stale(tmp_path, {"pkg.mod": digest}) == ["pkg.mod"]
+
+
+@needs_both
+def test_the_compiled_modules_run_compiled():
+    import ai.search.loop  # noqa: F401 - loaded by ai.ismcts already; named for clarity
+    for name in compiled.MODULES:
+        __import__(name)
+    assert compiled.loaded() == {name: True for name in compiled.MODULES}
+    assert compiled.PATH.startswith("compiled by mypyc")
+
+
+@needs_both
+@pytest.mark.integration
+def test_the_pure_path_runs_the_sources_in_the_same_install():
+    code = ("import json, ai.ismcts, games.registry; from games import compiled; "
+            "[__import__(n) for n in compiled.MODULES]; print(json.dumps([compiled.PATH, compiled.loaded()]))")
+    out = subprocess.run([sys.executable, "-c", code], env=_pure_env(), cwd=REPO, capture_output=True, text=True,
+                         check=True).stdout
+    path, loaded = json.loads(out)
+    assert path.startswith(f"pure Python ({compiled.ENV}=1")
+    assert loaded == {name: False for name in compiled.MODULES}
+
+
+# Positions: every game's opening and a few positions of a random game, searched with a fixed iteration budget.
+SEARCH = """
+import json, random, sys
+from ai import ismcts
+from games import compiled, registry
+
+def positions(game, seed):
+    rng = random.Random(seed)
+    state = game.new_game(game.info.max_seats, {}, seed)
+    found = []
+    step = 0
+    while game.to_act(state):
+        seat = min(game.to_act(state))
+        moves = game.legal_moves(state, seat)
+        if len(moves) > 1 and step % 9 == 0:
+            found.append((state, seat))
+        state = game.apply(state, seat, rng.choice(moves))
+        step += 1
+    return found[:4]
+
+out = {}
+for game in registry.all_games():
+    for i, (state, seat) in enumerate(positions(game, 7)):
+        view = game.view(state, seat)
+        result = ismcts.search(game, view, seat, ismcts.Budget(iterations=300), random.Random(i))
+        out[f"{game.info.name}/{i}"] = [result.move.id, result.iterations,
+                                       [[c.move_id, c.visits, c.mean_reward, c.win_rate] for c in result.candidates]]
+print(json.dumps({"path": compiled.PATH, "searches": out}))
+"""
+
+
+@needs_both
+@pytest.mark.integration
+def test_both_paths_search_alike_move_for_move():
+    runs = {}
+    for path, env in (("compiled", dict(os.environ, **{compiled.ENV: "0"})), ("pure", _pure_env())):
+        done = subprocess.run([sys.executable, "-c", SEARCH], env=env, cwd=REPO, capture_output=True, text=True,
+                              check=True)
+        runs[path] = json.loads(done.stdout)
+    assert runs["compiled"]["path"].startswith("compiled by mypyc"), runs["compiled"]["path"]
+    assert runs["pure"]["path"].startswith("pure Python"), runs["pure"]["path"]
+    compiled_searches, pure_searches = runs["compiled"]["searches"], runs["pure"]["searches"]
+    assert len(compiled_searches) >= 4 * len(registry.all_games()) - 4  # positions of every game
+    assert compiled_searches == pure_searches  # moves, visits, mean rewards and win rates, to the last bit
+
+
+@needs_both
+@pytest.mark.slow
+@pytest.mark.integration
+def test_the_conformance_suite_passes_on_the_pure_path():
+    """tests/conformance again, with the compiled modules run from their sources (a tenth of the random games, as
+    the fast tier plays; the compiled path plays them all in the ordinary run)."""
+    env = _pure_env()
+    env["KERNEL_GAMES"] = env.get("KERNEL_GAMES", "100")
+    env.pop("PYTEST_XDIST_WORKER", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not slow", "tests/conformance"],
+        env=env, cwd=REPO, capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
