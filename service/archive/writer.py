@@ -19,6 +19,7 @@ import json
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ import structlog
 
 from service import logs, validation
 from service.archive import db, ratings
+from service.archive import metrics as archive_metrics
 from service.config import ConfigError
 from service.store import (
     GameRecord,
@@ -65,6 +67,8 @@ class Settings:
     poll_seconds: float = 1.0  # how long one read waits for a finished game
     host: str = "127.0.0.1"  # TABLETOP_GRPC_HOST: where the health service listens
     health_port: int = 50071  # the gRPC health service (plaintext, for probes); 0 = none
+    metrics_port: int = 9103  # Prometheus metrics (HTTP /metrics); 0 = none
+    lag_seconds: float = 5.0  # how often the backlog on the archive streams is measured for the metrics
     log_level: str = "info"
 
     @classmethod
@@ -87,6 +91,8 @@ class Settings:
             poll_seconds=max(0.01, get("ARCHIVE_POLL_SECONDS", d.poll_seconds)),
             host=get("GRPC_HOST", d.host),
             health_port=get("ARCHIVE_HEALTH_PORT", d.health_port),
+            metrics_port=get("ARCHIVE_METRICS_PORT", d.metrics_port),
+            lag_seconds=max(0.1, get("ARCHIVE_LAG_SECONDS", d.lag_seconds)),
             log_level=get("LOG_LEVEL", d.log_level),
         )
 
@@ -175,18 +181,32 @@ VALUES (%(game_id)s, %(seat)s, %(kind)s, %(name)s, %(player_id)s, %(ai_strength)
 INSERT_LOG = "INSERT INTO game_logs (game_id, format, events) VALUES (%s, 1, %s)"
 
 
+# pg_advisory_xact_lock key ("archive" in ASCII, as a bigint). Each batch of a writer holds it shared, from before
+# it reads its games from Redis to its commit; `tabletop forget-player` takes it exclusively after it has unbound
+# the player in Redis, so no batch that read the player's id before that can commit after it (service/archive/
+# forget.py).
+ARCHIVE_LOCK = 0x61726368697665
+
+
 def store_games(conn: psycopg.Connection, games: list[ArchivedGame]) -> int:
-    """Insert the games in one transaction; a game already archived is left as it is. The number inserted."""
-    inserted = 0
+    """Insert the games in one transaction (nested in the caller's, when it holds one: a savepoint); a game already
+    archived is left as it is. The number inserted."""
     with conn.transaction(), conn.cursor() as cur:
-        for game in games:
-            cur.execute(INSERT_GAME, game.game)
-            if cur.fetchone() is None:
-                continue  # archived before (by a writer that died before it acknowledged)
-            cur.executemany(INSERT_SEAT, game.seats)
-            cur.execute(INSERT_LOG, (game.game["game_id"], game.log))
-            ratings.rate_game(cur, game.game, game.seats)  # once: only with the game's first insert
-            inserted += 1
+        return insert_games(cur, games)
+
+
+def insert_games(cur: psycopg.Cursor, games: list[ArchivedGame]) -> int:
+    """Insert the games within the caller's transaction; a game already archived is left as it is (its rows
+    untouched, its players not rated again). The number inserted."""
+    inserted = 0
+    for game in games:
+        cur.execute(INSERT_GAME, game.game)
+        if cur.fetchone() is None:
+            continue  # archived before (by a writer that died before it acknowledged)
+        cur.executemany(INSERT_SEAT, game.seats)
+        cur.execute(INSERT_LOG, (game.game["game_id"], game.log))
+        ratings.rate_game(cur, game.game, game.seats)  # once: only with the game's first insert
+        inserted += 1
     return inserted
 
 
@@ -240,6 +260,8 @@ class Writer:
             cursor, items = reply[0], reply[1]
             self._claim_cursor[shard] = cursor.decode() if isinstance(cursor, bytes) else cursor
             found += [Entry(shard, i.decode(), f[b"game"].decode()) for i, f in items if f]
+        if found:
+            archive_metrics.CLAIMED.inc(len(found))
         return found
 
     def read(self, block: bool) -> list[Entry]:
@@ -264,7 +286,9 @@ class Writer:
         """Archive one batch: claimed entries of dead writers first, then this writer's own. The entries taken."""
         entries = self.take(block, claim)
         if entries:
+            started = time.perf_counter()
             self.acknowledge(self.store(entries))
+            archive_metrics.BATCH_SECONDS.observe(time.perf_counter() - started)
             self._retry_own = False
         return len(entries)
 
@@ -280,7 +304,23 @@ class Writer:
 
     def store(self, entries: list[Entry]) -> list[Entry]:
         """Read the entries' games from Redis and insert them in PostgreSQL (one transaction); the entries done
-        (stored now or before, or whose game is gone), to acknowledge."""
+        (stored now or before, or whose game is gone), to acknowledge. The games are read from Redis inside the
+        transaction, under ARCHIVE_LOCK held shared: `tabletop forget-player` waits for this batch to commit, and
+        a batch after it reads the games as it left them."""
+        with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock_shared(%s)", (ARCHIVE_LOCK,))
+            games, done = self.read_games(entries)
+            if games:
+                inserted = insert_games(cur, games)
+                self.archived += inserted
+        if games:
+            archive_metrics.GAMES.labels("archived").inc(inserted)
+            archive_metrics.GAMES.labels("duplicate").inc(len(games) - inserted)
+        return done
+
+    def read_games(self, entries: list[Entry]) -> tuple[list[ArchivedGame], list[Entry]]:
+        """The entries' games as the archive stores them (one pipelined read), and the entries done with: read, or
+        whose game is gone (logged). An entry whose game cannot be read is in neither: it stays pending."""
         pipe = self.redis.pipeline(transaction=False)
         for e in entries:
             pipe.hgetall(game_key(e.game_id))
@@ -296,23 +336,52 @@ class Writer:
                 # Left pending, not acknowledged: taken up again (XAUTOCLAIM) every claim_seconds until it can be.
                 log.error("archive_game_unreadable", game_id=e.game_id, error=type(exc).__name__,
                           detail=str(exc)[:200])
+                archive_metrics.GAMES.labels("unreadable").inc()
                 continue
             if game is None:
                 log.warning("archive_game_missing", game_id=e.game_id,
                             reason="its keys are gone from Redis (a Redis that lost its data?)")
+                archive_metrics.GAMES.labels("missing").inc()
             else:
                 games.append(game)
             done.append(e)
-        if games:
-            with self.pool.connection() as conn:
-                self.archived += store_games(conn, games)
-        return done
+        return games, done
 
     def acknowledge(self, entries: list[Entry]) -> None:
-        """The games are in PostgreSQL: acknowledge their entries, then let their keys expire (archived.lua)."""
+        """The games are in PostgreSQL: acknowledge their entries, then let their keys expire (archived.lua): one
+        pipelined round trip on a single Redis; on a Cluster, one script call each (each in its game's slot)."""
+        def keys(e: Entry) -> list[str]:
+            return [archive_stream(e.shard), game_key(e.game_id), state_key(e.game_id), log_key(e.game_id)]
+
+        if self.cluster:
+            for e in entries:
+                self.acknowledged += int(self._archived(keys=keys(e), args=[GROUP, e.entry_id,
+                                                                            self.retention_seconds]))
+            return
+        pipe = self.redis.pipeline(transaction=False)
         for e in entries:
-            keys = [archive_stream(e.shard), game_key(e.game_id), state_key(e.game_id), log_key(e.game_id)]
-            self.acknowledged += int(self._archived(keys=keys, args=[GROUP, e.entry_id, self.retention_seconds]))
+            self._archived(keys=keys(e), args=[GROUP, e.entry_id, self.retention_seconds], client=pipe)
+        self.acknowledged += sum(int(n) for n in pipe.execute())
+
+    def lag(self) -> tuple[int, float]:
+        """The games waiting on the archive streams (pending with a writer, or not yet delivered: an entry is
+        deleted once its game is archived) and the age in seconds of the oldest (0 when none), by Redis's clock."""
+        pipe = self.redis.pipeline(transaction=False)
+        for shard in range(self.shards):
+            pipe.xlen(archive_stream(shard))
+            pipe.xrange(archive_stream(shard), count=1)
+        replies = pipe.execute()
+        now_s, now_us = self.redis.time()
+        now_ms = now_s * 1000 + now_us // 1000
+        waiting = sum(int(n) for n in replies[0::2])
+        oldest = [int((items[0][0].decode() if isinstance(items[0][0], bytes) else items[0][0]).split("-")[0])
+                  for items in replies[1::2] if items]
+        return waiting, max(0.0, (now_ms - min(oldest)) / 1000) if oldest else 0.0
+
+    def measure_lag(self) -> None:
+        waiting, oldest = self.lag()
+        archive_metrics.BACKLOG.set(waiting)
+        archive_metrics.OLDEST_SECONDS.set(oldest)
 
     def run(self, stop: threading.Event) -> None:
         """Archive until `stop` is set; a failure (Redis or PostgreSQL unreachable) is retried after a pause."""
@@ -327,12 +396,30 @@ class Writer:
                 self.step(block=True, claim=claim)
                 pause = 0.1
             except (psycopg.Error, redis.exceptions.RedisError, OSError) as exc:
+                archive_metrics.RETRIES.labels("redis" if isinstance(exc, redis.exceptions.RedisError) else
+                                                "database").inc()
                 if "NOGROUP" in str(exc):  # a stream or its group gone (deleted by hand): made again
                     with contextlib.suppress(redis.exceptions.RedisError, OSError):
                         self.create_groups()
                 log.warning("archive_retry", error=type(exc).__name__, detail=str(exc)[:200], pause=pause)
                 stop.wait(pause)
                 pause = min(5.0, pause * 2)
+
+
+def watch_lag(writer: Writer, stop: threading.Event, every: float) -> threading.Thread:
+    """Measure the backlog on the archive streams every `every` seconds for the metrics (a thread of its own, so a
+    batch stalled on PostgreSQL does not stall the measure of what waits meanwhile)."""
+    def run() -> None:
+        while not stop.is_set():
+            try:
+                writer.measure_lag()
+            except (redis.exceptions.RedisError, OSError) as exc:
+                log.warning("archive_lag_unmeasured", error=type(exc).__name__, detail=str(exc)[:200])
+            stop.wait(every)
+
+    thread = threading.Thread(target=run, name="archive-lag", daemon=True)
+    thread.start()
+    return thread
 
 
 def connect_database(pool: Any, stop: threading.Event) -> None:
@@ -386,6 +473,17 @@ def main(argv: list[str]) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
+    if config.metrics_port and not args.migrate_only:
+        from prometheus_client import start_http_server
+
+        from tabletop import transport
+
+        try:  # a port in use: said, not a traceback
+            transport.check_bindable(f"{config.host}:{config.metrics_port}")
+        except transport.CannotListen as exc:
+            print(f"tabletop archive-writer: {exc}", file=sys.stderr, flush=True)
+            return 1
+        start_http_server(config.metrics_port, addr=config.host)
     health = None
     if config.health_port:
         from grpc_health.v1 import health_pb2
@@ -410,6 +508,7 @@ def main(argv: list[str]) -> int:
                 log.warning("archive_redis_unreachable", detail=str(exc)[:200])
                 stop.wait(1.0)
         log.info("archive_writer_started", consumer=writer.consumer, shards=config.job_shards)
+        watch_lag(writer, stop, config.lag_seconds)
         if health is not None:
             health[1].set("", health_pb2.HealthCheckResponse.SERVING)
         writer.run(stop)
