@@ -14,6 +14,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("service.server:main", "run the gRPC game service"),
     "archive-writer": ("service.archive.writer:main", "store finished games in PostgreSQL (TABLETOP_DATABASE_URL), "
                                                        "each exactly once"),
+    "forget-player": ("service.archive.forget:main", "delete a player's data on request: anonymise their archived "
+                                                      "games, remove their ratings, unbind their live games"),
     "gateway": ("gateway.server:main", "run the gRPC-Web gateway for browsers (and the web table)"),
     "ai-worker": ("ai.worker:main", "run the AI worker (job consumer and AIService for suggestions)"),
     "arena": ("bench.arena:main", "play many games between players on the engines and print win rates"),
@@ -24,7 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("commands.local:demo", "play an all-AI game from start to end"),
     "history": ("clients.history:history_main", "list a player's finished games (yours, or another's public ones)"),
     "replay": ("clients.history:replay_main", "step through a finished game, every hidden card revealed"),
-    "bench": ("commands.bench:main", "benchmarks: engine, ai, load, watch, flood, chaos, wait, gateway"),
+    "bench": ("commands.bench:main", "benchmarks: engine, ai, load, watch, flood, chaos, wait, gateway, archive"),
 }
 
 
