@@ -228,6 +228,7 @@ class Writer:
             resources.files("service.archive").joinpath("archived.lua").read_text())
         self._retry_own = False  # entries delivered to this writer and not yet stored: read them again first
         self._claim_cursor = {shard: "0-0" for shard in range(shards)}
+        self._next_shard = 0  # the shard a batch is read from first (each batch starts one further)
         self.archived = 0  # games this writer inserted
         self.acknowledged = 0  # entries this writer acknowledged
 
@@ -250,37 +251,57 @@ class Writer:
         return found
 
     def claim(self) -> list[Entry]:
-        """Entries another writer took and left idle for claim_seconds (it died): now this writer's."""
-        found = []
-        pipe = self.redis.pipeline(transaction=False)
-        for shard in range(self.shards):
-            pipe.xautoclaim(archive_stream(shard), GROUP, self.consumer, self.claim_ms,
-                            start_id=self._claim_cursor[shard], count=self.batch)
-        for shard, reply in enumerate(pipe.execute()):
-            cursor, items = reply[0], reply[1]
+        """Entries another writer took and left idle for claim_seconds (it died): now this writer's; a batch at most
+        (the shards whose turn did not come are looked at the next time)."""
+        found: list[Entry] = []
+        for shard in self._shard_order():
+            want = self.batch - len(found)
+            if want <= 0:
+                break
+            cursor, items = self.redis.xautoclaim(archive_stream(shard), GROUP, self.consumer, self.claim_ms,
+                                                  start_id=self._claim_cursor[shard], count=want)[:2]
             self._claim_cursor[shard] = cursor.decode() if isinstance(cursor, bytes) else cursor
             found += [Entry(shard, i.decode(), f[b"game"].decode()) for i, f in items if f]
         if found:
             archive_metrics.CLAIMED.inc(len(found))
         return found
 
+    def _shard_order(self) -> list[int]:
+        """Every shard, starting from the next in turn: a shard with a long backlog cannot keep the others
+        waiting."""
+        first = self._next_shard
+        self._next_shard = (first + 1) % self.shards
+        return [(first + n) % self.shards for n in range(self.shards)]
+
     def read(self, block: bool) -> list[Entry]:
-        """This writer's own pending entries (after a failed batch), else new ones (waiting up to poll_seconds)."""
-        streams = {archive_stream(shard): shard for shard in range(self.shards)}
+        """This writer's own pending entries (after a failed batch), else new ones: TABLETOP_ARCHIVE_BATCH at most,
+        read stream after stream (XREADGROUP's COUNT holds per stream), and when there are none, a wait of up to
+        poll_seconds for the next."""
         start = "0" if self._retry_own else ">"
-        if not self.cluster:
-            reply = self.redis.xreadgroup(GROUP, self.consumer, {s: start for s in streams}, count=self.batch,
-                                          block=self.poll_ms if block and start == ">" else None)
-            found = self._entries(reply, streams)
-        else:  # the shards' streams are in different slots: one read each
-            pipe = self.redis.pipeline(transaction=False)
-            for stream in streams:
-                pipe.xreadgroup(GROUP, self.consumer, {stream: start}, count=self.batch)
-            found = [e for reply in pipe.execute() for e in self._entries(reply, streams)]
+        found: list[Entry] = []
+        for shard in self._shard_order():
+            want = self.batch - len(found)
+            if want <= 0:
+                break
+            stream = archive_stream(shard)
+            found += self._entries(self.redis.xreadgroup(GROUP, self.consumer, {stream: start}, count=want),
+                                   {stream: shard})
         if self._retry_own and not found:
             self._retry_own = False
             return self.read(block)
-        return found
+        if found or not block:
+            return found
+        if not self.cluster:  # one wait on every stream; a few entries each at most, if many arrive at once
+            streams = {archive_stream(shard): shard for shard in range(self.shards)}
+            reply = self.redis.xreadgroup(GROUP, self.consumer, {s: ">" for s in streams},
+                                          count=max(1, self.batch // self.shards), block=self.poll_ms)
+            return self._entries(reply, streams)
+        # On a Cluster one read names one slot: wait on one shard's stream in turn, briefly, so that an idle writer
+        # neither spins nor leaves the other shards unread for long.
+        shard = self._shard_order()[0]
+        stream = archive_stream(shard)
+        return self._entries(self.redis.xreadgroup(GROUP, self.consumer, {stream: ">"},
+                                                   count=self.batch, block=min(self.poll_ms, 100)), {stream: shard})
 
     def step(self, block: bool = True, claim: bool = True) -> int:
         """Archive one batch: claimed entries of dead writers first, then this writer's own. The entries taken."""

@@ -479,3 +479,22 @@ def test_a_writer_whose_database_is_unreachable_counts_its_retries(archive_serve
         thread.join(30)
         pool.close()
     assert writer.lag()[0] == 1
+
+
+def test_a_batch_holds_at_most_archive_batch_games_whichever_shards_they_wait_on(archive_server, redis_db_url,
+                                                                                 database_url):
+    """XREADGROUP's COUNT holds per stream: the writer reads stream after stream so that one transaction holds
+    TABLETOP_ARCHIVE_BATCH games at most, not that many per shard; and no shard waits behind another's backlog."""
+    migrated(database_url)
+    writer, client, pool = in_process_writer(redis_db_url, database_url, batch=2)
+    ids: list[str] = []
+    while len(ids) < 7 or len({int(client.hget(game_key(g), "shard")) for g in ids}) < SHARDS:
+        ids += finish_by_resigning(archive_server, 1)  # until both shards have games waiting
+    try:
+        sizes = []
+        while n := writer.step(block=False):
+            sizes.append(n)
+        assert sizes == [2] * (len(ids) // 2) + [1] * (len(ids) % 2) and writer.archived == len(ids)
+        assert archived(database_url) == sorted(ids)
+    finally:
+        pool.close()
