@@ -21,7 +21,7 @@ from service.mine import player_games_key
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.service.conftest import HUMAN, OPEN, ServerThread
-from tests.service.test_archive import migrated
+from tests.service.test_archive import migrated, wait_for
 from tests.service.test_history import archive_all, bearer, identity_config
 from tests.service.test_identity import mint
 
@@ -222,3 +222,38 @@ def test_bad_input_is_refused_clearly_and_changes_nothing(redis_db_url, database
     assert "Traceback" not in unreachable.stderr
     no_redis = forget("redis://127.0.0.1:1/0", database_url, "bob", "--yes")
     assert no_redis.returncode == 1 and "cannot use Redis" in no_redis.stderr and "Traceback" not in no_redis.stderr
+
+
+def test_it_waits_for_an_archive_batch_under_way_after_unbinding_in_redis(service, redis_db_url, database_url):
+    """An archive batch holds ARCHIVE_LOCK shared from its Redis reads to its commit: forget-player, which takes it
+    exclusively after the Redis step, waits for such a batch, so the id cannot come back with a game archived at
+    that moment."""
+    from service.archive.writer import ARCHIVE_LOCK
+
+    game_id, players = new_game(service, zelda, bob)
+    play(service, game_id, players)
+    archive_all(redis_db_url, database_url)
+    client = redis.Redis.from_url(redis_db_url)
+    batch = psycopg.connect(database_url)  # a writer's batch under way
+    batch.execute("SELECT pg_advisory_xact_lock_shared(%s)", (ARCHIVE_LOCK,))
+    env = dict(os.environ, TABLETOP_REDIS_URL=redis_db_url, TABLETOP_DATABASE_URL=database_url)
+    proc = subprocess.Popen([sys.executable, "-m", "commands.cli", "forget-player", ZELDA, "--yes"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        def waiting_on_the_lock() -> bool:
+            with psycopg.connect(database_url) as conn:
+                return bool(conn.execute("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND "
+                                         "wait_event_type = 'Lock' AND wait_event = 'advisory'").fetchone())
+
+        wait_for(waiting_on_the_lock, "forget-player to wait for the batch's lock")
+        assert not found_in_redis(client, (ZELDA,))  # Redis first
+        assert found_in_archive(database_url, (ZELDA,))  # PostgreSQL once the batch has committed
+        batch.commit()
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        batch.close()
+        client.close()
+    assert not found_in_archive(database_url, (ZELDA, ZELDA_NAME))
