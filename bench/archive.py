@@ -135,18 +135,22 @@ def waiting(client, shards: int) -> int:
     return sum(pipe.execute())
 
 
-def backlog_bytes(client, shards: int, game_ids: list[str]) -> int:
-    """MEMORY USAGE of the waiting games' keys (hash, state, log; their event streams too while they linger) and of
-    the archive streams."""
+def backlog_bytes(client, shards: int, game_ids: list[str]) -> dict[str, int]:
+    """MEMORY USAGE of the waiting games' keys, by kind: their hash, engine state and log, their event streams (a
+    finished game's stream lingers STREAM_LINGER_SECONDS after its end, then expires), and the archive streams."""
     from service.store import archive_stream, events_key, game_key, log_key, state_key
 
+    kinds = {"hash": game_key, "state": state_key, "log": log_key, "events": events_key}
     pipe = client.pipeline(transaction=False)
     for game_id in game_ids:
-        for key in (game_key(game_id), state_key(game_id), log_key(game_id), events_key(game_id)):
-            pipe.memory_usage(key, samples=0)
+        for key in kinds.values():
+            pipe.memory_usage(key(game_id), samples=0)
     for shard in range(shards):
         pipe.memory_usage(archive_stream(shard), samples=0)
-    return sum(n or 0 for n in pipe.execute())
+    sizes = [n or 0 for n in pipe.execute()]
+    found = {kind: sum(sizes[n:len(game_ids) * len(kinds):len(kinds)]) for n, kind in enumerate(kinds)}
+    found["archive streams"] = sum(sizes[len(game_ids) * len(kinds):])
+    return found
 
 
 def metric(port: int, name: str) -> float | None:
@@ -300,7 +304,8 @@ def run(args: argparse.Namespace) -> int:
         if (left := stalled_at + args.stall_seconds - time.perf_counter()) > 0:
             time.sleep(left)
         peak = waiting(client, shards)
-        peak_bytes = backlog_bytes(client, shards, done_ids)
+        by_kind = backlog_bytes(client, shards, done_ids)
+        peak_bytes = sum(by_kind.values())
         used = client.info("memory")["used_memory"]
         time.sleep(1.2)  # the writer measures its lag every 0.5 s
         oldest = metric(metrics_port, "tabletop_archive_oldest_waiting_seconds")
@@ -316,6 +321,8 @@ def run(args: argparse.Namespace) -> int:
             f"oldest waiting {oldest:.1f} s" if oldest is not None and backlog_metric is not None else
             f"stall: PostgreSQL locked {stall_wall:.1f} s while {len(done_ids)} games finished; backlog peak {peak} "
             f"entries, {peak_bytes / 1024:.0f} KiB in Redis")
+        say("  in Redis by kind: " + ", ".join(f"{kind} {size / 1024:.0f} KiB" for kind, size in by_kind.items())
+            + " (a game's event stream lingers 30 s after its end)")
         say(f"drain: {drain:.2f} s after the lock went ({peak / max(drain, 1e-9):.0f} games/s)")
         stop(writer)
         with psycopg.connect(database_url) as conn:

@@ -84,6 +84,16 @@ class Scrub:
             value = pattern.sub(new, value)
         return value
 
+    def document(self, value: Any) -> Any:
+        """A JSON document (the final score) with every string in it scrubbed."""
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, list):
+            return [self.document(v) for v in value]
+        if isinstance(value, dict):
+            return {k: self.document(v) for k, v in value.items()}
+        return value
+
     def seats_list(self, raw: str) -> str:
         """A `seats` field (a JSON list of seats, each with its name and maybe its player id), scrubbed."""
         seats = json.loads(raw)
@@ -254,11 +264,12 @@ def forget_in_archive(conn: psycopg.Connection, player_id: str, report: Report) 
             row = cur.fetchone()
             if row is not None and (new_log := scrub.log(bytes(row[0]))) is not None:
                 cur.execute("UPDATE game_logs SET events = %s WHERE game_id = %s", (new_log, game_id))
-            cur.execute("SELECT decided_by, score::text FROM games WHERE game_id = %s", (game_id,))
+            cur.execute("SELECT decided_by, score FROM games WHERE game_id = %s", (game_id,))
             decided_by, score = cur.fetchone()
-            if (scrub.text(decided_by), scrub.text(score)) != (decided_by, score):
+            new_score = scrub.document(score)
+            if (scrub.text(decided_by), new_score) != (decided_by, score):
                 cur.execute("UPDATE games SET decided_by = %s, score = %s::jsonb WHERE game_id = %s",
-                            (scrub.text(decided_by), scrub.text(score), game_id))
+                            (scrub.text(decided_by), json.dumps(new_score), game_id))
             report.archived_games += 1
         cur.execute("DELETE FROM ratings WHERE player_key = %s", (player_id,))
         report.ratings_removed = cur.rowcount

@@ -141,7 +141,9 @@ def test_a_forgotten_player_is_nowhere_and_the_others_keep_their_games_replays_a
     archived_rated, players = new_game(stub, zelda, bob)  # rated, played and archived
     play(stub, archived_rated, players)
     archived_public, players = new_game(stub, bob, zelda, rated=False, visibility=pb.VISIBILITY_PUBLIC)
-    play(stub, archived_public, players)
+    play(stub, archived_public, players, moves=1)
+    # She resigns it: "Zelda Quuxley resigned" is in the score's text (games.decided_by, games.score).
+    stub.Resign(pb.ResignRequest(game_id=archived_public), metadata=bearer(zelda()), timeout=10)
     archive_all(redis_db_url, database_url)
     waiting, players = new_game(stub, carol, zelda)  # finished, not archived yet
     play(stub, waiting, players)
@@ -150,6 +152,8 @@ def test_a_forgotten_player_is_nowhere_and_the_others_keep_their_games_replays_a
     needles = (ZELDA, ZELDA_NAME)
     client = redis.Redis.from_url(redis_db_url)
     assert found_in_archive(database_url, needles) and found_in_redis(client, needles)
+    assert {"games.decided_by: Zelda Quuxley", "games.score: Zelda Quuxley"} <= set(
+        found_in_archive(database_url, needles))
     before = snapshot(database_url, ZELDA)
     bob_replay = stub.GetReplay(pb.GetReplayRequest(game_id=archived_rated), metadata=bearer(bob()), timeout=10)
 
