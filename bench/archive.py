@@ -245,7 +245,7 @@ def run(args: argparse.Namespace) -> int:
         with psycopg.connect(database_url) as conn:
             db.migrate(conn)
             before = conn.execute("SELECT count(*) FROM games").fetchone()[0]
-        say(f"tabletop bench archive: {args.games} {GAME} games, batch {args.batch}, stall {args.stall_seconds} s "
+        say(f"bench archive: {args.games} {GAME} games, batch {args.batch}, stall {args.stall_seconds} s "
             f"at {args.stall_rate} games/s; load average {load_average()} on {os.cpu_count()} CPUs")
 
         # 1. Fill: finished games on the streams, and the games that will finish during the stall.
