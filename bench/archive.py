@@ -350,7 +350,7 @@ def main(argv: list[str]) -> int:
                         help="rated games whose openskill update is timed (default 5000)")
     parser.add_argument("--players", type=int, default=500, help="signed-in players the seats are drawn from")
     parser.add_argument("--concurrency", type=int, default=16, help="games played at once while filling")
-    parser.add_argument("--seed", type=int, default=2027)
+    parser.add_argument("--seed", type=int, default=2027, help="seed of the random players, moves and priors")
     parser.add_argument("--redis-url", default="", help="an empty Redis to use (default: an embedded one)")
     parser.add_argument("--database-url", default="", help="an empty database to use (default: an embedded one)")
     args = parser.parse_args(argv)
