@@ -261,3 +261,44 @@ def test_it_waits_for_an_archive_batch_under_way_after_unbinding_in_redis(servic
         batch.close()
         client.close()
     assert not found_in_archive(database_url, (ZELDA, ZELDA_NAME))
+
+
+@pytest.mark.integration  # it starts a Redis Cluster
+def test_on_a_redis_cluster_the_games_are_found_on_every_master_and_unbound():
+    """One SCAN per master finds the games, and each is rewritten in its slot (WATCH / MULTI on its master)."""
+    import json
+
+    import redis.cluster
+
+    from service.archive.forget import games_in_redis, unbind_in_redis
+    from service.store import Event, events_key, game_key, log_key, pack_log
+    from tests.cluster_fixture import LocalCluster
+
+    cluster = LocalCluster(masters=3).start()
+    try:
+        client = redis.cluster.RedisCluster.from_url(cluster.url)
+        ids = [f"game{n:04d}xyz" for n in range(12)]  # spread over the masters' slots
+        bound = {"kind": "human", "name": ZELDA_NAME, "player_id": ZELDA}
+        for game_id in ids:
+            client.hset(game_key(game_id), mapping={"seat0": json.dumps(["human", ZELDA_NAME, "", "", 0]),
+                                                    "player0": ZELDA, "stamp": "before"})
+            client.xadd(events_key(game_id), {"kind": "joined", "seats": json.dumps([bound])}, id="2-1")
+            client.set(log_key(game_id), pack_log([Event(1, {"kind": "created", "seats": json.dumps([bound])})]))
+        assert len({client.keyslot(game_key(g)) for g in ids}) > 1
+        assert games_in_redis(client, ZELDA) == sorted(ids)
+        assert [unbind_in_redis(client, g, ZELDA) for g in ids] == [1] * len(ids)
+        assert games_in_redis(client, ZELDA) == [] and not found_in_cluster(client, ids, (ZELDA, ZELDA_NAME))
+        client.close()
+    finally:
+        cluster.stop()
+
+
+def found_in_cluster(client, ids: list[str], needles: tuple[str, ...]) -> list[str]:
+    from service.store import events_key, game_key, log_key
+
+    texts = []
+    for game_id in ids:
+        texts.append(repr(client.hgetall(game_key(game_id))))
+        texts.append(repr(client.xrange(events_key(game_id))))
+        texts.append(zlib.decompress(client.get(log_key(game_id))).decode())
+    return [needle for needle in needles for text in texts if needle in text]
