@@ -17,6 +17,8 @@ KINDS = {
                                      "checked against the replay of its log"),
     "wait": ("bench.wait:main", "how long a person waits for the AI seats after a move, and for a hint"),
     "gateway": ("bench.gateway:main", "the browser path: moves/s through the gRPC-Web gateway vs native"),
+    "archive": ("bench.archive:main", "the archive writer: games/s per writer CPU-second, the rating update's CPU "
+                                      "cost, a stalled PostgreSQL's backlog and drain"),
 }
 
 

@@ -16,6 +16,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("service.server:main", "run the gRPC game service"),
     "archive-writer": ("service.archive.writer:main", "store finished games in PostgreSQL (TABLETOP_DATABASE_URL), "
                                                        "each exactly once"),
+    "forget-player": ("service.archive.forget:main", "delete a player's data on request: anonymise their archived "
+                                                      "games, remove their ratings, unbind their live games"),
     "gateway": ("gateway.server:main", "run the gRPC-Web gateway for browsers (and the web table)"),
     "ai-worker": ("ai.worker:main", "run the AI worker (job consumer and AIService for suggestions)"),
     "arena": ("bench.arena:main", "play many games between players on the engines and print win rates"),
@@ -28,7 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("clients.history:replay_main", "step through a finished game, every hidden card revealed"),
     "ratings": ("clients.ratings:ratings_main", "print a player's ratings, one per game type (yours, or another's)"),
     "leaderboard": ("clients.ratings:leaderboard_main", "print a game type's leaderboard, best rating first"),
-    "bench": ("commands.bench:main", "benchmarks: engine, ai, load, watch, flood, chaos, wait, gateway"),
+    "bench": ("commands.bench:main", "benchmarks: engine, ai, load, watch, flood, chaos, wait, gateway, archive"),
 }
 
 

@@ -49,6 +49,8 @@ PORTS = (
          "no metrics"),
     Port("gateway_metrics_port", "--gateway-metrics-port", "TABLETOP_GATEWAY_METRICS_PORT", 9102,
          "the gateway's Prometheus metrics", "no metrics"),
+    Port("archive_metrics_port", "--archive-metrics-port", "TABLETOP_ARCHIVE_METRICS_PORT", 9103,
+         "the archive writer's Prometheus metrics", "no metrics"),
 )
 
 
@@ -137,7 +139,7 @@ def main(argv: list[str]) -> int:
     if args.no_database or os.environ.get("TABLETOP_DATABASE_URL"):
         unused.add("database_port")
     if args.no_database:
-        unused.add("archive_health_port")
+        unused.update(("archive_health_port", "archive_metrics_port"))
     try:
         ports, notes = choose_ports(args, os.environ, frozenset(unused))
     except PortRefused as exc:
@@ -162,6 +164,7 @@ def main(argv: list[str]) -> int:
         metrics_port=ports["metrics_port"],
         ai_metrics_port=ports["ai_metrics_port"],
         gateway_metrics_port=ports["gateway_metrics_port"],
+        archive_metrics_port=ports["archive_metrics_port"],
         database=not args.no_database,
         database_url=None if args.no_database else os.environ.get("TABLETOP_DATABASE_URL") or None,
         database_dir=args.database_dir,

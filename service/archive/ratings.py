@@ -33,24 +33,56 @@ def player_key(seat: dict[str, Any]) -> str | None:
     return None
 
 
+def rated_seats(game: dict[str, Any], seats: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str]]:
+    """The seats of a game that count for the ratings, with their keys: none for an unrated game, an abandoned one,
+    one that ended before it started (no ranking), or one with fewer than two seats on the ladder."""
+    if not game.get("rated") or game.get("outcome") != "finished" or game.get("ranking") in (None, "[]"):
+        return []  # unrated, abandoned (no result), or ended before it started (no ranking)
+    rated = [(s, key) for s in seats if (key := player_key(s)) is not None]
+    return rated if len(rated) >= 2 else []
+
+
 def rate_game(cur: psycopg.Cursor, game: dict[str, Any], seats: list[dict[str, Any]]) -> int:
     """Update the ratings of a rated game's players (the caller holds the transaction); the seats rated."""
-    if not game.get("rated") or game.get("outcome") != "finished" or game.get("ranking") in (None, "[]"):
-        return 0  # unrated, abandoned (no result), or ended before it started (no ranking)
-    rated = [(s, key) for s in seats if (key := player_key(s)) is not None]
-    if len(rated) < 2:
+    return rate_games(cur, [(game, seats)])
+
+
+def rate_games(cur: psycopg.Cursor, games: list[tuple[dict[str, Any], list[dict[str, Any]]]]) -> int:
+    """Update the ratings of the players of these games (rated or not), in their order (the caller holds the
+    transaction): each game starts from the ratings the games before it left. A few round trips for all of them,
+    under RATINGS_LOCK: the ratings of every key read once, the games rated in memory, each key's new rating and
+    every seat's change written once. The seats rated."""
+    todo = [(game, rated) for game, seats in games if (rated := rated_seats(game, seats))]
+    if not todo:
         return 0
-    game_type = game["game_type"]
     cur.execute("SELECT pg_advisory_xact_lock(%s)", (RATINGS_LOCK,))
-    prior = current(cur, game_type, [key for _, key in rated])
-    before, after, merged = update(prior, [(key, s["place"]) for s, key in rated])
-    store(cur, game_type, merged, {key: 1 for key in merged}, game["ended_at"])
+    keys: dict[str, set[str]] = {}
+    for game, rated in todo:
+        keys.setdefault(game["game_type"], set()).update(key for _, key in rated)
+    known: dict[tuple[str, str], tuple[float, float]] = {}
+    for game_type, wanted in sorted(keys.items()):
+        known.update({(game_type, key): value for key, value in current(cur, game_type, sorted(wanted)).items()})
+    counted: dict[tuple[str, str], tuple[int, Any]] = {}  # (type, key) -> (games counted now, the last one's end)
+    changes = []
+    for game, rated in todo:
+        game_type = game["game_type"]
+        prior = {key: known[(game_type, key)] for _, key in rated if (game_type, key) in known}
+        before, after, merged = update(prior, [(key, s["place"]) for s, key in rated])
+        for key, value in merged.items():
+            known[(game_type, key)] = value
+            counted[(game_type, key)] = (counted.get((game_type, key), (0, None))[0] + 1, game["ended_at"])
+        changes += [(game["game_id"], seat["seat"], key, game_type, seat["place"], *before[n], *after[n])
+                    for n, (seat, key) in enumerate(rated)]
+    cur.executemany(
+        "INSERT INTO ratings (player_key, game_type, mu, sigma, games, updated_at) VALUES (%s, %s, %s, %s, %s, %s)"
+        " ON CONFLICT (player_key, game_type) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+        " games = ratings.games + excluded.games, updated_at = excluded.updated_at",
+        [(key, game_type, *known[(game_type, key)], games, when)
+         for (game_type, key), (games, when) in sorted(counted.items())])
     cur.executemany(
         "INSERT INTO rating_changes (game_id, seat, player_key, game_type, place, mu_before, sigma_before, mu_after,"
-        " sigma_after) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-        [(game["game_id"], seat["seat"], key, game_type, seat["place"], *before[n], *after[n])
-         for n, (seat, key) in enumerate(rated)])
-    return len(rated)
+        " sigma_after) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)", changes)
+    return len(changes)
 
 
 def current(cur: psycopg.Cursor, game_type: str, keys: list[str]) -> dict[str, tuple[float, float]]:

@@ -19,6 +19,7 @@ import json
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -31,8 +32,10 @@ import redis
 import redis.exceptions
 import structlog
 
+from games.base import Score, SeatScore
 from service import logs, validation
 from service.archive import db, ratings
+from service.archive import metrics as archive_metrics
 from service.config import ConfigError
 from service.store import (
     GameRecord,
@@ -65,6 +68,8 @@ class Settings:
     poll_seconds: float = 1.0  # how long one read waits for a finished game
     host: str = "127.0.0.1"  # TABLETOP_GRPC_HOST: where the health service listens
     health_port: int = 50071  # the gRPC health service (plaintext, for probes); 0 = none
+    metrics_port: int = 9103  # Prometheus metrics (HTTP /metrics); 0 = none
+    lag_seconds: float = 5.0  # how often the backlog on the archive streams is measured for the metrics
     log_level: str = "info"
 
     @classmethod
@@ -87,6 +92,8 @@ class Settings:
             poll_seconds=max(0.01, get("ARCHIVE_POLL_SECONDS", d.poll_seconds)),
             host=get("GRPC_HOST", d.host),
             health_port=get("ARCHIVE_HEALTH_PORT", d.health_port),
+            metrics_port=get("ARCHIVE_METRICS_PORT", d.metrics_port),
+            lag_seconds=max(0.1, get("ARCHIVE_LAG_SECONDS", d.lag_seconds)),
             log_level=get("LOG_LEVEL", d.log_level),
         )
 
@@ -111,6 +118,23 @@ def _time(ms: int | str | None) -> datetime | None:
     return datetime.fromtimestamp(int(ms) / 1000, UTC) if ms not in (None, "", 0) else None
 
 
+def score_json(score: Score) -> dict[str, Any]:
+    """`dataclasses.asdict(score)`, written out for the engine's own Score and SeatScore (asdict deep-copies every
+    value: it was a fifth of the writer's CPU); any other class goes through asdict."""
+    if type(score) is not Score or any(type(s) is not SeatScore for s in score.seats) or _FIELDS != (
+            {f.name for f in dataclasses.fields(Score)}, {f.name for f in dataclasses.fields(SeatScore)}):
+        return dataclasses.asdict(score)
+    return {
+        "seats": [{"seat": s.seat, "total": s.total, "breakdown": [list(item) for item in s.breakdown]}
+                  for s in score.seats],
+        "ranking": [list(group) for group in score.ranking], "final": score.final,
+        "tie_breaks": list(score.tie_breaks), "decided_by": score.decided_by,
+    }
+
+
+_FIELDS = ({"seats", "ranking", "final", "tie_breaks", "decided_by"}, {"seat", "total", "breakdown"})
+
+
 def archived_game(game_id: str, doc: dict[bytes, bytes], state: bytes | None, log_raw: bytes | None
                   ) -> ArchivedGame | None:
     """A finished game's record from its Redis keys (hash, state, log); None when it is not a finished game (its
@@ -130,7 +154,7 @@ def archived_game(game_id: str, doc: dict[bytes, bytes], state: bytes | None, lo
         score = final_score(game, game.load_state(record.state), None, "finished", record.resigned, seat_names)
         ranking = [list(group) for group in score.ranking]
         totals = {s.seat: s.total for s in score.seats}
-        score_doc = dataclasses.asdict(score)
+        score_doc = score_json(score)
     else:  # ended before it started: no score
         ranking, totals, score_doc = [], {}, {}
     place = {}  # 1 = first; tied seats share a place; 0 = none (an abandoned game)
@@ -181,19 +205,39 @@ VALUES (%(game_id)s, %(seat)s, %(kind)s, %(name)s, %(player_id)s, %(ai_strength)
 INSERT_LOG = "INSERT INTO game_logs (game_id, format, events) VALUES (%s, 1, %s)"
 
 
+# pg_advisory_xact_lock key ("archive" in ASCII, as a bigint). Each batch of a writer holds it shared, from before
+# it reads its games from Redis to its commit; `tabletop forget-player` takes it exclusively after it has unbound
+# the player in Redis, so no batch that read the player's id before that can commit after it (service/archive/
+# forget.py).
+ARCHIVE_LOCK = 0x61726368697665
+
+
 def store_games(conn: psycopg.Connection, games: list[ArchivedGame]) -> int:
-    """Insert the games in one transaction; a game already archived is left as it is. The number inserted."""
-    inserted = 0
+    """Insert the games in one transaction (nested in the caller's, when it holds one: a savepoint); a game already
+    archived is left as it is. The number inserted."""
     with conn.transaction(), conn.cursor() as cur:
-        for game in games:
-            cur.execute(INSERT_GAME, game.game)
-            if cur.fetchone() is None:
-                continue  # archived before (by a writer that died before it acknowledged)
-            cur.executemany(INSERT_SEAT, game.seats)
-            cur.execute(INSERT_LOG, (game.game["game_id"], game.log))
-            ratings.rate_game(cur, game.game, game.seats)  # once: only with the game's first insert
-            inserted += 1
-    return inserted
+        return insert_games(cur, games)
+
+
+def insert_games(cur: psycopg.Cursor, games: list[ArchivedGame]) -> int:
+    """Insert the games within the caller's transaction; a game already archived is left as it is (its rows
+    untouched, its players not rated again). The number inserted. A few round trips for the whole batch
+    (executemany runs in pipeline mode): the games' rows, then the seats and logs of those inserted now, then the
+    ratings of those, in the batch's order (service/archive/ratings.py rate_games)."""
+    if not games:
+        return 0
+    cur.executemany(INSERT_GAME, [g.game for g in games], returning=True)
+    new = []
+    for n, game in enumerate(games):  # one result per game, in order: a row when it was inserted now
+        if cur.fetchone() is not None:
+            new.append(game)
+        if n + 1 < len(games):
+            cur.nextset()
+    if new:
+        cur.executemany(INSERT_SEAT, [seat for game in new for seat in game.seats])
+        cur.executemany(INSERT_LOG, [(game.game["game_id"], game.log) for game in new])
+        ratings.rate_games(cur, [(game.game, game.seats) for game in new])  # once: only with a game's first insert
+    return len(new)
 
 
 class Writer:
@@ -214,6 +258,7 @@ class Writer:
             resources.files("service.archive").joinpath("archived.lua").read_text())
         self._retry_own = False  # entries delivered to this writer and not yet stored: read them again first
         self._claim_cursor = {shard: "0-0" for shard in range(shards)}
+        self._next_shard = 0  # the shard a batch is read from first (each batch starts one further)
         self.archived = 0  # games this writer inserted
         self.acknowledged = 0  # entries this writer acknowledged
 
@@ -236,41 +281,65 @@ class Writer:
         return found
 
     def claim(self) -> list[Entry]:
-        """Entries another writer took and left idle for claim_seconds (it died): now this writer's."""
-        found = []
-        pipe = self.redis.pipeline(transaction=False)
-        for shard in range(self.shards):
-            pipe.xautoclaim(archive_stream(shard), GROUP, self.consumer, self.claim_ms,
-                            start_id=self._claim_cursor[shard], count=self.batch)
-        for shard, reply in enumerate(pipe.execute()):
-            cursor, items = reply[0], reply[1]
+        """Entries another writer took and left idle for claim_seconds (it died): now this writer's; a batch at most
+        (the shards whose turn did not come are looked at the next time)."""
+        found: list[Entry] = []
+        for shard in self._shard_order():
+            want = self.batch - len(found)
+            if want <= 0:
+                break
+            cursor, items = self.redis.xautoclaim(archive_stream(shard), GROUP, self.consumer, self.claim_ms,
+                                                  start_id=self._claim_cursor[shard], count=want)[:2]
             self._claim_cursor[shard] = cursor.decode() if isinstance(cursor, bytes) else cursor
             found += [Entry(shard, i.decode(), f[b"game"].decode()) for i, f in items if f]
+        if found:
+            archive_metrics.CLAIMED.inc(len(found))
         return found
 
+    def _shard_order(self) -> list[int]:
+        """Every shard, starting from the next in turn: a shard with a long backlog cannot keep the others
+        waiting."""
+        first = self._next_shard
+        self._next_shard = (first + 1) % self.shards
+        return [(first + n) % self.shards for n in range(self.shards)]
+
     def read(self, block: bool) -> list[Entry]:
-        """This writer's own pending entries (after a failed batch), else new ones (waiting up to poll_seconds)."""
-        streams = {archive_stream(shard): shard for shard in range(self.shards)}
+        """This writer's own pending entries (after a failed batch), else new ones: TABLETOP_ARCHIVE_BATCH at most,
+        read stream after stream (XREADGROUP's COUNT holds per stream), and when there are none, a wait of up to
+        poll_seconds for the next."""
         start = "0" if self._retry_own else ">"
-        if not self.cluster:
-            reply = self.redis.xreadgroup(GROUP, self.consumer, {s: start for s in streams}, count=self.batch,
-                                          block=self.poll_ms if block and start == ">" else None)
-            found = self._entries(reply, streams)
-        else:  # the shards' streams are in different slots: one read each
-            pipe = self.redis.pipeline(transaction=False)
-            for stream in streams:
-                pipe.xreadgroup(GROUP, self.consumer, {stream: start}, count=self.batch)
-            found = [e for reply in pipe.execute() for e in self._entries(reply, streams)]
+        found: list[Entry] = []
+        for shard in self._shard_order():
+            want = self.batch - len(found)
+            if want <= 0:
+                break
+            stream = archive_stream(shard)
+            found += self._entries(self.redis.xreadgroup(GROUP, self.consumer, {stream: start}, count=want),
+                                   {stream: shard})
         if self._retry_own and not found:
             self._retry_own = False
             return self.read(block)
-        return found
+        if found or not block:
+            return found
+        if not self.cluster:  # one wait on every stream; a few entries each at most, if many arrive at once
+            streams = {archive_stream(shard): shard for shard in range(self.shards)}
+            reply = self.redis.xreadgroup(GROUP, self.consumer, {s: ">" for s in streams},
+                                          count=max(1, self.batch // self.shards), block=self.poll_ms)
+            return self._entries(reply, streams)
+        # On a Cluster one read names one slot: wait on one shard's stream in turn, briefly, so that an idle writer
+        # neither spins nor leaves the other shards unread for long.
+        shard = self._shard_order()[0]
+        stream = archive_stream(shard)
+        return self._entries(self.redis.xreadgroup(GROUP, self.consumer, {stream: ">"},
+                                                   count=self.batch, block=min(self.poll_ms, 100)), {stream: shard})
 
     def step(self, block: bool = True, claim: bool = True) -> int:
         """Archive one batch: claimed entries of dead writers first, then this writer's own. The entries taken."""
         entries = self.take(block, claim)
         if entries:
+            started = time.perf_counter()
             self.acknowledge(self.store(entries))
+            archive_metrics.BATCH_SECONDS.observe(time.perf_counter() - started)
             self._retry_own = False
         return len(entries)
 
@@ -286,7 +355,23 @@ class Writer:
 
     def store(self, entries: list[Entry]) -> list[Entry]:
         """Read the entries' games from Redis and insert them in PostgreSQL (one transaction); the entries done
-        (stored now or before, or whose game is gone), to acknowledge."""
+        (stored now or before, or whose game is gone), to acknowledge. The games are read from Redis inside the
+        transaction, under ARCHIVE_LOCK held shared: `tabletop forget-player` waits for this batch to commit, and
+        a batch after it reads the games as it left them."""
+        with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock_shared(%s)", (ARCHIVE_LOCK,))
+            games, done = self.read_games(entries)
+            if games:
+                inserted = insert_games(cur, games)
+                self.archived += inserted
+        if games:
+            archive_metrics.GAMES.labels("archived").inc(inserted)
+            archive_metrics.GAMES.labels("duplicate").inc(len(games) - inserted)
+        return done
+
+    def read_games(self, entries: list[Entry]) -> tuple[list[ArchivedGame], list[Entry]]:
+        """The entries' games as the archive stores them (one pipelined read), and the entries done with: read, or
+        whose game is gone (logged). An entry whose game cannot be read is in neither: it stays pending."""
         pipe = self.redis.pipeline(transaction=False)
         for e in entries:
             pipe.hgetall(game_key(e.game_id))
@@ -302,23 +387,52 @@ class Writer:
                 # Left pending, not acknowledged: taken up again (XAUTOCLAIM) every claim_seconds until it can be.
                 log.error("archive_game_unreadable", game_id=e.game_id, error=type(exc).__name__,
                           detail=str(exc)[:200])
+                archive_metrics.GAMES.labels("unreadable").inc()
                 continue
             if game is None:
                 log.warning("archive_game_missing", game_id=e.game_id,
                             reason="its keys are gone from Redis (a Redis that lost its data?)")
+                archive_metrics.GAMES.labels("missing").inc()
             else:
                 games.append(game)
             done.append(e)
-        if games:
-            with self.pool.connection() as conn:
-                self.archived += store_games(conn, games)
-        return done
+        return games, done
 
     def acknowledge(self, entries: list[Entry]) -> None:
-        """The games are in PostgreSQL: acknowledge their entries, then let their keys expire (archived.lua)."""
+        """The games are in PostgreSQL: acknowledge their entries, then let their keys expire (archived.lua): one
+        pipelined round trip on a single Redis; on a Cluster, one script call each (each in its game's slot)."""
+        def keys(e: Entry) -> list[str]:
+            return [archive_stream(e.shard), game_key(e.game_id), state_key(e.game_id), log_key(e.game_id)]
+
+        if self.cluster:
+            for e in entries:
+                self.acknowledged += int(self._archived(keys=keys(e), args=[GROUP, e.entry_id,
+                                                                            self.retention_seconds]))
+            return
+        pipe = self.redis.pipeline(transaction=False)
         for e in entries:
-            keys = [archive_stream(e.shard), game_key(e.game_id), state_key(e.game_id), log_key(e.game_id)]
-            self.acknowledged += int(self._archived(keys=keys, args=[GROUP, e.entry_id, self.retention_seconds]))
+            self._archived(keys=keys(e), args=[GROUP, e.entry_id, self.retention_seconds], client=pipe)
+        self.acknowledged += sum(int(n) for n in pipe.execute())
+
+    def lag(self) -> tuple[int, float]:
+        """The games waiting on the archive streams (pending with a writer, or not yet delivered: an entry is
+        deleted once its game is archived) and the age in seconds of the oldest (0 when none), by Redis's clock."""
+        pipe = self.redis.pipeline(transaction=False)
+        for shard in range(self.shards):
+            pipe.xlen(archive_stream(shard))
+            pipe.xrange(archive_stream(shard), count=1)
+        replies = pipe.execute()
+        now_s, now_us = self.redis.time()
+        now_ms = now_s * 1000 + now_us // 1000
+        waiting = sum(int(n) for n in replies[0::2])
+        oldest = [int((items[0][0].decode() if isinstance(items[0][0], bytes) else items[0][0]).split("-")[0])
+                  for items in replies[1::2] if items]
+        return waiting, max(0.0, (now_ms - min(oldest)) / 1000) if oldest else 0.0
+
+    def measure_lag(self) -> None:
+        waiting, oldest = self.lag()
+        archive_metrics.BACKLOG.set(waiting)
+        archive_metrics.OLDEST_SECONDS.set(oldest)
 
     def run(self, stop: threading.Event) -> None:
         """Archive until `stop` is set; a failure (Redis or PostgreSQL unreachable) is retried after a pause."""
@@ -333,12 +447,30 @@ class Writer:
                 self.step(block=True, claim=claim)
                 pause = 0.1
             except (psycopg.Error, redis.exceptions.RedisError, OSError) as exc:
+                archive_metrics.RETRIES.labels("redis" if isinstance(exc, redis.exceptions.RedisError) else
+                                                "database").inc()
                 if "NOGROUP" in str(exc):  # a stream or its group gone (deleted by hand): made again
                     with contextlib.suppress(redis.exceptions.RedisError, OSError):
                         self.create_groups()
                 log.warning("archive_retry", error=type(exc).__name__, detail=str(exc)[:200], pause=pause)
                 stop.wait(pause)
                 pause = min(5.0, pause * 2)
+
+
+def watch_lag(writer: Writer, stop: threading.Event, every: float) -> threading.Thread:
+    """Measure the backlog on the archive streams every `every` seconds for the metrics (a thread of its own, so a
+    batch stalled on PostgreSQL does not stall the measure of what waits meanwhile)."""
+    def run() -> None:
+        while not stop.is_set():
+            try:
+                writer.measure_lag()
+            except (redis.exceptions.RedisError, OSError) as exc:
+                log.warning("archive_lag_unmeasured", error=type(exc).__name__, detail=str(exc)[:200])
+            stop.wait(every)
+
+    thread = threading.Thread(target=run, name="archive-lag", daemon=True)
+    thread.start()
+    return thread
 
 
 def connect_database(pool: Any, stop: threading.Event) -> None:
@@ -392,6 +524,17 @@ def main(argv: list[str]) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
+    if config.metrics_port and not args.migrate_only:
+        from prometheus_client import start_http_server
+
+        from tabletop import transport
+
+        try:  # a port in use: said, not a traceback
+            transport.check_bindable(f"{config.host}:{config.metrics_port}")
+        except transport.CannotListen as exc:
+            print(f"tabletop archive-writer: {exc}", file=sys.stderr, flush=True)
+            return 1
+        start_http_server(config.metrics_port, addr=config.host)
     health = None
     if config.health_port:
         from grpc_health.v1 import health_pb2
@@ -416,6 +559,7 @@ def main(argv: list[str]) -> int:
                 log.warning("archive_redis_unreachable", detail=str(exc)[:200])
                 stop.wait(1.0)
         log.info("archive_writer_started", consumer=writer.consumer, shards=config.job_shards)
+        watch_lag(writer, stop, config.lag_seconds)
         if health is not None:
             health[1].set("", health_pb2.HealthCheckResponse.SERVING)
         writer.run(stop)

@@ -97,15 +97,17 @@ class LocalStack:
         metrics_port: int | None = None,
         ai_metrics_port: int | None = None,
         gateway_metrics_port: int | None = None,
+        archive_metrics_port: int | None = None,
         database_port: int | None = None,
         archive_health_port: int | None = None,
         identity_env: dict[str, str] | None = None,
     ):
         self.redis_url = redis_url
         self.redis_port = redis_port  # of the embedded Redis; None: a free port
-        # Prometheus ports of the service, the worker and the gateway (0: none; None: the TABLETOP_*_METRICS_PORT
-        # variable, else a free port); once started, `metrics` has the ports they serve on.
-        self.metrics_ports = {"service": metrics_port, "worker": ai_metrics_port, "gateway": gateway_metrics_port}
+        # Prometheus ports of the service, the worker, the gateway and the archive writer (0: none; None: the
+        # TABLETOP_*_METRICS_PORT variable, else a free port); once started, `metrics` has the ports they serve on.
+        self.metrics_ports = {"service": metrics_port, "worker": ai_metrics_port, "gateway": gateway_metrics_port,
+                              "writer": archive_metrics_port}
         self.metrics: dict[str, int] = {}
         self.data_dir = Path(data_dir) if data_dir else None
         self.grpc_port = grpc_port or free_port()
@@ -155,6 +157,7 @@ class LocalStack:
             TABLETOP_AI_TARGET=f"127.0.0.1:{self.ai_port}",
             TABLETOP_AI_METRICS_PORT=metrics("worker", "TABLETOP_AI_METRICS_PORT"),
             TABLETOP_DATABASE_URL=self.database_url or "",
+            TABLETOP_ARCHIVE_METRICS_PORT=metrics("writer", "TABLETOP_ARCHIVE_METRICS_PORT"),
             TABLETOP_ARCHIVE_HEALTH_PORT=(str(self.archive_health_port) if self.archive_health_port is not None
                                           else env.get("TABLETOP_ARCHIVE_HEALTH_PORT") or str(free_port())),
         )
@@ -210,6 +213,8 @@ class LocalStack:
                 self.metrics["worker"] = int(env["TABLETOP_AI_METRICS_PORT"])
             if self.gateway_port is not None:
                 self.metrics["gateway"] = int(env["TABLETOP_GATEWAY_METRICS_PORT"])
+            if self.database:
+                self.metrics["writer"] = int(env["TABLETOP_ARCHIVE_METRICS_PORT"])
             return self
         except BaseException:
             self.stop()

@@ -6,8 +6,25 @@ from __future__ import annotations
 
 import pytest
 
-from tests.deploy.rendering import OVERLAYS, of_kind, one, pod_labels, pod_spec, render, selector_matches, workloads
-from tests.deploy.test_network_policies import GAME_SERVICE, REDIS, STRANGER, here
+from tests.deploy.rendering import (
+    OVERLAYS,
+    config_data,
+    of_kind,
+    one,
+    pod_labels,
+    pod_spec,
+    render,
+    workloads,
+)
+from tests.deploy.test_network_policies import (
+    GAME_SERVICE,
+    MONITORING_NAMESPACE,
+    OTHER_NAMESPACE,
+    REDIS,
+    STRANGER,
+    from_namespace,
+    here,
+)
 
 WRITER = {"app.kubernetes.io/name": "tabletop", "app.kubernetes.io/component": "archive-writer"}
 POSTGRES = {"app.kubernetes.io/name": "postgres", "app.kubernetes.io/component": "postgres"}
@@ -32,9 +49,18 @@ def test_the_service_and_the_writer_read_the_database_url_from_the_secret(overla
     (container,) = pod_spec(writer)["containers"]
     assert container["args"] == ["archive-writer"] and "command" not in container
     assert pod_labels(writer).items() >= WRITER.items()
-    health = {p["name"]: p["containerPort"] for p in container["ports"]}["health"]
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
     for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
-        assert container[probe]["grpc"]["port"] == health, probe
+        assert container[probe]["grpc"]["port"] == ports["health"], probe
+    # Its metrics: on the port the ConfigMap gives it, announced for annotation-based scraping, and behind a
+    # Service whose port is named `metrics`, as the ServiceMonitor selects them.
+    settings = config_data(objects)
+    assert str(ports["metrics"]) == settings["TABLETOP_ARCHIVE_METRICS_PORT"]
+    annotations = writer["spec"]["template"]["metadata"]["annotations"]
+    assert annotations["prometheus.io/port"] == str(ports["metrics"]) and annotations["prometheus.io/scrape"] == "true"
+    service = one(objects, "Service", "tabletop-archive-writer")
+    assert service["spec"]["selector"].items() <= pod_labels(writer).items()
+    assert [(p["name"], p["targetPort"]) for p in service["spec"]["ports"]] == [("metrics", "metrics")]
     if overlay.startswith("prod"):
         assert env_of(writer)["TABLETOP_REDIS_URL"]["valueFrom"]["secretKeyRef"]["key"] == "redis-url"
         assert not [w for w in workloads(objects) if "postgres" in w["metadata"]["name"]]
@@ -51,5 +77,8 @@ def test_dev_runs_postgres_inside_that_only_the_writer_and_the_service_reach():
     assert here(policies, POSTGRES, 5432, WRITER) and here(policies, POSTGRES, 5432, GAME_SERVICE)
     assert not here(policies, POSTGRES, 5432, STRANGER)
     assert here(policies, REDIS, 6379, WRITER)
-    assert not any(selector_matches(p["spec"]["podSelector"], WRITER) and p["spec"].get("ingress")
-                   for p in policies), "nothing may reach the writer"
+    assert from_namespace(policies, WRITER, 9103, MONITORING_NAMESPACE), "monitoring scrapes the writer"
+    for port in (9103, 50071, 5432, 6379):  # its health port is for the kubelet's probes, which no policy governs
+        assert not here(policies, WRITER, port, STRANGER) and not here(policies, WRITER, port, GAME_SERVICE)
+        assert not from_namespace(policies, WRITER, port, OTHER_NAMESPACE)
+    assert not from_namespace(policies, WRITER, 50071, MONITORING_NAMESPACE)

@@ -82,6 +82,8 @@ def test_the_metrics_table_lists_the_agreed_metrics():
         "tabletop_gateway_calls_total",
         "tabletop_gateway_call_duration_seconds", "tabletop_gateway_calls_in_flight",
         "tabletop_gateway_refused_origins_total",
+        "tabletop_archive_games_total", "tabletop_archive_batch_seconds", "tabletop_archive_retries_total",
+        "tabletop_archive_claimed_total", "tabletop_archive_backlog_games", "tabletop_archive_oldest_waiting_seconds",
     }
     for name, kind in documented_metrics().items():
         assert kind in {"counter", "gauge", "histogram"}, name

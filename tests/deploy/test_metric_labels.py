@@ -11,6 +11,7 @@ import grpc
 from ai import worker_metrics
 from games import registry
 from service import metrics
+from service.archive import metrics as archive_metrics
 from tabletop.v1 import game_service_pb2
 from tests.deploy.rendering import REPO
 from tests.deploy.test_dashboard import DOCS, metrics_defined_in_code
@@ -56,10 +57,13 @@ def test_outcomes_are_documented_and_exported_from_the_start():
     rows = {name: labels for name, labels in
             re.findall(r"^\| `(tabletop_\w+_total)` \| counter \| `outcome` \| (.*) \|$", DOCS.read_text(),
                        flags=re.MULTILINE)}
-    for metric in (worker_metrics.JOBS, metrics.TURN_TIMEOUTS):
+    for metric in (worker_metrics.JOBS, metrics.TURN_TIMEOUTS, archive_metrics.GAMES):
         name = metric._name + "_total"
         exported = {s.labels["outcome"] for s in metric.collect()[0].samples if s.name == name}
         assert exported == set(re.findall(r"`([a-z_]+)`", rows[name])), name
+    causes = {s.labels["cause"] for s in archive_metrics.RETRIES.collect()[0].samples
+              if s.name == "tabletop_archive_retries_total"}
+    assert causes == set(documented_values("cause")) == set(archive_metrics.CAUSES)
 
 
 def test_methods_codes_and_game_types_are_documented():

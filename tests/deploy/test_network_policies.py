@@ -9,6 +9,7 @@ from tests.deploy.rendering import OVERLAYS, of_kind, pod_labels, render, select
 
 GAME_SERVICE = {"app.kubernetes.io/name": "tabletop", "app.kubernetes.io/component": "game-service"}
 AI_WORKER = {"app.kubernetes.io/name": "tabletop", "app.kubernetes.io/component": "ai-worker"}
+ARCHIVE_WRITER = {"app.kubernetes.io/name": "tabletop", "app.kubernetes.io/component": "archive-writer"}
 REDIS = {"app.kubernetes.io/name": "redis", "app.kubernetes.io/component": "redis"}
 STRANGER = {"app": "something-else"}
 MONITORING_NAMESPACE = {"kubernetes.io/metadata.name": "monitoring"}
@@ -87,7 +88,7 @@ def test_only_the_game_service_reaches_the_ai_service(overlay):
 @pytest.mark.parametrize("overlay", OVERLAYS)
 def test_only_monitoring_scrapes_metrics(overlay):
     policies = policies_of(overlay)
-    for target, port in ((GAME_SERVICE, 9100), (AI_WORKER, 9101)):
+    for target, port in ((GAME_SERVICE, 9100), (AI_WORKER, 9101), (ARCHIVE_WRITER, 9103)):
         assert from_namespace(policies, target, port, MONITORING_NAMESPACE)
         assert not from_namespace(policies, target, port, OTHER_NAMESPACE)
         assert not here(policies, target, port, STRANGER)

@@ -45,8 +45,9 @@ SCRAPE = f"{SCRAPE_SECONDS}s"
 GAME = "naishi"  # two seats, short games: the whole test stays well under a minute
 
 # Expressions that are rightly empty while everything is healthy. Every other one must give a finite value.
-EMPTY_WHEN_HEALTHY = {"TabletopGameServiceAbsent": "the three targets are up",
-                      "TabletopAIWorkerAbsent": "the three targets are up"}
+EMPTY_WHEN_HEALTHY = {"TabletopGameServiceAbsent": "the four targets are up",
+                      "TabletopAIWorkerAbsent": "the four targets are up",
+                      "TabletopArchiveWriterAbsent": "the four targets are up"}
 
 
 def promql_expressions() -> list[tuple[str, str]]:
@@ -81,14 +82,29 @@ def promql_expressions() -> list[tuple[str, str]]:
 
 
 @contextmanager
-def _service(redis_url: str, tmp_path: Path, ai_target: str):
+def _service(redis_url: str, tmp_path: Path, ai_target: str, database_url: str):
     port, metrics_port = free_port(), free_port()
     env = _env(redis_url, TABLETOP_GRPC_PORT=str(port), TABLETOP_METRICS_PORT=str(metrics_port),
-               TABLETOP_AI_TARGET=ai_target)
+               TABLETOP_AI_TARGET=ai_target, TABLETOP_DATABASE_URL=database_url)
     proc = _spawn(["serve"], env, tmp_path / "service.log")
     try:
         wait_serving(f"127.0.0.1:{port}", proc, "game service")
         yield f"127.0.0.1:{port}", metrics_port
+    finally:
+        _stop(proc)
+
+
+@contextmanager
+def _archive_writer(redis_url: str, tmp_path: Path, database_url: str):
+    """`tabletop archive-writer` with its metrics port, archiving the games the service finishes."""
+    metrics_port = free_port()
+    env = _env(redis_url, TABLETOP_DATABASE_URL=database_url, TABLETOP_ARCHIVE_METRICS_PORT=str(metrics_port),
+               TABLETOP_ARCHIVE_HEALTH_PORT=str(free_port()), TABLETOP_ARCHIVE_POLL_SECONDS="0.2",
+               TABLETOP_ARCHIVE_LAG_SECONDS="0.5")
+    proc = _spawn(["archive-writer"], env, tmp_path / "archive-writer.log")
+    try:
+        wait_http(f"http://127.0.0.1:{metrics_port}/metrics", proc, "the archive writer")
+        yield metrics_port
     finally:
         _stop(proc)
 
@@ -151,14 +167,14 @@ def _unix(stamp: str) -> float:
 
 
 @contextmanager
-def _prometheus(tmp_path: Path, service_metrics: int, worker_metrics: int, gateway_metrics: int):
+def _prometheus(tmp_path: Path, service_metrics: int, worker_metrics: int, gateway_metrics: int, writer_metrics: int):
     """A Prometheus on 127.0.0.1 (a free port, a temporary data dir), from deploy/prometheus/prometheus.yaml with
     the test's targets and a 1 s scrape and rule interval."""
     config = yaml.safe_load((DEPLOY / "prometheus" / "prometheus.yaml").read_text())
     config["global"] = {"scrape_interval": SCRAPE, "evaluation_interval": SCRAPE, "scrape_timeout": SCRAPE}
     config["rule_files"] = [str(RULES)]
     ports = {"tabletop-game-service": service_metrics, "tabletop-ai-worker": worker_metrics,
-             "tabletop-gateway": gateway_metrics}
+             "tabletop-gateway": gateway_metrics, "tabletop-archive-writer": writer_metrics}
     for job in config["scrape_configs"]:
         job["static_configs"] = [{"targets": [f"127.0.0.1:{ports.pop(job['job_name'])}"]}]
     assert not ports, f"the example configuration has no job {ports}"
@@ -178,9 +194,9 @@ def _prometheus(tmp_path: Path, service_metrics: int, worker_metrics: int, gatew
             raise AssertionError((tmp_path / "prometheus.log").read_text()) from exc
         prometheus = Prometheus(url)
         # Discovered targets reach the scrape loop in up to 5 s (Prometheus batches discovery updates): wait for
-        # the first scrape of all three, so that the games below are seen from before they start.
-        wait_until(lambda: prometheus.query('count(up{job=~"tabletop-.*"} == 1) == 3')["data"]["result"], 30,
-                   "Prometheus scraping the three targets")
+        # the first scrape of all four, so that the games below are seen from before they start.
+        wait_until(lambda: prometheus.query('count(up{job=~"tabletop-.*"} == 1) == 4')["data"]["result"], 30,
+                   "Prometheus scraping the four targets")
         yield prometheus
     finally:
         _stop(proc)
@@ -269,15 +285,17 @@ def _check_metrics_text(port: int) -> None:
     assert done.returncode == 0, (done.stdout + done.stderr).decode()
 
 
-def test_a_real_prometheus_evaluates_every_promql_expression(redis_db_url, tmp_path):
+def test_a_real_prometheus_evaluates_every_promql_expression(redis_db_url, database_url, tmp_path):
     binary("prometheus"), binary("promtool")  # skip before starting anything
     expressions = promql_expressions()
     ai_port = free_port()
-    with _service(redis_db_url, tmp_path, ai_target=f"127.0.0.1:{ai_port}") as (target, service_metrics):
+    with _service(redis_db_url, tmp_path, f"127.0.0.1:{ai_port}", database_url) as (target, service_metrics), \
+            _archive_writer(redis_db_url, tmp_path, database_url) as writer_metrics:
         worker, worker_metrics = _worker(redis_db_url, target, tmp_path, "prometheus", ai_port=ai_port)
         try:
             with _gateway(redis_db_url, tmp_path, target) as (gateway_url, gateway_metrics), \
-                    _prometheus(tmp_path, service_metrics, worker_metrics, gateway_metrics) as prometheus:
+                    _prometheus(tmp_path, service_metrics, worker_metrics, gateway_metrics,
+                                writer_metrics) as prometheus:
                 # Before and after the native games: a histogram's rate needs increments after its series first
                 # appears in a scrape, or its quantile is NaN.
                 _play_in_a_browser(gateway_url)
@@ -289,6 +307,7 @@ def test_a_real_prometheus_evaluates_every_promql_expression(redis_db_url, tmp_p
                 _check_metrics_text(service_metrics)
                 _check_metrics_text(worker_metrics)
                 _check_metrics_text(gateway_metrics)
+                _check_metrics_text(writer_metrics)
                 _assert_healthy(prometheus)
                 counts = _evaluate(prometheus, expressions)
                 _assert_the_fixes(prometheus)
@@ -302,7 +321,8 @@ def test_a_real_prometheus_evaluates_every_promql_expression(redis_db_url, tmp_p
 def _assert_healthy(prometheus: Prometheus) -> None:
     targets = prometheus.get("/api/v1/targets")["data"]["activeTargets"]
     assert sorted((t["labels"]["job"], t["health"]) for t in targets) == [
-        ("tabletop-ai-worker", "up"), ("tabletop-game-service", "up"), ("tabletop-gateway", "up")], targets
+        ("tabletop-ai-worker", "up"), ("tabletop-archive-writer", "up"), ("tabletop-game-service", "up"),
+        ("tabletop-gateway", "up")], targets
     groups = prometheus.get("/api/v1/rules")["data"]["groups"]
     loaded = [rule for group in groups for rule in group["rules"]]
     assert len(loaded) == len(rules()), "Prometheus loaded every rule of rules.yaml"
@@ -357,5 +377,10 @@ def _assert_the_fixes(prometheus: Prometheus) -> None:
                           ("code", "tabletop_rpc_requests_total"), ("game_type", "tabletop_games_active")):
         seen = {s[label] for s in series(f"count by ({label}) ({metric})")}
         assert seen and seen <= set(documented_values(label)), (label, seen)
+    # The three games that finished (the demo, the resigned one, the forfeited one) reached the archive, and the
+    # writer saw its backlog drain.
+    wait_until(lambda: _values(prometheus.query(
+        'sum(tabletop_archive_games_total{outcome="archived"}) >= 3 and max(tabletop_archive_backlog_games) == 0')),
+        30, "the archive writer's metrics to show the finished games archived")
     outcomes = {s["outcome"] for s in series('tabletop_turn_timeouts_total{outcome="forfeited"} > 0')}
     assert outcomes == {"forfeited"}, "the turn timer's forfeit was counted"

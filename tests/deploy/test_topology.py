@@ -146,7 +146,8 @@ def test_budgets_and_autoscalers_point_at_the_deployments(overlay):
 def test_pods_announce_their_metrics(overlay):
     objects = render(overlay)
     settings = config_data(objects)
-    for name, process in TABLETOP_PROCESSES.items():
+    writer = {"metrics_var": "TABLETOP_ARCHIVE_METRICS_PORT"}
+    for name, process in {**TABLETOP_PROCESSES, "tabletop-archive-writer": writer}.items():
         deployment = one(objects, "Deployment", name)
         annotations = deployment["spec"]["template"]["metadata"]["annotations"]
         assert annotations["prometheus.io/scrape"] == "true"
@@ -159,7 +160,8 @@ def test_prod_service_monitor_scrapes_every_process():
     (monitor,) = of_kind(objects, "ServiceMonitor")
     scraped = [s for s in of_kind(objects, "Service") if selector_matches(monitor["spec"]["selector"],
                                                                          s["metadata"]["labels"])]
-    assert {s["metadata"]["name"] for s in scraped} == set(DEPLOYMENTS)
+    # Every process that serves metrics: the archive writer too (a headless Service for its metrics alone).
+    assert {s["metadata"]["name"] for s in scraped} == {*DEPLOYMENTS, "tabletop-archive-writer"}
     for endpoint in monitor["spec"]["endpoints"]:
         for service in scraped:
             assert endpoint["port"] in {p["name"] for p in service["spec"]["ports"]}

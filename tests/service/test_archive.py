@@ -15,9 +15,11 @@ import time
 
 import grpc
 import psycopg
+import psycopg_pool
 import pytest
 import redis
 import redis.cluster
+from prometheus_client import REGISTRY
 
 from service.archive import db
 from service.archive.writer import GROUP, Writer
@@ -211,7 +213,7 @@ def writer_process(redis_url: str, database_url: str) -> subprocess.Popen:
     env = dict(os.environ, TABLETOP_REDIS_URL=redis_url, TABLETOP_DATABASE_URL=database_url,
                TABLETOP_AI_JOB_SHARDS=str(SHARDS), TABLETOP_RETENTION_SECONDS=str(RETENTION),
                TABLETOP_ARCHIVE_CLAIM_SECONDS="0.5", TABLETOP_ARCHIVE_POLL_SECONDS="0.1", TABLETOP_LOG_LEVEL="warning",
-               TABLETOP_ARCHIVE_HEALTH_PORT=str(free_port()))
+               TABLETOP_ARCHIVE_HEALTH_PORT=str(free_port()), TABLETOP_ARCHIVE_METRICS_PORT="0")
     return subprocess.Popen([sys.executable, "-m", "commands.cli", "archive-writer"], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -348,7 +350,7 @@ def test_on_a_redis_cluster_every_finished_game_is_archived_once(database_url):
                TABLETOP_DATABASE_URL=database_url, TABLETOP_AI_JOB_SHARDS="16", TABLETOP_GRPC_HOST="127.0.0.1",
                TABLETOP_GRPC_PORT=str(port), TABLETOP_METRICS_PORT="0", TABLETOP_LOG_LEVEL="warning",
                TABLETOP_AI_SERVICE_TOKEN="x" * 32, TABLETOP_ARCHIVE_HEALTH_PORT=str(free_port()),
-               TABLETOP_ARCHIVE_POLL_SECONDS="0.1")
+               TABLETOP_ARCHIVE_METRICS_PORT="0", TABLETOP_ARCHIVE_POLL_SECONDS="0.1")
     service = subprocess.Popen([sys.executable, "-m", "commands.cli", "serve"], env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     writer = subprocess.Popen([sys.executable, "-m", "commands.cli", "archive-writer"], env=env,
@@ -405,3 +407,117 @@ def test_a_change_after_the_end_does_not_let_a_game_expire_before_it_is_archived
     finally:
         pool.close()
     assert all(0 < client.ttl(k) <= RETENTION for k in keys)
+
+
+# ---- the writer's metrics (issue 27 item 6, docs/archive.md "Watching the writer") ----
+
+def sample(name: str, **labels: str) -> float:
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+def test_the_writer_measures_its_backlog_and_counts_the_games_by_outcome(archive_server, redis_db_url,
+                                                                         database_url):
+    migrated(database_url)
+    writer, client, pool = in_process_writer(redis_db_url, database_url)
+    try:
+        assert writer.lag() == (0, 0.0)
+        ids = finish_by_resigning(archive_server, 3)
+        waiting, oldest = writer.lag()
+        assert waiting == 3 and oldest >= 0
+        # The oldest game's age runs on Redis's clock while it waits.
+        start = client.time()
+        wait_for(lambda: (lambda now: (now[0] - start[0]) * 10**6 + now[1] - start[1] > 20_000)(client.time()),
+                 "Redis's clock to move on")
+        assert writer.lag()[1] > oldest
+        writer.measure_lag()
+        assert sample("tabletop_archive_backlog_games") == 3
+        assert sample("tabletop_archive_oldest_waiting_seconds") > 0
+
+        before = {o: sample("tabletop_archive_games_total", outcome=o) for o in ("archived", "duplicate")}
+        batches = sample("tabletop_archive_batch_seconds_count")
+        entries = []
+        while len(entries) < 3:
+            entries += writer.take(block=False, claim=False)
+        writer.store(entries)
+        writer.store(entries)  # delivered again (a writer that died before acknowledging): found, not stored twice
+        writer.acknowledge(entries)
+        assert sample("tabletop_archive_games_total", outcome="archived") - before["archived"] == 3
+        assert sample("tabletop_archive_games_total", outcome="duplicate") - before["duplicate"] == 3
+        # A game whose keys are gone is acknowledged and counted as missing.
+        missing = sample("tabletop_archive_games_total", outcome="missing")
+        shard = int(client.hget(game_key(ids[0]), "shard"))
+        client.delete(game_key(ids[0]))
+        client.xadd(archive_stream(shard), {"game": ids[0]})
+        assert writer.step(block=False) == 1
+        assert sample("tabletop_archive_games_total", outcome="missing") - missing == 1
+        assert sample("tabletop_archive_batch_seconds_count") - batches == 1
+        writer.measure_lag()
+        assert writer.lag() == (0, 0.0)
+        assert sample("tabletop_archive_backlog_games") == 0 and sample("tabletop_archive_oldest_waiting_seconds") == 0
+    finally:
+        pool.close()
+
+
+def test_a_writer_whose_database_is_unreachable_counts_its_retries(archive_server, redis_db_url):
+    """PostgreSQL away: each failed batch is counted by its cause, the game stays waiting (and is measured so)."""
+    finish_by_resigning(archive_server, 1)
+    client = redis.Redis.from_url(redis_db_url)
+    pool = psycopg_pool.ConnectionPool("postgresql://nobody@127.0.0.1:1/none", min_size=1, max_size=1, open=False,
+                                       timeout=0.5, kwargs={"connect_timeout": 1})
+    pool.open(wait=False)
+    writer = Writer(client, pool, shards=SHARDS, retention_seconds=60, poll_seconds=0.05)
+    writer.create_groups()
+    before = sample("tabletop_archive_retries_total", cause="database")
+    stop = threading.Event()
+    thread = threading.Thread(target=writer.run, args=(stop,), daemon=True)
+    thread.start()
+    try:
+        wait_for(lambda: sample("tabletop_archive_retries_total", cause="database") - before >= 2,
+                 "the writer to retry its batch")
+    finally:
+        stop.set()
+        thread.join(30)
+        pool.close()
+    assert writer.lag()[0] == 1
+
+
+def test_a_batch_holds_at_most_archive_batch_games_whichever_shards_they_wait_on(archive_server, redis_db_url,
+                                                                                 database_url):
+    """XREADGROUP's COUNT holds per stream: the writer reads stream after stream so that one transaction holds
+    TABLETOP_ARCHIVE_BATCH games at most, not that many per shard; and no shard waits behind another's backlog."""
+    migrated(database_url)
+    writer, client, pool = in_process_writer(redis_db_url, database_url, batch=2)
+    ids: list[str] = []
+    while len(ids) < 7 or len({int(client.hget(game_key(g), "shard")) for g in ids}) < SHARDS:
+        ids += finish_by_resigning(archive_server, 1)  # until both shards have games waiting
+    try:
+        sizes = []
+        while n := writer.step(block=False):
+            sizes.append(n)
+        assert sizes == [2] * (len(ids) // 2) + [1] * (len(ids) % 2) and writer.archived == len(ids)
+        assert archived(database_url) == sorted(ids)
+    finally:
+        pool.close()
+
+
+def test_the_archived_score_is_the_score_as_asdict_makes_it():
+    """The writer writes the final Score out by hand (asdict's deep copies were a fifth of its CPU): the same
+    document, for every registered game's final scores."""
+    import dataclasses
+    import random
+
+    from games import registry
+    from service.archive.writer import score_json
+
+    for name in registry.names():
+        game = registry.get(name)
+        for seed in range(5):
+            rng = random.Random(seed)
+            state = game.new_game(rng.randint(game.info.min_seats, game.info.max_seats), {}, seed)
+            while not game.is_over(state):
+                seat = rng.choice(sorted(game.to_act(state)))
+                state = game.apply(state, seat, rng.choice(list(game.legal_moves(state, seat))))
+            score = game.score(state)
+            assert json.dumps(score_json(score)) == json.dumps(dataclasses.asdict(score)), name
+            resigned = dataclasses.replace(score, decided_by="Ann resigned", tie_breaks=("most gold",))
+            assert json.dumps(score_json(resigned)) == json.dumps(dataclasses.asdict(resigned)), name
