@@ -70,12 +70,12 @@ const layout = (page) => page.evaluate(() => {
     const r = e.getBoundingClientRect();
     return { top: Math.round(r.top), bottom: Math.round(r.bottom), left: Math.round(r.left), right: Math.round(r.right) };
   };
-  const fits = (b) => !!b && b.top >= 0 && b.left >= 0 && b.bottom <= innerHeight && b.right <= innerWidth;
+  const fits = (b) => !!b && b.top >= 0 && b.left >= 0 && b.bottom <= window.innerHeight && b.right <= window.innerWidth;
   const panel = box(document.querySelector(".your-moves"));
   const move = box(document.querySelector("button.move:not([disabled])"));
   const hand = box(document.querySelector(".your-moves [data-testid^=hand], [data-testid=hand], .territory.mine [data-testid^=hand-]"));
   return {
-    viewport: [innerWidth, innerHeight], panel, move, hand,
+    viewport: [window.innerWidth, window.innerHeight], panel, move, hand,
     panelFits: fits(panel), moveFits: fits(move) && move.bottom <= panel.bottom && move.top >= panel.top, handFits: hand ? fits(hand) : null,
     pageWidth: document.documentElement.scrollWidth, pageHeight: document.documentElement.scrollHeight,
   };
