@@ -80,3 +80,9 @@ def test_the_hand_and_the_moves_are_on_screen_and_the_page_does_not_overflow_sid
     assert layout["moveFits"], layout   # and a move to click inside it
     assert layout["handFits"], layout   # the hand too
     assert layout["pageWidth"] <= width, layout
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_on_a_phone_the_seats_score_and_log_are_folded_and_open_on_a_laptop(seen, game):
+    assert seen["games"][f"{game}@phone"]["folds"] == [["seats", False], ["score", False], ["log", False]]
+    assert seen["games"][f"{game}@desktop"]["folds"] == [["seats", True], ["score", True], ["log", True]]

@@ -200,6 +200,13 @@ async function home(shown: AbortSignal, joinCode = ""): Promise<void> {
 
 // --- the table: board, moves, hint, score, live events ---
 
+// The seats, the score and the log beside the board: open on a wide screen; on a phone (where they come after the
+// board) folded, each a tap away, so that the page is the board and the panel of your hand and moves.
+function fold(title: string, name: string, ...content: HTMLElement[]): HTMLElement {
+  const wide = window.matchMedia("(min-width: 801px)").matches;
+  return h("details.fold", { open: wide, "data-fold": name }, h("summary", {}, h("h3", {}, title)), ...content);
+}
+
 // `shown` is aborted when the page moves on (another table, home, leaving the page): the table's WatchGame stream
 // ends with it.
 async function table(seat: Seat, shown: AbortSignal): Promise<void> {
@@ -224,9 +231,9 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
   app.replaceChildren(
     h("div.table", {},
       h("div.left", {}, board, yours, watching),
-      h("div.right", {}, help, h("h3", {}, "Seats"), seats, share, h("h3", {}, "Score"), score,
-        h("button", { "data-testid": "refresh-score", onclick: showScore }, "Score now"),
-        h("h3", {}, "Game log"), log)),
+      h("div.right", {}, help, share, fold("Seats", "seats", seats), fold("Score", "score", score,
+        h("button", { "data-testid": "refresh-score", onclick: showScore }, "Score now")),
+      fold("Game log", "log", log))),
   );
   const names = (n: number) => state?.seats[n]?.name || `Seat ${n + 1}`;
 

@@ -108,9 +108,13 @@ try {
       await page.getByTestId("create").click();
       await page.locator("[data-testid=board] [data-view]").waitFor();
       await page.locator("button.move:not([disabled])").first().waitFor({ timeout: 120_000 }); // the AI may go first
+      // Beside the board: the seats, the score and the log, folded on a phone, each opened with a tap.
+      const folds = await page.$$eval("details.fold", (ds) => ds.map((d) => [d.dataset.fold, d.open]));
+      const folded = page.locator("details.fold:not([open]) > summary");
+      while (await folded.count()) await folded.first().click();
       await page.getByTestId("refresh-score").click();
       await page.getByTestId("live-score").waitFor();
-      const seen = { axe: await axe(page), unnamed: await unnamed(page), colourOnly: await colourOnly(page),
+      const seen = { folds, axe: await axe(page), unnamed: await unnamed(page), colourOnly: await colourOnly(page),
         layout: await layout(page) };
       // Open the rules and the card table too: what they show must pass as well.
       await page.getByTestId("rules").evaluate((d) => { d.open = true; });
