@@ -80,6 +80,7 @@ def test_the_hand_and_the_moves_are_on_screen_and_the_page_does_not_overflow_sid
     assert layout["moveFits"], layout   # and a move to click inside it
     assert layout["handFits"], layout   # the hand too
     assert layout["pageWidth"] <= width, layout
+    assert layout["wrappedRows"] == [], layout  # Naishi's rows of 5 stay one row, on a phone too
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -77,6 +77,9 @@ const layout = (page) => page.evaluate(() => {
   return {
     viewport: [window.innerWidth, window.innerHeight], panel, move, hand,
     panelFits: fits(panel), moveFits: fits(move) && move.bottom <= panel.bottom && move.top >= panel.top, handFits: hand ? fits(hand) : null,
+    // rows of places numbered as the moves count them (Naishi's 5) that wrap onto a second line
+    wrappedRows: [...document.querySelectorAll(".cards.numbered")].filter((row) =>
+      new Set([...row.children].map((c) => Math.round(c.getBoundingClientRect().top))).size > 1).map((row) => row.dataset.testid),
     pageWidth: document.documentElement.scrollWidth, pageHeight: document.documentElement.scrollHeight,
   };
 });
