@@ -10,6 +10,6 @@ export default tseslint.config(
     files: ["tests/**/*.mjs", "*.js"],
     languageOptions: { globals: { console: "readonly", process: "readonly", URL: "readonly", document: "readonly",
       navigator: "readonly", location: "readonly", fetch: "readonly", setTimeout: "readonly",
-      getComputedStyle: "readonly", sessionStorage: "readonly", localStorage: "readonly" } },
+      getComputedStyle: "readonly", sessionStorage: "readonly", localStorage: "readonly", window: "readonly" } },
   },
 );

@@ -106,7 +106,7 @@ async function home(shown: AbortSignal, joinCode = ""): Promise<void> {
   const name = h("input", { id: "your-name", value: "", placeholder: "Player 1", maxlength: 64 }) as HTMLInputElement;
   const opponents = h("input", { id: "opponents", type: "number", min: 0, value: 1, "data-testid": "opponents" }) as HTMLInputElement;
   const seatRange = h("p.small", { "data-testid": "seat-range" });
-  const strength = h("select", { id: "strength", "data-testid": "strength" },
+  const strength = h("select", { id: "strength", "data-testid": "strength", "aria-label": "AI strength" },
     ["easy", "normal", "hard"].map((s) => h("option", { value: s }, s))) as HTMLSelectElement;
   const open = h("input", { id: "open-seats", type: "number", min: 0, value: 0 }) as HTMLInputElement;
   const isPublic = h("input", { id: "public", type: "checkbox" }) as HTMLInputElement;
@@ -160,7 +160,7 @@ async function home(shown: AbortSignal, joinCode = ""): Promise<void> {
       sayError(e);
     }
   }
-  const watchId = h("input", { id: "watch-id", placeholder: "game id" }) as HTMLInputElement;
+  const watchId = h("input", { id: "watch-id", placeholder: "game id", "aria-label": "Id of the game to watch" }) as HTMLInputElement;
   const lobby = h("div.lobby", { "data-testid": "lobby" }, "Loading the lobby...");
 
   app.replaceChildren(
@@ -200,6 +200,13 @@ async function home(shown: AbortSignal, joinCode = ""): Promise<void> {
 
 // --- the table: board, moves, hint, score, live events ---
 
+// The seats, the score and the log beside the board: open on a wide screen; on a phone (where they come after the
+// board) folded, each a tap away, so that the page is the board and the panel of your hand and moves.
+function fold(title: string, name: string, ...content: HTMLElement[]): HTMLElement {
+  const wide = window.matchMedia("(min-width: 801px)").matches;
+  return h("details.fold", { open: wide, "data-fold": name }, h("summary", {}, h("h3", {}, title)), ...content);
+}
+
 // `shown` is aborted when the page moves on (another table, home, leaving the page): the table's WatchGame stream
 // ends with it.
 async function table(seat: Seat, shown: AbortSignal): Promise<void> {
@@ -211,7 +218,11 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
   const moves = h("div.moves", { "data-testid": "moves" });
   const hint = h("div.hint", { "data-testid": "hint" });
   // A spectator has no moves: the section is for players only, and a spectator is told what it is instead.
-  const yours = h("section.your-moves", { hidden: true }, h("h3", {}, "Your moves"), moves, hint);
+  // Your hand and your moves in one panel, kept at the bottom of the screen (sticky) while the board scrolls above
+  // it: every move is in reach without scrolling past the board, on a laptop and on a phone.
+  const handSlot = h("div.hand-slot", { "data-testid": "your-hand" });
+  const yours = h("section.your-moves", { hidden: true, "aria-label": "Your hand and your moves" },
+    handSlot, h("h3", {}, "Your moves"), moves, hint);
   const watching = h("div.watching", { "data-testid": "watching", hidden: true });
   const help = h("details.rules", { "data-testid": "rules" }, h("summary", {}, "How to play"));
   const score = h("div.score", { "data-testid": "score" });
@@ -220,9 +231,9 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
   app.replaceChildren(
     h("div.table", {},
       h("div.left", {}, board, yours, watching),
-      h("div.right", {}, help, h("h3", {}, "Seats"), seats, share, h("h3", {}, "Score"), score,
-        h("button", { "data-testid": "refresh-score", onclick: showScore }, "Score now"),
-        h("h3", {}, "Game log"), log)),
+      h("div.right", {}, help, share, fold("Seats", "seats", seats), fold("Score", "score", score,
+        h("button", { "data-testid": "refresh-score", onclick: showScore }, "Score now")),
+      fold("Game log", "log", log))),
   );
   const names = (n: number) => state?.seats[n]?.name || `Seat ${n + 1}`;
 
@@ -275,6 +286,7 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
     const own = typed && BOARDS.get(typed.$typeName);
     if (!view) board.replaceChildren(h("p", {}, "Waiting for the game to start."));
     else board.replaceChildren(own ? own(typed, names) : genericBoard(view, registry));
+    handSlot.replaceChildren(...yourHand());
     seats.replaceChildren(...next.seats.map((s) =>
       h(`li${next.toAct.includes(s.seat) ? ".to-act" : ""}`, { "data-seat": s.seat },
         `${s.name} (${SeatKind[s.kind].toLowerCase()}${s.strength ? ` ${s.strength}` : ""})`,
@@ -292,6 +304,20 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
     document.body.dataset.version = String(next.version);
     document.body.dataset.status = GameStatus[next.status];
     if (over) void showScore();
+  }
+
+  // The reader's hand, as the board drew it (a game's board marks it "hand", Naishi's "hand-SEAT" in the reader's
+  // territory), taken out of the board, with its label, into the panel of your moves.
+  function yourHand(): HTMLElement[] {
+    const hand = board.querySelector<HTMLElement>("[data-testid=hand], .territory.mine [data-testid^=hand-]");
+    if (!hand) return [];
+    const label = hand.previousElementSibling;
+    if (label?.matches(".rowlabel, .small") && /hand/i.test(label.textContent ?? "")) label.remove();
+    // a row that may scroll sideways: the keyboard reaches it too (arrow keys scroll it once it has the focus)
+    hand.tabIndex = 0;
+    hand.setAttribute("role", "group");
+    hand.setAttribute("aria-label", "Your hand");
+    return [h("h3", {}, "Your hand"), hand];
   }
 
   // A spectator's note, and the seat this browser holds in the game (kept by another tab) offered back.

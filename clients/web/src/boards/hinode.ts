@@ -13,16 +13,24 @@ import {
   type HinodeView,
 } from "../gen/tabletop/v1/hinode_pb";
 
+// Colour is never the only cue: each suit and resource colour has a shape too, and its name in words.
+const SHAPES: Record<string, string> = { red: "▲", blue: "●", yellow: "■", white: "◇" };
+
 function card(c: HinodeCard | undefined): HTMLElement {
   if (!c) return h("span.chip.unknown", {}, "?");
   if (c.hero) return h("span.chip.hinode-hero", {}, "Hero");
   const colour = enumName(HinodeColourSchema, c.suit).toLowerCase();
-  return h(`span.chip.hinodecolour-${colour}`, { title: `${colour} ${c.number}` }, h("strong", {}, `${c.number}`));
+  return h(`span.chip.hinodecolour-${colour}`, { title: `${colour} ${c.number}` }, h("strong", {}, `${c.number}`),
+    h("span.suit", {}, `${SHAPES[colour] ?? ""} ${colour}`));
 }
 
 function resources(r: HinodeResources | undefined): HTMLElement {
-  const dots = (n: number, colour: string) => Array.from({ length: n }, () => h(`span.dot.${colour}`, {}));
-  return h("span.resources", {}, dots(r?.red ?? 0, "red"), dots(r?.blue ?? 0, "blue"), dots(r?.yellow ?? 0, "yellow"));
+  const counts = [["red", r?.red ?? 0], ["blue", r?.blue ?? 0], ["yellow", r?.yellow ?? 0]] as const;
+  const said = counts.filter(([, n]) => n).map(([colour, n]) => `${n} ${colour}`).join(", ");
+  const dots = (n: number, colour: string) => Array.from({ length: n }, () =>
+    h(`span.dot.${colour}`, { "aria-hidden": "true" }, SHAPES[colour]));
+  return h("span.resources", { role: "img", "aria-label": `resources: ${said || "none"}`, title: said || "no resources" },
+    counts.map(([colour, n]) => dots(n, colour)));
 }
 
 export function hinodeBoard(view: HinodeView, names: Names): HTMLElement {
@@ -35,7 +43,8 @@ export function hinodeBoard(view: HinodeView, names: Names): HTMLElement {
     return h(
       `div.area.area-${colour}${index !== undefined && index === view.battlefield ? ".battlefield" : ""}`,
       { title: index === undefined ? "Bonus Area" : `Area ${index + 1} (row ${a.row}, column ${a.column})` },
-      h("div.area-head", {}, n ? `${enumName(HinodeColourSchema, n.colour)} ${n.number}` : "", index === undefined ? " · Bonus" : ""),
+      h("div.area-head", {}, n ? `${enumName(HinodeColourSchema, n.colour)} ${n.number}` : "", index === undefined ? " · Bonus" : "",
+        index !== undefined && index === view.battlefield ? " · Battlefield" : ""),
       n ? h("div.small", {}, `1st ${n.firstPlaceVp} VP · 2nd ${n.secondPlaceVp} VP`) : null,
       resources(a.resources),
       h("div.small", {}, `1st: ${who(a.firstPlace)} · 2nd: ${who(a.secondPlace)}`),
@@ -88,12 +97,13 @@ export const board = defineBoard(HinodeViewSchema, hinodeBoard, {
     ["1st 5 VP · 2nd 2 VP", "what the Area's 1st and 2nd place score at the end"],
     ["1st: Ann · 2nd: —", "whose markers hold the Area's 1st and 2nd place; — is a place still empty"],
     ["Samurai: Ann", "markers put next to the Battlefield by the Blue SAMURAI skill (they count for connected Areas)"],
-    ["coloured dots", "resources: on an Area, those still to win; under a position, that player's unused ones"],
+    ["▲ red · ● blue · ■ yellow", "the suits of the cards, and the resources: on an Area, those still to win; under " +
+      "a position, that player's unused ones"],
     ["Position 3", "the four positions round the table, clockwise from 1; moves and the log count them the same way"],
     ["Proxy 3", "the proxy player at position 3: it plays the top card of its pile and keeps no resources"],
     ["Ann (5)", "in the trick: who played the card, and its battle power after a red resource"],
     ["Hero", "a player's Hero card, still unplayed: power 14, every suit, always Follows, once per trick"],
-    ["orange outline", "the Battlefield, the Area this trick is fought for"],
+    ["Battlefield", "the Area this trick is fought for (outlined in orange)"],
   ],
   secretMove: "made a move",
 });
