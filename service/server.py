@@ -131,6 +131,10 @@ async def start_server(config: Config, more_services: MoreServices | None = None
     # Each game's messages, loaded now: reflection serves them, and a broken plugin fails at start.
     for game in registry.all_games():
         wire.wire_of(game)
+        # Counted from 0 for every hosted game type: rate() and increase() then see the first one, and a dashboard
+        # panel shows 0, not "no data", where nothing has been abandoned or finished yet.
+        metrics.GAMES_FINISHED.labels(game.info.name)
+        metrics.GAMES_ABANDONED.labels(game.info.name)
     tables = Tables(store, config.ai_service_token)
     seats = Seats(tables)
     servicer = GameServicer(Lobby(tables, config), Play(tables, seats), Watch(tables, seats),

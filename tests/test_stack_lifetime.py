@@ -8,6 +8,7 @@ must be empty again.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -57,6 +58,18 @@ def running(pid: int) -> bool:
 
 @pytest.mark.integration  # it starts processes
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree from /proc (Linux)")
+@contextlib.contextmanager
+def hangups_not_ignored():
+    """A child started in here gets SIGHUP's default action (death), as from a terminal, even when these tests run
+    under `nohup` or another runner that ignores SIGHUP: an ignored signal stays ignored across exec, and the
+    command under test rightly keeps a SIGHUP ignored that its caller chose to ignore."""
+    before = signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGHUP, before)
+
+
 @pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM, signal.SIGKILL],
                          ids=["SIGHUP", "SIGTERM", "SIGKILL"])
 def test_the_stack_ends_with_its_parent(signum, tmp_path):
@@ -64,10 +77,11 @@ def test_the_stack_ends_with_its_parent(signum, tmp_path):
     tmp.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("TABLETOP_")}
     env.update(TMPDIR=str(tmp), TABLETOP_METRICS_PORT="0", TABLETOP_AI_METRICS_PORT="0", NO_COLOR="1")
-    parent = subprocess.Popen(
-        [sys.executable, "-m", "commands.cli", "play", "naishi", "--seats", "human,ai:easy"],
-        cwd=REPO, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
+    with hangups_not_ignored():
+        parent = subprocess.Popen(
+            [sys.executable, "-m", "commands.cli", "play", "naishi", "--seats", "human,ai:easy"],
+            cwd=REPO, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
     children: dict[int, str] = {}
     try:
         seen = []

@@ -4,6 +4,7 @@ starts the same `tabletop` subcommands that the Deployments, the compose file an
 from __future__ import annotations
 
 import fnmatch
+import importlib.machinery
 import json
 import shutil
 import subprocess
@@ -212,6 +213,8 @@ def test_every_data_file_of_the_packages_reaches_the_installed_image(project):
         for path in (root / package).rglob("*"):
             if not path.is_file() or "__pycache__" in path.parts or path.suffix in {".py", ".pyc"}:
                 continue
+            if path.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+                continue  # built by the install itself (the mypyc-compiled modules, setup.py), not a data file
             if not (path.parent / "__init__.py").is_file():
                 continue  # not in a Python package (clients/web, clients/examples/node): pip installs none of it
             dotted = ".".join(path.parent.relative_to(root).parts)
