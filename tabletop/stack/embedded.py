@@ -3,6 +3,7 @@ child process, and the life cycle around `start` and `stop`: restart, cleanup an
 
 from __future__ import annotations
 
+import random
 import shutil
 import socket
 import subprocess
@@ -14,7 +15,32 @@ from typing import Self
 from tabletop.stack.watchdog import WATCHDOG
 
 
+def _ephemeral_low() -> int:
+    """The lowest port of the kernel's ephemeral range, from which outgoing connections take their own ports."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+_PORTS = random.SystemRandom()  # not the module's generator, which a caller may have seeded alike in every process
+
+
 def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on now, for a server started next. Drawn at random below the
+    ephemeral range, where the kernel would not hand it to a client's outgoing connection in the meantime (a port
+    from bind(0) is in that range, and a busy test run's many connections took such a port before its server could
+    bind it); bind(0) where that range leaves no room."""
+    low = _ephemeral_low()
+    if low > 12000:
+        for _ in range(50):
+            port = _PORTS.randrange(10000, low)
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", port))
+                except OSError:
+                    continue
+                return port
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
