@@ -133,6 +133,9 @@ def main(argv: list[str]) -> int:
     except (ValueError, OSError) as exc:
         print(f"tabletop seed-ratings: {exc}", file=sys.stderr)
         return 2
+    except psycopg.Error as exc:  # a database that is not there, refuses us, or a bad URL
+        print(f"tabletop seed-ratings: the database at --database-url: {str(exc).strip()}", file=sys.stderr)
+        return 2
     for (game_type, key), (mu, sigma, games) in sorted(changed.items()):
         print(f"{game_type}\t{key}\tordinal {mu - 3 * sigma:.2f}\tmu {mu:.2f}\tsigma {sigma:.2f}\t+{games} games")
     return 0

@@ -276,6 +276,19 @@ def test_without_a_database_the_rating_calls_are_unavailable(redis_db_url, toy_g
         thread.stop()
 
 
+def test_seeding_from_a_database_that_is_not_there_says_so(tmp_path, capsys):
+    from bench import seed_ratings
+    from tabletop.stack.embedded import free_port
+
+    path = tmp_path / "arena.jsonl"
+    path.write_text(json.dumps({"game": "toy", "seats": ["ismcts:easy", "ismcts:normal"], "totals": [1, 2],
+                                "winners": [1]}) + "\n")
+    for url in (f"postgresql://tabletop@127.0.0.1:{free_port()}/tabletop", "nonsense://"):
+        assert seed_ratings.main([str(path), "--database-url", url]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("tabletop seed-ratings: the database at --database-url: ") and "Traceback" not in err
+
+
 def test_the_ai_strengths_are_seeded_from_arena_records_once(database_url, tmp_path, capsys):
     from bench import seed_ratings
 
