@@ -17,3 +17,15 @@ def test_session_redis_answers(redis_db_url):
     client = redis.Redis.from_url(redis_db_url)
     assert client.ping()
     client.close()
+
+
+def test_free_ports_are_distinct_and_below_the_ephemeral_range():
+    """A cluster's twelve ports, drawn before any node binds its own, must all differ; and none may be one the
+    kernel could hand to a client's outgoing connection meanwhile."""
+    from tabletop.stack import embedded
+
+    low = embedded._ephemeral_low()
+    ports = [embedded.free_port() for _ in range(2000)]
+    assert len(set(ports)) == len(ports)
+    if low > 12000:
+        assert all(10000 <= port < low for port in ports)

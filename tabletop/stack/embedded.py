@@ -23,6 +23,7 @@ def _ephemeral_low() -> int:
         return 32768
 
 
+_GIVEN: set[int] = set()  # the ports free_port gave in this process
 _PORTS = random.SystemRandom()  # not the module's generator, which a caller may have seeded alike in every process
 
 
@@ -35,12 +36,17 @@ def free_port() -> int:
     if low > 12000:
         for _ in range(50):
             port = _PORTS.randrange(10000, low)
+            if port in _GIVEN:  # given to a caller already, who may not have bound it yet (a cluster's six nodes)
+                continue
             with socket.socket() as s:
                 try:
                     s.bind(("127.0.0.1", port))
                 except OSError:
                     continue
-                return port
+            if len(_GIVEN) >= 10000:
+                _GIVEN.clear()
+            _GIVEN.add(port)
+            return port
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
