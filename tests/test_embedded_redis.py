@@ -1,5 +1,6 @@
 """The embedded Redis is a real server whose acknowledged writes survive a restart (AOF)."""
 
+import pytest
 import redis
 
 
@@ -19,6 +20,7 @@ def test_session_redis_answers(redis_db_url):
     client.close()
 
 
+@pytest.mark.integration  # binds sockets
 def test_free_ports_are_distinct_and_below_the_ephemeral_range():
     """A cluster's twelve ports, drawn before any node binds its own, must all differ; and none may be one the
     kernel could hand to a client's outgoing connection meanwhile."""

@@ -56,8 +56,6 @@ def running(pid: int) -> bool:
     return state != "Z"
 
 
-@pytest.mark.integration  # it starts processes
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree from /proc (Linux)")
 @contextlib.contextmanager
 def hangups_not_ignored():
     """A child started in here gets SIGHUP's default action (death), as from a terminal, even when these tests run
@@ -70,6 +68,8 @@ def hangups_not_ignored():
         signal.signal(signal.SIGHUP, before)
 
 
+@pytest.mark.integration  # it starts processes
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree from /proc (Linux)")
 @pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM, signal.SIGKILL],
                          ids=["SIGHUP", "SIGTERM", "SIGKILL"])
 def test_the_stack_ends_with_its_parent(signum, tmp_path):

@@ -276,6 +276,7 @@ def test_without_a_database_the_rating_calls_are_unavailable(redis_db_url, toy_g
         thread.stop()
 
 
+@pytest.mark.integration  # binds a socket (a port no server holds)
 def test_seeding_from_a_database_that_is_not_there_says_so(tmp_path, capsys):
     from bench import seed_ratings
     from tabletop.stack.embedded import free_port
