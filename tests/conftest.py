@@ -140,6 +140,19 @@ def _refuse(what: str):
 
 
 @pytest.fixture(autouse=True)
+def _environment_restored():
+    """Every test leaves os.environ as it found it. Code a test runs in-process may set variables for the processes
+    it starts (the benches' local stacks set TABLETOP_METRICS_PORT=0, TABLETOP_API_KEYS, ...); left behind, they
+    reached a later test's stack in the same xdist worker, whose service then ran no metrics server (the streams
+    test's refused looks at its metrics, in two full runs of three)."""
+    saved = dict(os.environ)
+    yield
+    if dict(os.environ) != saved:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+@pytest.fixture(autouse=True)
 def _fast_tier_guard(request, monkeypatch):
     if not FAST_TIER or request.node.get_closest_marker("integration") or request.node.get_closest_marker("slow"):
         yield

@@ -15,8 +15,9 @@ const WATCH = "/tabletop.v1.GameService/WatchGame";
 const BOUND_MS = 60_000;
 const POLL_MS = 100;
 
-// A gauge's value; undefined when its server refused the connection (seen once in a loaded full run, cause not
-// found: the look is retried until the step's bound, and a server that stays away fails the step, named).
+// A gauge's value; undefined when its server refused the connection: looked at again until the step's bound, and a
+// server that stays away fails the step, named (a variable leaked by an earlier test once left the service without
+// a metrics server: tests/conftest.py now restores the environment after every test).
 async function sample(metricsUrl, name) {
   let reply;
   try {
