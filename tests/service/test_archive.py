@@ -521,3 +521,18 @@ def test_the_archived_score_is_the_score_as_asdict_makes_it():
             assert json.dumps(score_json(score)) == json.dumps(dataclasses.asdict(score)), name
             resigned = dataclasses.replace(score, decided_by="Ann resigned", tie_breaks=("most gold",))
             assert json.dumps(score_json(resigned)) == json.dumps(dataclasses.asdict(resigned)), name
+
+
+def test_the_writers_score_document_is_the_scores_asdict():
+    """service.archive.writer.score_json writes asdict out by hand (for speed): every field of Score and SeatScore
+    must be in it, as asdict gives it once made JSON."""
+    import dataclasses
+
+    from games import registry
+    from service.archive.writer import score_json
+
+    for game in registry.all_games():
+        n, options = game.variants()[0]
+        state = game.new_game(n, options, 3)
+        for score in (game.score(state), dataclasses.replace(game.score(state), estimated=True, tie_breaks=("x",))):
+            assert json.loads(json.dumps(score_json(score))) == json.loads(json.dumps(dataclasses.asdict(score)))
