@@ -233,7 +233,7 @@ def apply_decision(work: Work, seat: int, move: Move) -> None:
     elif type(move) is ShuAdd:
         card = move.card
         if card is not None:
-            side.stacks[k] += (card,)
+            side.stacks[k].append(card)
             side.hand = without(side.hand, card)
     elif type(move) is RingoAdd:
         side.pw[k] += move.count
@@ -341,7 +341,7 @@ def fight(work: Work) -> None:
             stack = them.stacks[k]
             weakest = weakest_assistant(ap, stack)
             them.rest = with_cards(them.rest, (stack[weakest],))
-            them.stacks[k] = stack[:weakest] + stack[weakest + 1 :]
+            del stack[weakest]
         elif lead == BANG and them.pw[k]:
             ignored = min(WEAPON_IGNORE, them.pw[k])
             them.pw[k] -= ignored
@@ -364,7 +364,7 @@ def fight(work: Work) -> None:
         if work.hua[k] == loser and lost != HUA:
             work.hua = with_item(work.hua, k, None)
         if lead == YAOU:  # back to the hand instead of the rest area
-            me.stacks[k] = me.stacks[k][1:]
+            del me.stacks[k][0]
             me.hand = with_cards(me.hand, (YAOU,))
         work.todo = list(work.rewards[k])
         work.rewards = with_item(work.rewards, k, ())
@@ -428,8 +428,8 @@ def _take(work: Work) -> None:
         them.blocked = work.round + 1
     elif card == COUNTERATTACK:
         _lose(them, _sp_loss(leader(them, k), COUNTER_LOSS))
-        me.hand = with_cards(me.hand, me.stacks[k])
-        me.stacks[k] = ()
+        me.hand = with_cards(me.hand, tuple(me.stacks[k]))
+        me.stacks[k] = []
     else:
         assert card == DESTRUCTION, f"unknown reward {card}"
         _lose(them, _sp_loss(leader(them, k), min(work.diff, work.table.destruction_max)))

@@ -74,7 +74,7 @@ def copy_plan(side: Side, player: Player, plan: Plan) -> None:
     side.items = player.items
     side.weapons = player.weapons
     side.coconuts = player.coconuts
-    side.stacks = list(plan.stacks)
+    side.stacks = [list(plan.stacks[0]), list(plan.stacks[1]), list(plan.stacks[2])]
     side.pw = list(plan.weapons)
     side.pc = list(plan.coconuts)
     side.boost = plan.boost
@@ -106,13 +106,13 @@ _MovesKey = tuple[bool, tuple[int, ...], bool, bool, bool, bool, int, int, int]
 _PLAN_MOVES: dict[_MovesKey, tuple[Move, ...]] = {}
 
 
-def plan_moves(work: Work, seat: int) -> list[Move]:
+def plan_moves(work: Work, seat: int) -> Sequence[Move]:
     """`seat`'s planning moves, in a stable order: animals (a leader on an empty arena, an assistant on an open
     one; past the card limit only Himiko) until the first token, the Reinforcements, tokens on the arenas with an
     animal, and done. Remembered by what the list depends on."""
     side = work.sides[seat]
     if side.done:
-        return []
+        return ()
     if not side.derived:
         derive(work, side)
     shapes = side.shapes
@@ -133,7 +133,7 @@ def plan_moves(work: Work, seat: int) -> list[Move]:
         if len(_PLAN_MOVES) >= _CACHE_MAX:
             _PLAN_MOVES.clear()
         moves = _PLAN_MOVES[key] = _list_plan_moves(*key)
-    return list(moves)
+    return moves  # the remembered tuple itself: a list of legal moves is read, never changed
 
 
 def _list_plan_moves(animals: bool, avail: tuple[int, ...], room: bool, reinforce: bool, weapons_left: bool,

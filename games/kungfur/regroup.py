@@ -59,7 +59,7 @@ def _start_regroup(work: Work) -> None:
     for seat in _SEATS:
         side = work.sides[seat]
         stacks = side.stacks
-        rest = with_cards(side.rest, stacks[0] + stacks[1] + stacks[2])
+        rest = with_cards(side.rest, (*stacks[0], *stacks[1], *stacks[2]))
         sp = side.sp
         side.limit = max(side.limit, 5 if sp <= LIMIT_5_SP else 4 if sp <= LIMIT_4_SP else 3)
         if side.dish == 0 and sp <= DISH_SP:
@@ -83,7 +83,7 @@ def end_regroup(work: Work) -> None:
         side.ginseng = False
         if side.blocked < work.round:
             side.blocked = 0
-        side.stacks = [(), (), ()]
+        side.stacks = [[], [], []]
         side.pw = [0, 0, 0]
         side.pc = [0, 0, 0]
         side.boost = False

@@ -10,6 +10,8 @@ The checked engine (games.base.Game) and the search (ai.ismcts) both run these f
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from games.base import Move, chance, evolve, frozen
 from games.kungfur import battle, scoring
 from games.kungfur.data import (
@@ -188,8 +190,9 @@ def _freeze_player(side: Side) -> Player:
 
 
 def _freeze_plan(side: Side) -> Plan:
+    stacks = side.stacks
     return frozen(Plan, {
-        "stacks": tuple(side.stacks), "weapons": tuple(side.pw), "coconuts": tuple(side.pc), "boost": side.boost,
+        "stacks": (tuple(stacks[0]), tuple(stacks[1]), tuple(stacks[2])), "weapons": tuple(side.pw), "coconuts": tuple(side.pc), "boost": side.boost,
         "done": side.done,
     })  # fmt: skip
 
@@ -216,7 +219,7 @@ def freeze(work: Work) -> State:
     })  # fmt: skip
 
 
-def legal_moves(work: Work, seat: int) -> list[Move]:
+def legal_moves(work: Work, seat: int) -> Sequence[Move]:
     """The moves `seat` may make now, in a stable order (empty if it is not to act)."""
     if work.phase == PLAN:
         return plan_moves(work, seat)
@@ -238,8 +241,8 @@ def play(work: Work, seat: int, move: Move) -> None:
     # type() is, not isinstance: 3.11 runs it faster, and mypy narrows by it alike (moves are final classes).
     if type(move) is Lead or type(move) is Assist:
         card, k = move.card, move.arena
-        stack = side.stacks[k] + (card,)
-        side.stacks[k] = stack
+        stack = side.stacks[k]
+        stack.append(card)
         side.shapes[k] = arena_shape(stack)
         side.avail.remove(card)
         if card != HIMIKO:  # Himiko does not count toward the card limit

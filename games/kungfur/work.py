@@ -51,7 +51,7 @@ class Side:
     sinking: int  # battle
     ginseng: bool  # battle
     blocked: int
-    stacks: list[tuple[int, ...]]  # per arena, leader first
+    stacks: list[list[int]]  # per arena, leader first (lists: a plan grows a card at a time)
     pw: list[int]  # Hidden Weapons per arena
     pc: list[int]  # Coconuts per arena
     boost: bool
