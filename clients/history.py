@@ -10,38 +10,16 @@ prints the whole game at once, asking nothing.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from datetime import UTC, datetime
 from itertools import islice
 
-from clients import connection, render
+from clients import render
 from clients.render import Style
-from clients.session import CONNECT_SECONDS, fail, say
+from clients.session import add_service_arguments, connect_by_args, fail, say
 from clients.terminal import event_lines, say_fitted
-from tabletop.client import Client, TabletopError
+from tabletop.client import TabletopError
 from tabletop.v1 import game_service_pb2 as pb
-
-DEFAULT_TARGET = "127.0.0.1:50051"
-
-
-def add_service_arguments(parser: argparse.ArgumentParser, identity: bool = True) -> None:
-    """--target and the connection flags of a command that reads the service's archive."""
-    parser.add_argument("--target", help=f"HOST:PORT of the game service (default: TABLETOP_SERVICE_TARGET, else "
-                                         f"{DEFAULT_TARGET})")
-    connection.add_arguments(parser, identity=identity)
-
-
-def open_client(args: argparse.Namespace, command: str) -> Client | None:
-    """A client of the service the arguments name, or None once it has said why there is none."""
-    target = args.target or os.environ.get("TABLETOP_SERVICE_TARGET") or DEFAULT_TARGET
-    try:
-        return connection.Connection.from_args(args).connect(target, wait=CONNECT_SECONDS)
-    except TabletopError as error:
-        fail(f"tabletop {command}: {error.message}")
-    except ValueError as error:
-        fail(f"tabletop {command}: {error}")
-    return None
 
 
 def _place(place: int) -> str:
@@ -72,12 +50,8 @@ def history_main(argv: list[str]) -> int:
     parser.add_argument("--player", default="", help="list this player's public games (a player id) instead of your "
                                                      "own")
     parser.add_argument("--game-type", default="", help="only games of this type (e.g. hinode)")
-    parser.add_argument("--limit", type=int, default=20, help="list at most this many games (default: 20)")
-    add_service_arguments(parser)
-    args = parser.parse_args(argv)
-    if args.limit < 1:
-        parser.error("--limit must be at least 1")
-    client = open_client(args, "history")
+    add_service_arguments(parser, limit="list at most this many games")
+    args, client = connect_by_args(parser, argv, "history")
     if client is None:
         return 1
     with client:
@@ -131,9 +105,8 @@ def replay_main(argv: list[str]) -> int:
                         help="a seat token of the game: the key to a private game's replay for a player who was not "
                              "signed in (while the service still keeps the game)")
     add_service_arguments(parser)
-    args = parser.parse_args(argv)
     style = Style.for_stream(sys.stdout)
-    client = open_client(args, "replay")
+    args, client = connect_by_args(parser, argv, "replay")
     if client is None:
         return 1
     with client:

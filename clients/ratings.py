@@ -13,8 +13,7 @@ import argparse
 from datetime import UTC, datetime
 from itertools import islice
 
-from clients.history import add_service_arguments, open_client
-from clients.session import fail, say
+from clients.session import add_service_arguments, connect_by_args, fail, say
 from tabletop.client import TabletopError
 from tabletop.terminal.screen import clip
 from tabletop.v1 import game_service_pb2 as pb
@@ -67,8 +66,7 @@ def ratings_main(argv: list[str]) -> int:
                         help="the player id, or ai:easy / ai:normal / ai:hard for an AI strength (default: you, by "
                              "your --token)")
     add_service_arguments(parser)
-    args = parser.parse_args(argv)
-    client = open_client(args, "ratings")
+    args, client = connect_by_args(parser, argv, "ratings")
     if client is None:
         return 1
     with client:
@@ -91,12 +89,8 @@ def leaderboard_main(argv: list[str]) -> int:
         prog="tabletop leaderboard",
         description="Print a game type's leaderboard: its rated players, AI strengths included, best rating first.")
     parser.add_argument("game_type", help="the game type (e.g. hinode)")
-    parser.add_argument("--limit", type=int, default=20, help="print at most this many players (default: 20)")
-    add_service_arguments(parser, identity=False)
-    args = parser.parse_args(argv)
-    if args.limit < 1:
-        parser.error("--limit must be at least 1")
-    client = open_client(args, "leaderboard")
+    add_service_arguments(parser, identity=False, limit="print at most this many players")
+    args, client = connect_by_args(parser, argv, "leaderboard")
     if client is None:
         return 1
     with client:

@@ -19,7 +19,17 @@ from dataclasses import dataclass
 
 from clients import connection, render
 from clients.render import Style
-from clients.session import CONNECT_SECONDS, LocalStarter, fail, given_target, parse_seats, say, service_target
+from clients.session import (
+    CONNECT_SECONDS,
+    DEFAULT_TARGET,
+    LocalStarter,
+    fail,
+    given_target,
+    open_client,
+    parse_seats,
+    say,
+    service_target,
+)
 from games import registry
 from tabletop.client import Client, Player, StaleVersion, TabletopError
 from tabletop.terminal import screen
@@ -388,21 +398,15 @@ def watch_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tabletop watch", description="Follow a game as a spectator.")
     parser.add_argument("game_id", help="the id of the game to follow, as `tabletop play` prints it")
     parser.add_argument("--target", help="HOST:PORT of the game service (default: TABLETOP_SERVICE_TARGET, "
-                        "else 127.0.0.1:50051)")
+                        f"else {DEFAULT_TARGET})")
     parser.add_argument("--from-version", type=int, default=0, help="replay the events after this version first")
     parser.add_argument("--no-board", action="store_true", help="print the events only")
     connection.add_arguments(parser)
     args = parser.parse_args(argv)
-    import os
-
-    target = args.target or os.environ.get("TABLETOP_SERVICE_TARGET") or "127.0.0.1:50051"
     style = Style.for_stream(sys.stdout)
-    try:  # a spectator sends no seat token: plaintext is refused only for an API key
-        client = connection.Connection.from_args(args).connect(target, wait=CONNECT_SECONDS)
-    except TabletopError as error:
-        return fail(f"tabletop watch: {error.message}")
-    except ValueError as error:
-        return fail(f"tabletop watch: {error}")
+    client = open_client(args, "watch")  # a spectator sends no seat token: plaintext is refused only for an API key
+    if client is None:
+        return 1
     with client:
         previous: pb.GameState | None = None
         try:

@@ -213,6 +213,22 @@ def game_key(game_id: str) -> str:
     return f"game:{{{game_id}}}"
 
 
+# game_key's own text around the id, so that its inverse and its SCAN pattern follow it.
+_GAME_KEY_HEAD, _, _GAME_KEY_TAIL = game_key("\0").partition("\0")
+
+
+def game_id_of_key(key: str | bytes) -> str:
+    """The game id whose game_key is `key` (its inverse); ValueError for a key no game_key has."""
+    text = key.decode() if isinstance(key, bytes) else key
+    if len(text) <= len(_GAME_KEY_HEAD) + len(_GAME_KEY_TAIL) or not (
+            text.startswith(_GAME_KEY_HEAD) and text.endswith(_GAME_KEY_TAIL)):
+        raise ValueError(f"not a game's hash key: {text!r}")
+    return text[len(_GAME_KEY_HEAD):len(text) - len(_GAME_KEY_TAIL)]
+
+
+GAME_KEYS = game_key("*")  # every game's hash, as a SCAN MATCH pattern (a game id holds no glob character)
+
+
 def events_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:events"
 

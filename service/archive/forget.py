@@ -33,7 +33,7 @@ import os
 import re
 import secrets
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import psycopg
@@ -44,7 +44,18 @@ from service.archive import db
 from service.archive.writer import ARCHIVE_LOCK
 from service.identity import MAX_PLAYER_ID_LENGTH, PLAYER_ID
 from service.mine import player_games_key
-from service.store import Event, events_key, game_key, log_key, pack_log, unpack_log
+from service.store import (
+    GAME_KEYS,
+    Event,
+    GameRecord,
+    events_key,
+    game_id_of_key,
+    game_key,
+    log_key,
+    pack_log,
+    seat_fields,
+    unpack_log,
+)
 from tabletop import redis_client
 
 PSEUDONYM_PREFIX = "forgotten:"
@@ -156,27 +167,50 @@ class Report:
 
 # ---- Redis ----------------------------------------------------------------------------------------------------
 
-def bound_seats(doc: dict[bytes, bytes], player_id: str) -> list[int]:
-    target = player_id.encode()
-    return sorted(int(k[6:]) for k, v in doc.items() if k.startswith(b"player") and k[6:].isdigit() and v == target)
+def bound_seats(record: GameRecord, player_id: str) -> list[int]:
+    return [i for i, seat in enumerate(record.seats) if player_id and seat.player_id == player_id]
+
+
+def created_by(record: GameRecord, player_id: str) -> bool:
+    return bool(player_id) and record.creator_player == player_id
+
+
+def holds(record: GameRecord, player_id: str) -> bool:
+    """Whether the game has a seat bound to the player, or was created by the player."""
+    return bool(bound_seats(record, player_id)) or created_by(record, player_id)
+
+
+def unbound_fields(record: GameRecord, player_id: str) -> tuple[list[str], dict[str, str], dict[int, str]]:
+    """How the game's hash changes when the player is unbound (see the module's doc): the fields to delete, the
+    fields to write (the stamp aside), and the names of the seats bound to the player (seat -> old name). Written
+    with the store's own seat_fields, so that the hash's layout is the store's alone."""
+    seats = bound_seats(record, player_id)
+    unbound = tuple(replace(seat, name=default_name(i), player_id="") if i in seats else seat
+                    for i, seat in enumerate(record.seats))
+    before, after = seat_fields(record.seats), seat_fields(unbound)
+    remove = [name for name in before if name not in after]
+    if created_by(record, player_id):
+        remove.append("creator_player")  # the field GameRecord.creator_player is read from
+    write = {name: value for name, value in after.items() if before.get(name) != value}
+    return remove, write, {i: record.seats[i].name for i in seats}
 
 
 def games_in_redis(client: Any, player_id: str) -> list[str]:
     """Every game in Redis with a seat bound to the player, or created by the player: one SCAN over the game hashes
     (every master of a Cluster), their fields read in pipelined batches, and the player's own list."""
     found = set()
-    target = player_id.encode()
 
     def check(keys: list[bytes]) -> None:
         pipe = client.pipeline(transaction=False)
         for key in keys:
             pipe.hgetall(key)
         for key, doc in zip(keys, pipe.execute(), strict=True):
-            if doc and (bound_seats(doc, player_id) or doc.get(b"creator_player") == target):
-                found.add(key.decode()[len("game:{"):-1])
+            game_id = game_id_of_key(key)
+            if doc and holds(GameRecord.from_hash(game_id, doc), player_id):
+                found.add(game_id)
 
     batch: list[bytes] = []
-    for key in client.scan_iter(match="game:{*}", count=1000, _type="hash"):
+    for key in client.scan_iter(match=GAME_KEYS, count=1000, _type="hash"):
         batch.append(key if isinstance(key, bytes) else key.encode())
         if len(batch) >= SCAN_BATCH:
             check(batch)
@@ -195,17 +229,11 @@ def unbind_in_redis(client: Any, game_id: str, player_id: str) -> int:
             try:
                 pipe.watch(*keys)
                 doc = pipe.hgetall(keys[0])
-                seats = bound_seats(doc, player_id)
-                creator = doc.get(b"creator_player") == player_id.encode()
-                if not doc or not (seats or creator):
+                record = GameRecord.from_hash(game_id, doc)
+                if not doc or not holds(record, player_id):
                     pipe.unwatch()
                     return 0
-                names = {}
-                seat_fields = {}
-                for i in seats:
-                    kind, name, *rest = json.loads(doc[f"seat{i}".encode()])
-                    names[i] = name
-                    seat_fields[f"seat{i}"] = json.dumps([kind, default_name(i), *rest], separators=(",", ":"))
+                remove, write, names = unbound_fields(record, player_id)
                 scrub = Scrub(player_id, None, names)
                 entries = pipe.xrange(keys[1])
                 ttl = pipe.pttl(keys[1])
@@ -219,9 +247,8 @@ def unbind_in_redis(client: Any, game_id: str, player_id: str) -> int:
                                         scrubbed != text))
                 new_log = scrub.log(raw_log) if raw_log else None
                 pipe.multi()
-                remove = [f"player{i}" for i in seats] + (["creator_player"] if creator else [])
                 pipe.hdel(keys[0], *remove)
-                pipe.hset(keys[0], mapping={**seat_fields, "stamp": secrets.token_urlsafe(6)})
+                pipe.hset(keys[0], mapping={**write, "stamp": secrets.token_urlsafe(6)})
                 if any(changed for *_, changed in new_entries):
                     pipe.delete(keys[1])
                     for entry_id, fields, _ in new_entries:
@@ -231,7 +258,7 @@ def unbind_in_redis(client: Any, game_id: str, player_id: str) -> int:
                 if new_log is not None:
                     pipe.set(keys[2], new_log, keepttl=True)
                 pipe.execute()
-                return len(seats)
+                return len(names)
             except redis.exceptions.WatchError:
                 continue
 
@@ -307,7 +334,8 @@ def forget(database_url: str, client: Any, player_id: str, apply: bool) -> Repor
             for game_id in games:
                 pipe.hgetall(game_key(game_id))
             report.redis_games = len(games)
-            report.redis_seats = sum(len(bound_seats(doc, player_id)) for doc in pipe.execute())
+            report.redis_seats = sum(len(bound_seats(GameRecord.from_hash(game_id, doc), player_id))
+                                     for game_id, doc in zip(games, pipe.execute(), strict=True))
             report.redis_lists = listed
             survey_archive(conn, player_id, report)
             return report

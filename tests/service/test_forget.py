@@ -5,6 +5,7 @@ service by signed-in players and archived by the real writer; the command run as
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import secrets
 import subprocess
@@ -16,8 +17,20 @@ import psycopg
 import pytest
 import redis
 
-from service.archive.forget import PSEUDONYM_PREFIX
+from service.archive.forget import PSEUDONYM_PREFIX, games_in_redis, unbind_in_redis, unbound_fields
 from service.mine import player_games_key
+from service.store import (
+    GAME_KEYS,
+    GameRecord,
+    SeatRecord,
+    events_key,
+    game_id_of_key,
+    game_key,
+    read_stored,
+    requests_key,
+    seat_fields,
+    state_key,
+)
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tests.service.conftest import HUMAN, OPEN, ServerThread
@@ -213,6 +226,68 @@ def test_a_forgotten_player_is_nowhere_and_the_others_keep_their_games_replays_a
     client.close()
 
 
+def test_a_game_key_gives_back_its_game_id_and_no_other_key_gives_one():
+    for game_id in ("Ab3-_x9ZQ", "game0000xyz", "a"):
+        assert game_id_of_key(game_key(game_id)) == game_id == game_id_of_key(game_key(game_id).encode())
+    for other in (events_key("abc"), state_key("abc"), requests_key("abc"), "tabletop:player:{abc}:games", ""):
+        with pytest.raises(ValueError):
+            game_id_of_key(other)
+
+
+def test_unbinding_rewrites_the_hash_as_the_store_lays_it_out():
+    """unbound_fields applied to a hash the store's own seat_fields wrote: read back by GameRecord.from_hash, the
+    player's seats are unbound and renamed, the other seats and the tokens are as they were."""
+    seats = (SeatRecord("human", ZELDA_NAME, token_hash="t0", player_id=ZELDA), SeatRecord("ai", "AI 2", "hard"),
+             SeatRecord("human", "Bob", token_hash="t2", player_id="bob"),
+             SeatRecord("human", ZELDA_NAME, state="away", misses=2, player_id=ZELDA))
+    doc = {k.encode(): v.encode() for k, v in {**seat_fields(seats), "type": "toy", "creator_player": ZELDA}.items()}
+    before = GameRecord.from_hash("g1", doc)
+    assert before.seats == seats and before.creator_player == ZELDA
+    remove, write, names = unbound_fields(before, ZELDA)
+    assert names == {0: ZELDA_NAME, 3: ZELDA_NAME}
+    for name in remove:
+        del doc[name.encode()]
+    doc.update({k.encode(): v.encode() for k, v in write.items()})
+    after = GameRecord.from_hash("g1", doc)
+    assert after.seats == (dataclasses.replace(seats[0], name="Player 1", player_id=""), seats[1], seats[2],
+                           dataclasses.replace(seats[3], name="Player 4", player_id=""))
+    assert after == dataclasses.replace(before, seats=after.seats, creator_player="")
+    assert ZELDA not in repr(doc) and ZELDA_NAME not in repr(doc)
+    assert unbound_fields(after, ZELDA) == ([], {}, {})
+
+
+def test_a_game_the_player_s_list_misses_is_found_by_its_key_and_unbound(service, redis_db_url):
+    """The SCAN of the game hashes (GAME_KEYS, game_id_of_key) finds a game the player's "my games" list no longer
+    names, among the keys the service writes, and the unbinding leaves the record as the service reads it: the
+    player's seat unbound, everything else as it was."""
+    game_id, players = new_game(service, zelda, bob)
+    state = service.GetState(pb.GetStateRequest(game_id=game_id), timeout=10).state
+    seat = state.to_act[0]
+    mine = service.GetState(pb.GetStateRequest(game_id=game_id), metadata=bearer(players[seat]()), timeout=10).state
+    service.MakeMove(pb.MakeMoveRequest(game_id=game_id, move_id=sorted(m.id for m in mine.legal_moves)[0],
+                                        request_id="r1"), metadata=bearer(players[seat]()), timeout=10)
+    client = redis.Redis.from_url(redis_db_url)
+    try:
+        assert client.exists(requests_key(game_id), events_key(game_id), state_key(game_id)) == 3
+        keys = list(client.scan_iter(match=GAME_KEYS, _type="hash"))
+        assert game_key(game_id).encode() in keys  # and none of the game's other keys, the requests hash included
+        assert all(game_key(game_id_of_key(key)).encode() == key for key in keys)
+        client.delete(player_games_key(ZELDA))
+        assert games_in_redis(client, ZELDA) == [game_id]
+        before, _ = read_stored(client, game_id)
+        assert before.seats[0].player_id == ZELDA and before.creator_player == ZELDA
+
+        assert unbind_in_redis(client, game_id, ZELDA) == 1
+        after, _ = read_stored(client, game_id)
+        assert after.seats == (dataclasses.replace(before.seats[0], name="Player 1", player_id=""), before.seats[1])
+        assert after.stamp != before.stamp
+        assert after == dataclasses.replace(before, seats=after.seats, creator_player="", stamp=after.stamp)
+        assert games_in_redis(client, ZELDA) == [] and not found_in_redis(client, (ZELDA, ZELDA_NAME))
+        assert service.GetState(pb.GetStateRequest(game_id=game_id), timeout=10).state.seats[0].name == "Player 1"
+    finally:
+        client.close()
+
+
 def test_bad_input_is_refused_clearly_and_changes_nothing(redis_db_url, database_url, tmp_path):
     migrated(database_url)
     bad_id = forget(redis_db_url, database_url, "has space", "--yes")
@@ -270,8 +345,7 @@ def test_on_a_redis_cluster_the_games_are_found_on_every_master_and_unbound():
 
     import redis.cluster
 
-    from service.archive.forget import games_in_redis, unbind_in_redis
-    from service.store import Event, events_key, game_key, log_key, pack_log
+    from service.store import Event, log_key, pack_log
     from tests.cluster_fixture import LocalCluster
 
     cluster = LocalCluster(masters=3).start()
@@ -280,8 +354,8 @@ def test_on_a_redis_cluster_the_games_are_found_on_every_master_and_unbound():
         ids = [f"game{n:04d}xyz" for n in range(12)]  # spread over the masters' slots
         bound = {"kind": "human", "name": ZELDA_NAME, "player_id": ZELDA}
         for game_id in ids:
-            client.hset(game_key(game_id), mapping={"seat0": json.dumps(["human", ZELDA_NAME, "", "", 0]),
-                                                    "player0": ZELDA, "stamp": "before"})
+            client.hset(game_key(game_id), mapping={
+                **seat_fields((SeatRecord("human", ZELDA_NAME, player_id=ZELDA),)), "stamp": "before"})
             client.xadd(events_key(game_id), {"kind": "joined", "seats": json.dumps([bound])}, id="2-1")
             client.set(log_key(game_id), pack_log([Event(1, {"kind": "created", "seats": json.dumps([bound])})]))
         assert len({client.keyslot(game_key(g)) for g in ids}) > 1
@@ -294,7 +368,7 @@ def test_on_a_redis_cluster_the_games_are_found_on_every_master_and_unbound():
 
 
 def found_in_cluster(client, ids: list[str], needles: tuple[str, ...]) -> list[str]:
-    from service.store import events_key, game_key, log_key
+    from service.store import log_key
 
     texts = []
     for game_id in ids:
