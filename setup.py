@@ -28,6 +28,13 @@ COMPILED = (
     "games/hinode/scoring.py",
     "games/hinode/rules.py",
     "games/hinode/policy.py",
+    "games/kungfur/work.py",
+    "games/kungfur/planning.py",
+    "games/kungfur/regroup.py",
+    "games/kungfur/battle.py",
+    "games/kungfur/rules.py",
+    "games/kungfur/scoring.py",
+    "games/kungfur/policy.py",
     "ai/search/loop.py",
 )
 GROUP = "tabletop_compiled"  # the shared library holding them all: tabletop_compiled__mypyc*.so
