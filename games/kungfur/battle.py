@@ -10,6 +10,7 @@ read views and imagined plans.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from games.base import Move, chance, with_item
 from games.kungfur.data import (
@@ -84,15 +85,19 @@ from games.kungfur.state import (
 )
 from games.kungfur.work import Side, Work, leader, with_cards, without
 
-WEAPON_IGNORE, WEAPON_STEAL = 5, 2  # Senior Brother Bang
-RINGO_MAX = 4
-BOSHAK_SP = 2
-TAI_CHII_BEHIND = 4
-MIGHT_LOSS, MIGHT_GAIN, BLOCKADE_LOSS, COUNTER_LOSS = 2, 1, 1, 2
-BANANA_DRAW = 3
+WEAPON_IGNORE: Final = 5  # Senior Brother Bang
+WEAPON_STEAL: Final = 2
+RINGO_MAX: Final = 4
+BOSHAK_SP: Final = 2
+TAI_CHII_BEHIND: Final = 4
+MIGHT_LOSS: Final = 2
+MIGHT_GAIN: Final = 1
+BLOCKADE_LOSS: Final = 1
+COUNTER_LOSS: Final = 2
+BANANA_DRAW: Final = 3
 
-_ARENAS = range(ARENAS)
-_SEATS = (0, 1)
+_ARENAS: Final = tuple(range(ARENAS))
+_SEATS: Final = (0, 1)
 _RECOVER_CHEF, _RECOVER_DISH, _RECOVER_FOOD, _RECOVER_NONE = (RECOVERS[h] for h in ("chef", "dish", "food", "none"))
 
 
@@ -101,7 +106,7 @@ def _pair(pair: tuple[tuple[int, ...], ...], seat: int, value: tuple[int, ...]) 
 
 
 # --- the reveal ----------------------------------------------------------------------------------------------
-OTHER_ARENAS = ((1, 2), (0, 2), (0, 1))  # Raifu leading arena k puts a Raifu token on each of OTHER_ARENAS[k]
+OTHER_ARENAS: Final = ((1, 2), (0, 2), (0, 1))  # Raifu leading arena k puts a Raifu token on each of OTHER_ARENAS[k]
 
 
 def reveal(work: Work) -> None:

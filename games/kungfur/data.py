@@ -10,22 +10,28 @@ does is listed beside its row in docs/rules/kung-fur-fight.md (Assumed data) and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from games.base import json_object
 
-CATS, DOGS = "cats", "dogs"
-ANIMAL, RANGER, ITEM, ACHIEVEMENT, NUMBER = "animal", "ranger", "item", "achievement", "number"
-ARENAS = 3
-MAX_SP = 12
-START_LIMIT = 3  # the card limit marker starts on 3 (RULES_RESEARCH.md, the English how-to)
-MAX_PER_ARENA = 3
-FOOD = 3
-WEAPONS = 4
-HUA_TOKENS = 3
-SONGO_PER_ARENA = 2
-TOKEN_AP = 2  # a Raifu or Hua token
-HAND_SIZE = 9
+# Final: the compiled rules (mypyc) read these as constants, not as globals looked up by name
+CATS: Final = "cats"
+DOGS: Final = "dogs"
+ANIMAL: Final = "animal"
+RANGER: Final = "ranger"
+ITEM: Final = "item"
+ACHIEVEMENT: Final = "achievement"
+NUMBER: Final = "number"
+ARENAS: Final = 3
+MAX_SP: Final = 12
+START_LIMIT: Final = 3  # the card limit marker starts on 3 (RULES_RESEARCH.md, the English how-to)
+MAX_PER_ARENA: Final = 3
+FOOD: Final = 3
+WEAPONS: Final = 4
+HUA_TOKENS: Final = 3
+SONGO_PER_ARENA: Final = 2
+TOKEN_AP: Final = 2  # a Raifu or Hua token
+HAND_SIZE: Final = 9
 
 
 @dataclass(frozen=True)
@@ -94,9 +100,39 @@ CODE: dict[str, int] = {k: i for i, k in enumerate(KEYS)}
 NUMBERS: dict[str, Row] = {r.key: r for r in TABLE if r.kind == NUMBER}
 IS_ANIMAL: tuple[bool, ...] = tuple(k in (ANIMAL, RANGER) for k in KIND)
 
-(RAIFU, MUSASHI, HIMIKO, RINGO, YAOU, GENIN, JONIN, HUA, BANG, YE, SHU, GONGMING, SIU_YAO, NOVICE, MONK,
- BOSHAK, TAI_CHII, TUMAZ, HEO_YUN, KKAMI, GINSENG, APPLE, COCONUT, BANANA, SONGO, CHEF, REINFORCEMENTS,
- MIGHT, BLOCKADE, COUNTERATTACK, DESTRUCTION, SINKING) = range(len(CARDS))  # fmt: skip
+# The card codes: a card's place in CARDS, its key in capitals (tests/kungfur/test_setup_and_views.py holds them to it)
+RAIFU: Final = 0
+MUSASHI: Final = 1
+HIMIKO: Final = 2
+RINGO: Final = 3
+YAOU: Final = 4
+GENIN: Final = 5
+JONIN: Final = 6
+HUA: Final = 7
+BANG: Final = 8
+YE: Final = 9
+SHU: Final = 10
+GONGMING: Final = 11
+SIU_YAO: Final = 12
+NOVICE: Final = 13
+MONK: Final = 14
+BOSHAK: Final = 15
+TAI_CHII: Final = 16
+TUMAZ: Final = 17
+HEO_YUN: Final = 18
+KKAMI: Final = 19
+GINSENG: Final = 20
+APPLE: Final = 21
+COCONUT: Final = 22
+BANANA: Final = 23
+SONGO: Final = 24
+CHEF: Final = 25
+REINFORCEMENTS: Final = 26
+MIGHT: Final = 27
+BLOCKADE: Final = 28
+COUNTERATTACK: Final = 29
+DESTRUCTION: Final = 30
+SINKING: Final = 31
 NAMED_ONCE = frozenset({RAIFU, MUSASHI, HIMIKO, RINGO, YAOU, HUA, BANG, YE, SHU, GONGMING, SIU_YAO})
 
 

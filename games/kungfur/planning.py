@@ -9,6 +9,7 @@ the moves again and again, and the checked engine asks for the facts of nearly e
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from games.base import Move
 from games.kungfur.data import HIMIKO, MAX_PER_ARENA, REINFORCEMENTS, TUMAZ
@@ -16,9 +17,9 @@ from games.kungfur.moves import ASSISTS, COCONUT_TOKENS, DONE, LEADS, REINFORCE,
 from games.kungfur.state import Plan, Player
 from games.kungfur.work import Side, Work
 
-_ARENAS = (0, 1, 2)
-LONER = TUMAZ  # the animal that fights alone: never an assistant, and none under it
-_CACHE_MAX = 100_000  # keys a long search sees stay far below this; a bound all the same
+_ARENAS: Final = (0, 1, 2)
+LONER: Final = TUMAZ  # the animal that fights alone: never an assistant, and none under it
+_CACHE_MAX: Final = 100_000  # keys a long search sees stay far below this; a bound all the same
 
 
 def card_limit(limit: int, boost: bool, blocked: int, round_: int) -> int:
@@ -41,7 +42,7 @@ def open_to_assistant(stack: Sequence[int]) -> bool:
 
 
 Facts = tuple[tuple[int, ...], int, tuple[int, int, int]]  # (cards free, room under the limit, arena shapes)
-_FACTS: dict[tuple[tuple[int, ...], tuple[tuple[int, ...], ...], int], Facts] = {}
+_FACTS: Final[dict[tuple[tuple[int, ...], tuple[tuple[int, ...], ...], int], Facts]] = {}
 
 
 def plan_facts(hand: tuple[int, ...], stacks: tuple[tuple[int, ...], ...], limit: int) -> Facts:
@@ -103,7 +104,7 @@ def change_plan(work: Work, side: Side) -> None:
 
 
 _MovesKey = tuple[bool, tuple[int, ...], bool, bool, bool, bool, int, int, int]
-_PLAN_MOVES: dict[_MovesKey, tuple[Move, ...]] = {}
+_PLAN_MOVES: Final[dict[_MovesKey, tuple[Move, ...]]] = {}
 
 
 def plan_moves(work: Work, seat: int) -> Sequence[Move]:

@@ -4,6 +4,7 @@ plans a seat cannot see (games.kungfur.views). Strategy only: what is legal is t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from games.base import Move, PlayoutPolicy
 from games.kungfur.data import HIMIKO
@@ -12,9 +13,9 @@ from games.kungfur.planning import LONER, derive
 from games.kungfur.state import PLAN, RECOVER
 from games.kungfur.work import Side, Work
 
-EXPLORE = 0.25  # share of uniformly random picks
-WEAPON = 0.8  # chance to put down another Hidden Weapon
-_ARENAS = (0, 1, 2)
+EXPLORE: Final = 0.25  # share of uniformly random picks
+WEAPON: Final = 0.8  # chance to put down another Hidden Weapon
+_ARENAS: Final = (0, 1, 2)
 
 
 def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], float]) -> Move:

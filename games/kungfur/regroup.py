@@ -3,18 +3,22 @@ on the working state in place (games.kungfur.battle.run drives them)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from games.kungfur.data import ARENAS, KKAMI, MAX_PER_ARENA
 from games.kungfur.planning import card_limit
 from games.kungfur.state import KKAMI as KKAMI_CHOICE
 from games.kungfur.state import OPEN, OVER, PLAN, RECOVER, REGROUP
 from games.kungfur.work import Work, leader, with_cards
 
-DISH_SP, LIMIT_4_SP, LIMIT_5_SP = 4, 8, 4
-LEAD_VP = 4  # a lead of this many VP wins
+DISH_SP: Final = 4
+LIMIT_4_SP: Final = 8
+LIMIT_5_SP: Final = 4
+LEAD_VP: Final = 4  # a lead of this many VP wins
 
-_SEATS = (0, 1)
-_BOTH = (0, 1)
-_ONE = ((0,), (1,))
+_SEATS: Final = (0, 1)
+_BOTH: Final = (0, 1)
+_ONE: Final = ((0,), (1,))
 
 
 def verdict(sp0: int, sp1: int, vp0: int, vp1: int, deck_size: int) -> tuple[tuple[int, ...], str] | None:

@@ -11,6 +11,7 @@ The checked engine (games.base.Game) and the search (ai.ismcts) both run these f
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from games.base import Move, chance, evolve, frozen
 from games.kungfur import battle, scoring
@@ -161,9 +162,9 @@ def materialize(work: Work) -> None:
 
 
 # --- the rules' interface (games.base.Rules) ---------------------------------------------------------------
-_NOBODY: tuple[int, ...] = ()
-_BOTH: tuple[int, ...] = (0, 1)
-_ONE: tuple[tuple[int, ...], ...] = ((0,), (1,))
+_NOBODY: Final[tuple[int, ...]] = ()
+_BOTH: Final[tuple[int, ...]] = (0, 1)
+_ONE: Final[tuple[tuple[int, ...], ...]] = ((0,), (1,))
 
 
 def to_act(work: Work) -> tuple[int, ...]:
@@ -192,8 +193,8 @@ def _freeze_player(side: Side) -> Player:
 def _freeze_plan(side: Side) -> Plan:
     stacks = side.stacks
     return frozen(Plan, {
-        "stacks": (tuple(stacks[0]), tuple(stacks[1]), tuple(stacks[2])), "weapons": tuple(side.pw), "coconuts": tuple(side.pc), "boost": side.boost,
-        "done": side.done,
+        "stacks": (tuple(stacks[0]), tuple(stacks[1]), tuple(stacks[2])), "weapons": tuple(side.pw),
+        "coconuts": tuple(side.pc), "boost": side.boost, "done": side.done,
     })  # fmt: skip
 
 

@@ -6,11 +6,13 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from games.base import Score, SeatScore
 from games.kungfur.state import OVER, State
 
-_BOTH = (0, 1)
-_ONE = ((0,), (1,))
+_BOTH: Final = (0, 1)
+_ONE: Final = ((0,), (1,))
 
 
 def ranked_first(vp0: int, vp1: int, over: bool, winners: tuple[int, ...]) -> tuple[int, ...]:

@@ -10,14 +10,25 @@ the seat that drew them). `unseen` in a view is the multiset of reward cards tha
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from games.kungfur.data import Table
 
-PLAN, BATTLE, REGROUP, OVER = "plan", "battle", "regroup", "over"
+# Final: constants to the compiled rules (mypyc), not globals looked up by name
+PLAN: Final = "plan"
+BATTLE: Final = "battle"
+REGROUP: Final = "regroup"
+OVER: Final = "over"
 # Decisions made in the open, one seat at a time (State.queue): Master Shu's and Ringo's battle abilities, the
 # Banana's choice, Kkami's recovery and the regroup's recovery.
-SHU, RINGO, BANANA, KKAMI, RECOVER = "shu", "ringo", "banana", "kkami", "recover"
-OPEN, FIGHT, SPOILS = "open", "fight", "spoils"
+SHU: Final = "shu"
+RINGO: Final = "ringo"
+BANANA: Final = "banana"
+KKAMI: Final = "kkami"
+RECOVER: Final = "recover"
+OPEN: Final = "open"
+FIGHT: Final = "fight"
+SPOILS: Final = "spoils"
 
 
 @dataclass(frozen=True)

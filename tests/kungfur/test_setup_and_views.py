@@ -131,3 +131,16 @@ def test_only_planning_moves_are_secret():
     state = fight(state, cats=("lead:1:genin",), dogs=("lead:1:shu",))
     assert ids(state, DOGS)[0] == "shu:none"
     assert all(GAME.move_is_public(state, DOGS, m) for m in GAME.legal_moves(state, DOGS))
+
+
+def test_card_codes_are_each_cards_place_in_the_table():
+    """The card codes are written out as constants (Final, for the compiled rules): each is its card's place in
+    CARDS, named after its key, and every card has one."""
+    from games.kungfur import data
+
+    codes = {name: value for name, value in vars(data).items()
+             if name.isupper() and isinstance(value, int) and not isinstance(value, bool)
+             and name.lower().replace("_", "-") in data.CODE}
+    assert sorted(codes.values()) == list(range(len(data.CARDS)))
+    for name, code in codes.items():
+        assert data.CARDS[code].key == name.lower().replace("_", "-"), name
