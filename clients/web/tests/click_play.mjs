@@ -3,15 +3,18 @@
 // and places the board highlights (src/pointing.ts), one of every three with the keyboard (focus, then Enter or
 // Space), and a move button only where no card or place is highlighted (counted, with its label). A choice of
 // several parts is clicked through: the next highlighted card or place, or the buttons of the moves it leaves; the
-// first such choice of each game is cancelled with Escape once, then made again.
+// first such choice of each game is cancelled with Escape once, then made again (until then, and until axe-core
+// has looked at one, a card that opens several moves is preferred).
 //
 // Every element clicked (or pressed) must be within reach without scrolling past the board. The rule, checked just
-// before each click: the page is scrolled by the least amount that brings the element into view (an element of
-// the panel of your hand and moves is scrolled into view inside that panel, which sticks to the bottom of the
-// screen); then (1) its whole box is inside the viewport and, for an element of the board, above the panel's top
-// edge; (2) the element itself is what the pointer hits at its centre (nothing covers it); and (3) the page's
-// vertical scroll is at most the scroll at which the board's bottom edge meets the panel's top edge (further down
-// is past the board). The click is a real pointer click at that centre.
+// before each click: the page is scrolled by the least amount, from where it is, that brings the element into view
+// (an element of the panel of your hand and moves is scrolled into view inside that panel, which sticks to the
+// bottom of the screen; when the board got shorter since the last click and the page is left scrolled past it, it
+// is first scrolled back to the limit below); then (1) the element's whole box is inside the viewport and, for an
+// element of the board, above the panel's top edge; (2) the element itself is what the pointer hits at its centre
+// (nothing covers it); and (3) the page's vertical scroll is at most the limit: the scroll at which the board's
+// bottom edge meets the panel's top edge (further down is past the board). The click is a real pointer click at
+// that centre.
 //
 // axe-core (as tests/a11y_layout.mjs injects it) is run mid-game with highlights shown, and again with a choice
 // half made; the focus ring of a highlighted card reached with the Tab key is measured.
@@ -51,6 +54,11 @@ const reach = (el) => {
   const panel = document.querySelector(".your-moves");
   const board = document.querySelector("[data-testid=board]");
   const inPanel = panel.contains(el);
+  // the scroll at which the board's bottom edge meets the top edge of the panel stuck to the bottom of the screen
+  // (sticky, bottom: 0): further down is past the board
+  const limitNow = () => Math.max(0, Math.ceil(board.getBoundingClientRect().bottom + window.scrollY
+    - (window.innerHeight - panel.getBoundingClientRect().height)));
+  if (window.scrollY > limitNow()) window.scrollTo(0, limitNow()); // the board got shorter since the last click
   if (inPanel) {
     // within the panel only: the panel itself and the hand's row, which scroll (never the page: a sticky panel
     // scrolled into view by the browser takes the page to the panel's place in the flow, past the board)
@@ -76,8 +84,7 @@ const reach = (el) => {
   }
   const r = el.getBoundingClientRect();
   const p = panel.getBoundingClientRect();
-  const b = board.getBoundingClientRect();
-  const limit = Math.max(0, Math.ceil(b.bottom + window.scrollY - p.top));
+  const limit = limitNow();
   const above = inPanel ? Math.min(window.innerHeight, p.bottom) : p.top;
   const inside = r.top >= -0.5 && r.left >= -0.5 && r.right <= window.innerWidth + 0.5 && r.bottom <= above + 0.5;
   const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
@@ -159,7 +166,8 @@ try {
                 width: parseFloat(s.outlineWidth) };
             });
           }
-          await page.evaluate(() => document.activeElement?.blur());
+          // the Tab key took the page where the focus went (the log, the score...): back to the top
+          await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
           continue; // the game may have moved on meanwhile
         }
 
@@ -178,7 +186,11 @@ try {
         }
 
         // A highlighted card or place, then, while a choice is half made, the next one or a move it leaves.
-        let handle = targets[pick(targets.length)];
+        // Until Escape and axe-core have been tried on a choice half made, a card or place that opens several moves
+        // (aria-pressed="false") is preferred, when there is one.
+        const opening = seen.escape === null || seen.axeChoosing === null
+          ? await page.$$("[data-target].choosable[aria-pressed=false]") : [];
+        let handle = opening.length ? opening[pick(opening.length)] : targets[pick(targets.length)];
         let keyboard = seen.actions % 3 === 2;
         let clicked = await press(handle, keyboard);
         seen.actions += 1;
