@@ -4,8 +4,9 @@ local stack of its own (clients/web/tests/click_play.mjs): one game of each of t
 of three with the keyboard), a move button only where no card or place stands for any move; every element clicked
 within reach without scrolling past the board (the rule is stated in click_play.mjs); Escape cancels a choice half
 made; axe-core finds no serious or critical violation with the highlights shown and with a choice half made; a
-highlighted card reached with Tab is a named button with a focus ring. Without Node.js, the build, axe-core or
-Chromium it skips, saying what is missing."""
+highlighted card reached with Tab is a named button with a focus ring. With TABLETOP_SCREENSHOTS=1 it also rewrites
+the screenshots of a choice half made in docs/frontends.md (docs/img/); otherwise it writes no file. Without Node.js,
+the build, axe-core or Chromium it skips, saying what is missing."""
 
 from __future__ import annotations
 
@@ -17,13 +18,14 @@ import subprocess
 import pytest
 
 from tabletop.stack.launcher import WEB_DIST
-from tests.frontends.test_frontends import CHROMIUM, WEB, WebStack, browser_or_skip
+from tests.frontends.test_frontends import CHROMIUM, REPO, WEB, WebStack, browser_or_skip
 
 # A stack, a browser, node: none of it in the fast tier (make test-fast starts no process).
 pytestmark = pytest.mark.integration
 
 GAMES = ["naishi", "hinode", "zipang", "kung-fur-fight"]
 SIZES = ["desktop", "phone"]
+DOC_IMAGES = REPO / "docs" / "img"
 
 # The moves no card or place of the board stands for, by game (the labels the service sends the seat): the only
 # ones a move button may be needed for.
@@ -43,10 +45,14 @@ def played(tmp_path_factory) -> dict:
     browser_or_skip()
     if not (WEB / "node_modules" / "axe-core").is_dir():
         pytest.skip("axe-core is not installed in clients/web: `make web` (npm ci)")
+    env = {**os.environ, "CHROMIUM": CHROMIUM}
+    if os.environ.get("TABLETOP_SCREENSHOTS") == "1":
+        DOC_IMAGES.mkdir(exist_ok=True)
+        env["SCREENSHOTS"] = str(DOC_IMAGES)
     with WebStack(data_dir=tmp_path_factory.mktemp("click-redis"), gateway_port=free_port(),
                   static_dir=WEB_DIST) as stack:
         ran = subprocess.run(["node", "tests/click_play.mjs", stack.gateway_url + "/"], cwd=WEB,
-                             capture_output=True, text=True, timeout=1200, env={**os.environ, "CHROMIUM": CHROMIUM})
+                             capture_output=True, text=True, timeout=1200, env=env)
     assert ran.returncode == 0, ran.stderr[-3000:]
     result = json.loads(ran.stdout.strip().splitlines()[-1])
     assert not result["pageErrors"], result["pageErrors"]

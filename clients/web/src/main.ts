@@ -295,6 +295,13 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
   }
 
   function drawSelection(): void {
+    // While a choice is half made, the move buttons below are those it may still become (less those offered here).
+    const still = new Set(following(pointables, chosen).filter((m) => m.path.length > chosen.length).map((m) => m.id));
+    for (const group of moves.querySelectorAll<HTMLElement>(".group")) {
+      const buttons = [...group.querySelectorAll<HTMLButtonElement>("button.move")];
+      for (const b of buttons) b.hidden = chosen.length > 0 && !still.has(b.dataset.moveId!);
+      group.hidden = buttons.every((b) => b.hidden);
+    }
     selection.hidden = !chosen.length;
     if (!chosen.length) {
       selection.replaceChildren();

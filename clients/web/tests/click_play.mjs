@@ -18,7 +18,9 @@
 //
 // axe-core (as tests/a11y_layout.mjs injects it) is run mid-game with highlights shown, and again with a choice
 // half made; the focus ring of a highlighted card reached with the Tab key is measured.
-// Prints one JSON line (tests/frontends/test_web_click_play.py asserts on it).
+// With SCREENSHOTS=DIR it saves Kung Fur Fight's table with a choice half made (a card chosen, the arenas lit), at
+// both sizes, there (docs/img/, for docs/frontends.md). Prints one JSON line (tests/frontends/test_web_click_play.py
+// asserts on it).
 // Usage: node tests/click_play.mjs URL [--games naishi,hinode] [--sizes desktop,phone]
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -31,6 +33,7 @@ const { values: options, positionals: [url] } = parseArgs({ allowPositionals: tr
   games: { type: "string", default: "naishi,hinode,zipang,kung-fur-fight" },
   sizes: { type: "string", default: "desktop,phone" },
 } });
+const screenshots = process.env.SCREENSHOTS;
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
@@ -205,7 +208,13 @@ try {
             cancelled = true; // the turn starts again
             break;
           }
-          if (!seen.axeChoosing) seen.axeChoosing = await axe(page);
+          if (!seen.axeChoosing) {
+            seen.axeChoosing = await axe(page);
+            if (screenshots && (process.env.ALL_SHOTS || game === "kung-fur-fight")) {
+              await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
+              await page.screenshot({ path: join(screenshots, `pointing-${game}-${size}.png`) });
+            }
+          }
           const next = await page.$$("[data-target].choosable");
           const confirm = await page.$$("[data-testid=selection] button.confirm:not([disabled])");
           const n = pick(next.length + confirm.length);
