@@ -224,7 +224,7 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
   const handSlot = h("div.hand-slot", { "data-testid": "your-hand" });
   // A card or place clicked on the way to a move of several parts: what is chosen so far, the moves it leaves that
   // no further click tells apart (their buttons), and a way back (Escape too).
-  const selection = h("div.selection", { "data-testid": "selection", hidden: true });
+  const selection = h("div.selection", { "data-testid": "selection", hidden: true, "aria-live": "polite" });
   const yours = h("section.your-moves", { hidden: true, "aria-label": "Your hand and your moves" },
     handSlot, selection, h("h3", {}, "Your moves"), moves, hint);
   const watching = h("div.watching", { "data-testid": "watching", hidden: true });
@@ -311,7 +311,7 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
     const complete = following(pointables, chosen).filter((m) => m.path.length === chosen.length);
     const more = choices(pointables, chosen).size;
     selection.replaceChildren(
-      h("p", { "aria-live": "polite" }, h("strong", {}, `Chosen: ${named.join(", then ")}. `),
+      h("p", {}, h("strong", {}, `Chosen: ${named.join(", then ")}. `),
         more ? "Click a highlighted card or place to go on" : "", more && complete.length ? ", or choose below." : more ? "." : "Choose below."),
       h("div.group", {}, complete.map((m) => h("button.move.confirm", { "data-move-id": m.id, onclick: () => playId(m.id) }, m.label)),
         h("button.cancel", { "data-testid": "cancel-choice", onclick: cancelChoice }, "Cancel (Esc)")),
