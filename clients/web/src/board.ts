@@ -12,12 +12,17 @@ export type Names = (seat: number) => string;
 // What a board tells a newcomer: how to play in a few lines, what its notation means, and how the game log names
 // another seat's secret move (the service tells others only that the seat moved: "Ann planned").
 export type Rules = { howTo: string[]; legend: [string, string][]; secretMove: string };
-export type Board = { viewType: string; draw: (view: Message, names: Names) => HTMLElement; rules?: Rules };
+// How a board is played by pointing (src/pointing.ts): for a legal move of the game, the keys of the cards and places
+// (their `data-target`, see target()) clicked in order to choose it; empty when nothing on the board stands for it.
+export type Path = (move: Message, view: Message) => string[];
+export type Board = { viewType: string; draw: (view: Message, names: Names) => HTMLElement; rules?: Rules; path?: Path };
 
 // A game's own board, for the view message of `schema` (its generated file is imported by the board's file only);
-// the board's element is marked with the view's type name, as the generic board's is.
-export function defineBoard<Desc extends DescMessage>(
-  schema: Desc, draw: (view: MessageShape<Desc>, names: Names) => HTMLElement, rules?: Rules): Board {
+// the board's element is marked with the view's type name, as the generic board's is. `pointing` maps the game's
+// move message (`move`) to its path, for the moves chosen by clicking the board.
+export function defineBoard<Desc extends DescMessage, MoveDesc extends DescMessage>(
+  schema: Desc, draw: (view: MessageShape<Desc>, names: Names) => HTMLElement, rules?: Rules,
+  pointing?: { move: MoveDesc; path: (move: MessageShape<MoveDesc>, view: MessageShape<Desc>) => string[] }): Board {
   return {
     viewType: schema.typeName,
     rules,
@@ -26,7 +31,17 @@ export function defineBoard<Desc extends DescMessage>(
       board.dataset.view = schema.typeName;
       return board;
     },
+    path: pointing && ((move, view) => move.$typeName === pointing.move.typeName && view.$typeName === schema.typeName
+      ? pointing.path(move as MessageShape<MoveDesc>, view as MessageShape<Desc>) : []),
   };
+}
+
+// Marks a card or place of a board as the thing named `key` in the paths of moves, and `name` for people ("Torii,
+// position 3 of your Hand"): the table makes it a button while a legal move goes through it.
+export function target<E extends HTMLElement>(element: E, key: string, name: string): E {
+  element.dataset.target = key;
+  element.dataset.targetName = name;
+  return element;
 }
 
 // The hosted games' messages as the service describes them (ListGameTypes), with their .proto comments: what a

@@ -3,9 +3,10 @@ import { create, createRegistry, type Registry } from "@bufbuild/protobuf";
 import { ConnectError, Code } from "@connectrpc/connect";
 import { auth, client, describeError, errorReason, hostedGames } from "./api";
 import { genericBoard, unpack, type Rules } from "./board";
-import { BOARDS, RULES } from "./boards";
+import { BOARDS, PATHS, RULES } from "./boards";
 import { h } from "./dom";
 import { errorCode } from "./errors";
+import { choices, choose, following, targetAction, type Pointable } from "./pointing";
 import { eventText, seatCounts, seatRange as seatRangeText } from "./labels";
 // webplayers: sign-in, the player's pages (#mine, #replay=, #ratings, #leaderboard), ratings in the lobby
 import { playerPage } from "./pages";
@@ -221,12 +222,16 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
   // Your hand and your moves in one panel, kept at the bottom of the screen (sticky) while the board scrolls above
   // it: every move is in reach without scrolling past the board, on a laptop and on a phone.
   const handSlot = h("div.hand-slot", { "data-testid": "your-hand" });
+  // A card or place clicked on the way to a move of several parts: what is chosen so far, the moves it leaves that
+  // no further click tells apart (their buttons), and a way back (Escape too).
+  const selection = h("div.selection", { "data-testid": "selection", hidden: true, "aria-live": "polite" });
   const yours = h("section.your-moves", { hidden: true, "aria-label": "Your hand and your moves" },
-    handSlot, h("h3", {}, "Your moves"), moves, hint);
+    handSlot, selection, h("h3", {}, "Your moves"), moves, hint);
   const watching = h("div.watching", { "data-testid": "watching", hidden: true });
   const help = h("details.rules", { "data-testid": "rules" }, h("summary", {}, "How to play"));
   const score = h("div.score", { "data-testid": "score" });
-  const log = h("ol.log", { "data-testid": "log" });
+  // The log scrolls once long: the keyboard reaches it too (arrow keys scroll it once it has the focus).
+  const log = h("ol.log", { "data-testid": "log", tabindex: 0, "aria-label": "Game log, newest first" });
   const share = seat.joinCode ? shareBox(seat.joinCode) : null;
   app.replaceChildren(
     h("div.table", {},
@@ -236,6 +241,125 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
       fold("Game log", "log", log))),
   );
   const names = (n: number) => state?.seats[n]?.name || `Seat ${n + 1}`;
+  const left = app.querySelector<HTMLElement>(".left")!;
+
+  // Playing by pointing (src/pointing.ts): the legal moves that a card or place of the board stands for, each with
+  // the keys clicked to choose it, and the keys clicked so far. Recomputed at every state drawn; a new version of
+  // the game forgets a half-made choice.
+  let pointables: Pointable[] = [];
+  let chosen: string[] = [];
+  let pointedVersion: bigint | undefined;
+
+  function point(next: GameState): void {
+    const view = unpack(next.view, registry);
+    const path = view && PATHS.get(view.$typeName);
+    const mine = next.yourSeat !== undefined && next.toAct.includes(next.yourSeat);
+    pointables = path && mine ? next.legalMoves.flatMap((m) => {
+      const typed = unpack(m.move, registry);
+      return typed ? [{ id: m.id, label: m.label, path: path(typed, view) }] : [];
+    }) : [];
+    // A move that a card or place stands for says so on its button (tests/click_play.mjs checks its card is lit).
+    const pointed = new Set(pointables.filter((m) => m.path.length).map((m) => m.id));
+    for (const b of moves.querySelectorAll<HTMLElement>("button.move")) b.toggleAttribute("data-pointed", pointed.has(b.dataset.moveId!));
+    if (pointedVersion !== next.version) chosen = [];
+    pointedVersion = next.version;
+    arm();
+  }
+
+  // Marks the board's cards and places that a legal move goes through next as buttons ("choosable": an outline and a
+  // marker), and those chosen so far as pressed. A button's name is what it shows (the text seen is in the name, as
+  // WCAG's label in name asks) followed by what it does, in words only a screen reader reads.
+  function arm(): void {
+    const next = choices(pointables, chosen);
+    for (const el of left.querySelectorAll<HTMLElement>("[data-target]")) {
+      const key = el.dataset.target!;
+      const name = el.dataset.targetName ?? key;
+      const isChosen = chosen.includes(key);
+      const leadsTo = next.get(key);
+      el.classList.toggle("chosen", isChosen);
+      el.classList.toggle("choosable", !isChosen && !!leadsTo);
+      if (isChosen || leadsTo) {
+        el.setAttribute("role", "button");
+        el.tabIndex = 0;
+        let said = el.querySelector<HTMLElement>(":scope > .target-action");
+        if (!said) el.append(said = h("span.target-action.visually-hidden"));
+        said.textContent = targetAction(name, isChosen ? "chosen" : leadsTo!);
+        if (isChosen || leadsTo!.length > 1) el.setAttribute("aria-pressed", String(isChosen));
+        else el.removeAttribute("aria-pressed");
+      } else {
+        for (const a of ["role", "tabindex", "aria-pressed"]) el.removeAttribute(a);
+        el.querySelector(":scope > .target-action")?.remove();
+      }
+    }
+    drawSelection();
+  }
+
+  function drawSelection(): void {
+    // While a choice is half made, the move buttons below are those it may still become (less those offered here).
+    const still = new Set(following(pointables, chosen).filter((m) => m.path.length > chosen.length).map((m) => m.id));
+    for (const group of moves.querySelectorAll<HTMLElement>(".group")) {
+      const buttons = [...group.querySelectorAll<HTMLButtonElement>("button.move")];
+      for (const b of buttons) b.hidden = chosen.length > 0 && !still.has(b.dataset.moveId!);
+      group.hidden = buttons.every((b) => b.hidden);
+    }
+    selection.hidden = !chosen.length;
+    if (!chosen.length) {
+      selection.replaceChildren();
+      return;
+    }
+    const named = chosen.map((key) => left.querySelector<HTMLElement>(`[data-target="${CSS.escape(key)}"]`)?.dataset.targetName ?? key);
+    const complete = following(pointables, chosen).filter((m) => m.path.length === chosen.length);
+    const more = choices(pointables, chosen).size;
+    selection.replaceChildren(
+      h("p", {}, h("strong", {}, `Chosen: ${named.join(", then ")}. `),
+        more ? "Click a highlighted card or place to go on" : "", more && complete.length ? ", or choose below." : more ? "." : "Choose below."),
+      h("div.group", {}, complete.map((m) => h("button.move.confirm", { "data-move-id": m.id, onclick: () => playId(m.id) }, m.label)),
+        h("button.cancel", { "data-testid": "cancel-choice", onclick: cancelChoice }, "Cancel (Esc)")),
+    );
+  }
+
+  function cancelChoice(): void {
+    chosen = [];
+    arm();
+  }
+
+  // A click (or Enter, Space) on a card or place: play the one move it leaves, or choose it and show what follows.
+  function activate(key: string): void {
+    const at = chosen.indexOf(key);
+    if (at >= 0) {
+      chosen = chosen.slice(0, at); // a chosen one clicked again: undo back to before it
+      arm();
+      return;
+    }
+    const step = choose(pointables, chosen, key);
+    if (step.kind === "play") void playId(step.move.id);
+    else if (step.kind === "select") {
+      chosen = step.chosen;
+      arm();
+    }
+  }
+
+  const pointedAt = (e: Event) => (e.target as Element | null)?.closest<HTMLElement>("[data-target].choosable, [data-target].chosen");
+  left.addEventListener("click", (e) => {
+    const el = pointedAt(e);
+    if (el && left.contains(el)) activate(el.dataset.target!);
+  });
+  left.addEventListener("keydown", (e) => {
+    const el = pointedAt(e);
+    if (!el || e.target !== el || (e.key !== "Enter" && e.key !== " ")) return;
+    e.preventDefault(); // Space would scroll the page
+    activate(el.dataset.target!);
+  });
+  const escape = (e: KeyboardEvent) => {
+    if (e.key === "Escape" && chosen.length) cancelChoice();
+  };
+  document.addEventListener("keydown", escape);
+  shown.addEventListener("abort", () => document.removeEventListener("keydown", escape));
+
+  function playId(id: string): Promise<void> {
+    const move = state?.legalMoves.find((m) => m.id === id);
+    return move ? play(move) : Promise.resolve();
+  }
 
   function shareBox(code: string): HTMLElement {
     const link = joinLink(code);
@@ -284,6 +408,9 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
     const view = next.view;
     const typed = unpack(view, registry);
     const own = typed && BOARDS.get(typed.$typeName);
+    // A card or place with the keyboard's focus keeps it when the board is drawn again (an update of the game).
+    const focused = document.activeElement instanceof HTMLElement && left.contains(document.activeElement)
+      ? document.activeElement.dataset.target : undefined;
     if (!view) board.replaceChildren(h("p", {}, "Waiting for the game to start."));
     else board.replaceChildren(own ? own(typed, names) : genericBoard(view, registry));
     handSlot.replaceChildren(...yourHand());
@@ -296,6 +423,8 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
     watching.hidden = !spectator;
     if (spectator) drawWatching();
     else drawMoves(next.legalMoves);
+    point(next);
+    if (focused) left.querySelector<HTMLElement>(`[data-target="${CSS.escape(focused)}"][tabindex]`)?.focus({ preventScroll: true });
     for (const event of next.recentEvents) addEvent(event);
     const over = next.status === GameStatus.FINISHED;
     say(over ? "The game is over." : !spectator && next.toAct.includes(next.yourSeat!)
@@ -307,17 +436,20 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
   }
 
   // The reader's hand, as the board drew it (a game's board marks it "hand", Naishi's "hand-SEAT" in the reader's
-  // territory), taken out of the board, with its label, into the panel of your moves.
+  // territory), taken out of the board, with its label, into the panel of your moves; and a secret choice of the
+  // reader's own that the board shows (Naishi's gift, "gift"), after it.
   function yourHand(): HTMLElement[] {
     const hand = board.querySelector<HTMLElement>("[data-testid=hand], .territory.mine [data-testid^=hand-]");
-    if (!hand) return [];
+    const gift = board.querySelector<HTMLElement>("[data-testid=gift]");
+    const choice = gift ? [h("h3", {}, "Your choice"), gift] : [];
+    if (!hand) return choice;
     const label = hand.previousElementSibling;
     if (label?.matches(".rowlabel, .small") && /hand/i.test(label.textContent ?? "")) label.remove();
     // a row that may scroll sideways: the keyboard reaches it too (arrow keys scroll it once it has the focus)
     hand.tabIndex = 0;
     hand.setAttribute("role", "group");
     hand.setAttribute("aria-label", "Your hand");
-    return [h("h3", {}, "Your hand"), hand];
+    return [h("h3", {}, "Your hand"), hand, ...choice];
   }
 
   // A spectator's note, and the seat this browser holds in the game (kept by another tab) offered back.
@@ -353,7 +485,10 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
 
   async function play(move: LegalMove): Promise<void> {
     if (!state) return;
-    for (const b of moves.querySelectorAll("button")) (b as HTMLButtonElement).disabled = true;
+    for (const b of yours.querySelectorAll("button")) (b as HTMLButtonElement).disabled = true;
+    pointables = []; // nothing more to click until the answer comes
+    chosen = [];
+    arm();
     try {
       const answer = await client.makeMove({ gameId: seat.gameId, move: { case: "moveId", value: move.id },
         expectedVersion: state.version, requestId: crypto.randomUUID() }, auth(seat.token));
@@ -365,7 +500,10 @@ async function table(seat: Seat, shown: AbortSignal): Promise<void> {
       if (ConnectError.from(e).code === Code.Aborted || ConnectError.from(e).code === Code.FailedPrecondition) {
         const fresh = await client.getState({ gameId: seat.gameId }, auth(seat.token));
         if (fresh.state) draw(fresh.state);
-      } else if (state) drawMoves(state.legalMoves);
+      } else if (state) {
+        drawMoves(state.legalMoves);
+        point(state);
+      }
     }
   }
 

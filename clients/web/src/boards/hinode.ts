@@ -1,9 +1,11 @@
 // Top of the Hinode Town's board: the town (3 rows of 4 Areas, and the Bonus Area) with each Area's Nawabari card,
 // resources and place markers, the four positions around the table, the trick being played, and the viewer's hand.
-import { defineBoard, enumEffect, enumName, type Names } from "../board";
+import { defineBoard, enumEffect, enumName, target, type Names } from "../board";
 import { h } from "../dom";
 import {
+  HinodeColour,
   HinodeColourSchema,
+  HinodeMoveSchema,
   HinodePhaseSchema,
   HinodeTribeSchema,
   type HinodeArea,
@@ -24,13 +26,24 @@ function card(c: HinodeCard | undefined): HTMLElement {
     h("span.suit", {}, `${SHAPES[colour] ?? ""} ${colour}`));
 }
 
-function resources(r: HinodeResources | undefined): HTMLElement {
-  const counts = [["red", r?.red ?? 0], ["blue", r?.blue ?? 0], ["yellow", r?.yellow ?? 0]] as const;
-  const said = counts.filter(([, n]) => n).map(([colour, n]) => `${n} ${colour}`).join(", ");
+// A card in hand, as the moves' paths name it: "hand:hero" or "hand:SUIT-NUMBER".
+const cardKey = (c: HinodeCard | undefined) => `hand:${c?.hero ? "hero" : `${c?.suit}-${c?.number}`}`;
+
+const COLOURS = [["red", HinodeColour.RED], ["blue", HinodeColour.BLUE], ["yellow", HinodeColour.YELLOW]] as const;
+
+function resources(r: HinodeResources | undefined, battlefield = false): HTMLElement {
+  const counts = COLOURS.map(([colour, value]) => [colour, value, r?.[colour] ?? 0] as const);
+  const said = counts.filter(([, , n]) => n).map(([colour, , n]) => `${n} ${colour}`).join(", ");
   const dots = (n: number, colour: string) => Array.from({ length: n }, () =>
     h(`span.dot.${colour}`, { "aria-hidden": "true" }, SHAPES[colour]));
+  // The Battlefield's resources are taken one colour at a time by clicking that colour's group ("resource:COLOUR").
+  if (battlefield) {
+    return h("span.resources", { title: said || "no resources" }, counts.filter(([, , n]) => n).map(([colour, value, n]) =>
+      target(h("span.resource-group", {}, h("span", { role: "img", "aria-label": `resources: ${n} ${colour}` }, dots(n, colour))),
+        `resource:${value}`, `${n} ${colour} resource${n > 1 ? "s" : ""} on the Battlefield`)));
+  }
   return h("span.resources", { role: "img", "aria-label": `resources: ${said || "none"}`, title: said || "no resources" },
-    counts.map(([colour, n]) => dots(n, colour)));
+    counts.map(([colour, , n]) => dots(n, colour)));
 }
 
 export function hinodeBoard(view: HinodeView, names: Names): HTMLElement {
@@ -40,16 +53,19 @@ export function hinodeBoard(view: HinodeView, names: Names): HTMLElement {
   const area = (a: HinodeArea, index: number | undefined) => {
     const n = a.nawabari;
     const colour = n ? enumName(HinodeColourSchema, n.colour).toLowerCase() : "none";
-    return h(
+    const drawn = h(
       `div.area.area-${colour}${index !== undefined && index === view.battlefield ? ".battlefield" : ""}`,
       { title: index === undefined ? "Bonus Area" : `Area ${index + 1} (row ${a.row}, column ${a.column})` },
       h("div.area-head", {}, n ? `${enumName(HinodeColourSchema, n.colour)} ${n.number}` : "", index === undefined ? " · Bonus" : "",
         index !== undefined && index === view.battlefield ? " · Battlefield" : ""),
       n ? h("div.small", {}, `1st ${n.firstPlaceVp} VP · 2nd ${n.secondPlaceVp} VP`) : null,
-      resources(a.resources),
+      resources(a.resources, index !== undefined && index === view.battlefield),
       h("div.small", {}, `1st: ${who(a.firstPlace)} · 2nd: ${who(a.secondPlace)}`),
       a.samuraiMarkers.length ? h("div.small", {}, `Samurai: ${a.samuraiMarkers.map(who).join(", ")}`) : null,
     );
+    // An Area of the town is chosen as the Battlefield by clicking it ("area:INDEX", as the moves count them).
+    return index === undefined ? drawn
+      : target(drawn, `area:${index}`, `Area at row ${a.row}, column ${a.column}${n ? `, ${colour} ${n.number}` : ""}`);
   };
   return h(
     "div.board.hinode",
@@ -62,7 +78,7 @@ export function hinodeBoard(view: HinodeView, names: Names): HTMLElement {
     ].filter(Boolean).join(" · ")),
     h("div.town", {}, view.areas.map((a, i) => area(a, i))),
     view.bonusArea ? h("div.bonus", {}, area(view.bonusArea, undefined)) : null,
-    h("div.positions", {}, view.positions.map((p) =>
+    h("div.positions", {}, view.positions.map((p) => target(
       h(`div.position${p.position === view.actor ? ".acting" : ""}`, { "data-position": p.position + 1 },
         h("span.small", {}, `Position ${p.position + 1} · `),
         h("strong", {}, who(p.position), p.position === view.seat ? " (you)" : ""),
@@ -70,12 +86,13 @@ export function hinodeBoard(view: HinodeView, names: Names): HTMLElement {
           ` · ${p.handSize} cards${p.heroAvailable ? " · Hero" : ""}`),
         // A tribe's skill (the game's words for it) counts in the advanced rules only.
         view.advanced && p.tribe ? h("div.card-text.tribe-skill", {}, enumEffect(HinodeTribeSchema, p.tribe) ?? "") : null,
-        resources(p.resources)))),
+        resources(p.resources)), `position:${p.position}`, `Position ${p.position + 1}: ${who(p.position)}`))),
     h("div.rowlabel", {}, "Trick"),
     h("div.cards", { "data-testid": "trick" }, view.trick.length
       ? view.trick.map((play) => h("div.pile", {}, card(play.play?.card), h("span.size", {}, `${who(play.position)} (${play.power})`)))
       : h("span.small", {}, "No card played yet")),
-    view.hand.length ? [h("div.rowlabel", {}, "Your hand"), h("div.cards", { "data-testid": "hand" }, view.hand.map(card))] : null,
+    view.hand.length ? [h("div.rowlabel", {}, "Your hand"), h("div.cards", { "data-testid": "hand" }, view.hand.map((c) =>
+      target(card(c), cardKey(c), c.hero ? "the Hero" : `${enumName(HinodeColourSchema, c.suit).toLowerCase()} ${c.number}`)))] : null,
   );
 }
 
@@ -106,4 +123,17 @@ export const board = defineBoard(HinodeViewSchema, hinodeBoard, {
     ["Battlefield", "the Area this trick is fought for (outlined in orange)"],
   ],
   secretMove: "made a move",
+}, {
+  move: HinodeMoveSchema,
+  // A card is played by clicking it in hand (its ways to be played, with a resource or a skill, are its buttons
+  // then), the Battlefield chosen by clicking its Area, a resource taken by clicking its colour on the Battlefield
+  // then, when a proxy may get it, the position that gets it. The tribes are not on the board: their buttons.
+  path: ({ kind }) => {
+    switch (kind.case) {
+      case "chooseArea": return [`area:${kind.value.area}`];
+      case "playCard": return [cardKey(kind.value.card)];
+      case "takeResource": return [`resource:${kind.value.colour}`, `position:${kind.value.receiver}`];
+      default: return [];
+    }
+  },
 });

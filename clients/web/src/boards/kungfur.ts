@@ -1,6 +1,6 @@
 // Kung Fur Fight's board: the three Arenas (rewards, each side's team with its leader and assistants, the winner),
 // both players' resources and hands (the opponent's as far as it is known), and the piles.
-import { card, chip, defineBoard, enumEffect, enumName, type Names } from "../board";
+import { card, chip, defineBoard, enumEffect, enumName, target, type Names } from "../board";
 import { h } from "../dom";
 import {
   KungFurArenaNumberSchema,
@@ -9,8 +9,11 @@ import {
   KungFurCardSchema,
   KungFurDecisionSchema,
   KungFurDishStateSchema,
+  KungFurMoveSchema,
   KungFurPhaseSchema,
   KungFurSideSchema,
+  KungFurToken,
+  KungFurTokenSchema,
   KungFurViewSchema,
   type KungFurView,
 } from "../gen/tabletop/v1/kungfur_pb";
@@ -31,8 +34,18 @@ export function kungfurBoard(view: KungFurView, names: Names): HTMLElement {
   // A card's AP in this game (the game's data option may change them), from the view's card table.
   const ap = new Map(view.cardTypes.filter((t) => t.attackPoints).map((t) => [t.card, `${t.attackPoints} AP`]));
   const cards = (values: number[]) => h("div.cards.small-cards", {}, values.map((c) => chip(KungFurCardSchema, c, ap.get(c))));
+  // The viewer's cards that moves are chosen by: its hand ("hand:CARD"), its rest area for Kkami ("rest:CARD"), the
+  // Banana's draw ("banana:CARD"), its tokens ("token:TOKEN"); then an arena ("arena:NUMBER").
+  const pointed = (key: string, c: number, element: HTMLElement) => target(element, `${key}:${c}`, enumName(KungFurCardSchema, c));
   const hand = (values: number[]) => h("div.cards.with-text", { "data-testid": "hand" },
-    values.map((c) => card(KungFurCardSchema, c, ap.get(c))));
+    values.map((c) => pointed("hand", c, card(KungFurCardSchema, c, ap.get(c)))));
+  const resting = (values: number[]) => h("div.cards.small-cards", {}, values.map((c) => pointed("rest", c, chip(KungFurCardSchema, c, ap.get(c)))));
+  const tokens = (p: { hiddenWeapons: number; coconuts: number }) => {
+    const stock = [[KungFurToken.HIDDEN_WEAPON, p.hiddenWeapons], [KungFurToken.COCONUT, p.coconuts]] as const;
+    return stock.some(([, n]) => n) ? h("div.cards.tokens", {}, stock.filter(([, n]) => n).map(([token, n]) =>
+      target(h("span.token", {}, `${enumName(KungFurTokenSchema, token)} ×${n}`), `token:${token}`,
+        `${enumName(KungFurTokenSchema, token)} token (${n} left)`))) : null;
+  };
   const side = (seat: number) => enumName(KungFurSideSchema, view.players.find((p) => p.seat === seat)?.side ?? 0);
   const player = (seat: number) => view.players.find((p) => p.seat === seat);
   // An arena's team: its animals; none is drawn as "no animal" (or a plan still behind its screen), never as cards.
@@ -47,7 +60,7 @@ export function kungfurBoard(view: KungFurView, names: Names): HTMLElement {
       view.currentArena ? `arena ${enumName(KungFurArenaNumberSchema, view.currentArena)}, ${enumName(KungFurBattleStageSchema, view.stage)}` : "",
     ].filter(Boolean).join(" · ")),
     view.endReason ? h("div.status-line", { "data-testid": "end-reason" }, ending(view, names)) : null,
-    h("div.arenas", {}, view.arenas.map((a) =>
+    h("div.arenas", {}, view.arenas.map((a) => target(
       h(`div.arena${a.number === view.currentArena ? ".acting" : ""}`, {},
         h("strong", {}, `Arena ${enumName(KungFurArenaNumberSchema, a.number)}`,
           a.winner !== undefined ? ` — won by ${names(a.winner)}` : a.fought ? " — fought" : ""),
@@ -55,17 +68,21 @@ export function kungfurBoard(view: KungFurView, names: Names): HTMLElement {
         a.teams.map((t) => h("div.team", {},
           h("div.small", {}, `${names(t.seat)} (${side(t.seat)}) · ${t.attackPoints} AP`,
             t.hiddenWeapons ? ` · ${t.hiddenWeapons} hidden weapons` : "", t.coconuts ? ` · ${t.coconuts} coconuts` : ""),
-          team(t.seat, [t.leader, ...t.assistants].filter(Boolean))))))),
+          team(t.seat, [t.leader, ...t.assistants].filter(Boolean))))), `arena:${a.number}`,
+      `Arena ${enumName(KungFurArenaNumberSchema, a.number)}`))),
     h("div.positions", {}, view.players.map((p) =>
       h(`div.position${p.seat === view.seat ? ".mine" : ""}`, {},
         h("strong", {}, `${names(p.seat)} (${enumName(KungFurSideSchema, p.side)})`, p.seat === view.seat ? " (you)" : ""),
         h("div.small", {}, `SP ${p.sp} · VP ${p.vp} · limit ${p.limit} · food ${p.foodTokens} · dish ${enumName(KungFurDishStateSchema, p.specialDish)}`,
           p.planDone ? " · plan done" : ""),
         h("div.small", {}, "Hand"), p.seat === view.seat ? hand(p.hand) : cards(p.hand),
-        p.restArea.length ? [h("div.small", {}, "Resting"), cards(p.restArea)] : null,
+        p.seat === view.seat ? tokens(p) : null,
+        p.restArea.length ? [h("div.small", {}, "Resting"), p.seat === view.seat ? resting(p.restArea) : cards(p.restArea)] : null,
         p.items.length ? [h("div.small", {}, "Items"), cards(p.items)] : null))),
     view.decisions.length ? h("div.small", {}, "Waiting for: ", view.decisions.map((d) =>
       `${names(d.seat)} (${enumName(KungFurDecisionSchema, d.decision)})`).join(", ")) : null,
+    view.bananaDraw.length ? [h("div.rowlabel", {}, "The Banana's draw"), h("div.cards.small-cards", { "data-testid": "banana-draw" },
+      view.bananaDraw.map((c) => pointed("banana", c, chip(KungFurCardSchema, c, ap.get(c)))))] : null,
     view.rewardsToTake.length ? [h("div.rowlabel", {}, "Rewards to take"), cards(view.rewardsToTake)] : null,
     view.discard.length ? [h("div.rowlabel", {}, "Discard"), cards(view.discard)] : null,
     h("div.small", {}, `Reward deck: ${view.rewardDeckSize} cards`),
@@ -97,4 +114,19 @@ export const board = defineBoard(KungFurViewSchema, kungfurBoard, {
     ["Every card", "the table of every card's kind, AP, copies and ability in this game"],
   ],
   secretMove: "planned (behind the screen)",
+}, {
+  move: KungFurMoveSchema,
+  // An animal is put on an arena by clicking it in hand, then the arena (as leader or assistant, whichever the arena
+  // takes); a token by clicking it, then the arena; Master Shu's assistant, Kkami's animal and the Banana's card by
+  // clicking them. Reinforcements, finishing the plan, Ringo's weapons and the recovery are buttons.
+  path: ({ kind }) => {
+    switch (kind.case) {
+      case "lead": case "assist": return [`hand:${kind.value.animal}`, `arena:${kind.value.arena}`];
+      case "placeToken": return [`token:${kind.value.token}`, `arena:${kind.value.arena}`];
+      case "masterShu": return kind.value.animal ? [`hand:${kind.value.animal}`] : [];
+      case "bananaPick": return [`banana:${kind.value.card}`];
+      case "kkami": return [`rest:${kind.value.animal}`];
+      default: return [];
+    }
+  },
 });
