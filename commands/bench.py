@@ -19,6 +19,8 @@ KINDS = {
     "gateway": ("bench.gateway:main", "the browser path: moves/s through the gRPC-Web gateway vs native"),
     "archive": ("bench.archive:main", "the archive writer: games/s per writer CPU-second, the rating update's CPU "
                                       "cost, a stalled PostgreSQL's backlog and drain"),
+    "openspiel": ("bench.openspiel:main", "OpenSpiel's C++ ISMCTS on hearts, the yardstick for `bench ai` (needs "
+                                          "pip install open_spiel)"),
 }
 
 

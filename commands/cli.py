@@ -30,7 +30,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("clients.history:replay_main", "step through a finished game, every hidden card revealed"),
     "ratings": ("clients.ratings:ratings_main", "print a player's ratings, one per game type (yours, or another's)"),
     "leaderboard": ("clients.ratings:leaderboard_main", "print a game type's leaderboard, best rating first"),
-    "bench": ("commands.bench:main", "benchmarks: engine, ai, load, watch, flood, chaos, wait, gateway, archive"),
+    "bench": ("commands.bench:main", "benchmarks: engine, ai, load, watch, flood, chaos, wait, gateway, archive, "
+                                             "openspiel"),
 }
 
 

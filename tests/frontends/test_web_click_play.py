@@ -33,8 +33,8 @@ BUTTON_ONLY = {
     "naishi": r"You (end your turn|declare the end|recall your Emissaries)",
     "hinode": r"You choose the tribe",
     "zipang": r"You (block|defend|let|take no card)",
-    "kung-fur-fight": r"You (finish your plan|use your Reinforcements|decline|add \d+ Hidden Weapon|spend|leave|use your "
-                      r"Head Chef|eat)",
+    "kung-fur-fight": r"You (finish your plan|use your Reinforcements|decline|add \d+ Hidden Weapon|spend|leave"
+                      r"|use your Head Chef|eat)",
 }
 
 
