@@ -91,25 +91,39 @@ def positions(game, seed):
         step += 1
     return found[:4]
 
+planted = sys.argv[1] if len(sys.argv) > 1 else None  # a search to run on another random stream (a divergence)
 out = {}
 for game in registry.all_games():
     for i, (state, seat) in enumerate(positions(game, 7)):
         view = game.view(state, seat)
-        result = ismcts.search(game, view, seat, ismcts.Budget(iterations=300), random.Random(i))
+        stream = i + 1000 if f"{game.info.name}/{i}" == planted else i
+        result = ismcts.search(game, view, seat, ismcts.Budget(iterations=300), random.Random(stream))
         out[f"{game.info.name}/{i}"] = [result.move.id, result.iterations,
                                        [[c.move_id, c.visits, c.mean_reward, c.win_rate] for c in result.candidates]]
 print(json.dumps({"path": compiled.PATH, "searches": out}))
 """
 
 
+def _searches(env: dict[str, str], *args: str) -> dict:
+    done = subprocess.run([sys.executable, "-c", SEARCH, *args], env=env, cwd=REPO, capture_output=True, text=True,
+                          check=True)
+    return json.loads(done.stdout)
+
+
+@pytest.mark.integration
+def test_a_divergence_in_one_search_is_caught():
+    """The comparison below has the resolution to see one search of one game go another way: the same path run
+    twice, once with one search's random stream planted apart, differs there and nowhere else."""
+    planted = "naishi/1"
+    plain, diverged = _searches(_pure_env())["searches"], _searches(_pure_env(), planted)["searches"]
+    assert planted in plain
+    assert [key for key in plain if plain[key] != diverged[key]] == [planted]
+
+
 @needs_both
 @pytest.mark.integration
 def test_both_paths_search_alike_move_for_move():
-    runs = {}
-    for path, env in (("compiled", dict(os.environ, **{compiled.ENV: "0"})), ("pure", _pure_env())):
-        done = subprocess.run([sys.executable, "-c", SEARCH], env=env, cwd=REPO, capture_output=True, text=True,
-                              check=True)
-        runs[path] = json.loads(done.stdout)
+    runs = {"compiled": _searches(dict(os.environ, **{compiled.ENV: "0"})), "pure": _searches(_pure_env())}
     assert runs["compiled"]["path"].startswith("compiled by mypyc"), runs["compiled"]["path"]
     assert runs["pure"]["path"].startswith("pure Python"), runs["pure"]["path"]
     compiled_searches, pure_searches = runs["compiled"]["searches"], runs["pure"]["searches"]
