@@ -4,6 +4,7 @@ and the scoring's constants, and picks among the legal moves it is given)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from games.base import Move, PlayoutPolicy
 from games.naishi.data import ADVISOR, BANNER, HORSEMAN, MONK, MOUNTAIN, NAMES, NINJA, RICE, RONIN, TORII
@@ -11,20 +12,21 @@ from games.naishi.moves import Develop
 from games.naishi.rules import Work
 from games.naishi.scoring import CELLS, HORSEMAN_BANNER_BONUS, NEIGHBOURS, TORII_POINTS, WIDTH, grid_points
 
-EXPLORE = 0.2  # share of the policy's picks made uniformly at random (court actions, decrees, the end come from these)
-RICE_NEIGHBOUR = 5.0  # half a pair's points, for each Rice field next to where one lands
+# share of the policy's picks made uniformly at random (court actions, decrees, the end come from these)
+EXPLORE: Final = 0.2
+RICE_NEIGHBOUR: Final = 5.0  # half a pair's points, for each Rice field next to where one lands
 
 # The cards that score by their count or their company, worth a rough guess anywhere (the Torii by the count, in
 # `choose`); the others are worth what the scoring gives them alone on a cell, plus a rough average of what their
 # neighbours add (in the Line, in the Hand).
-_GUESSED = {
+_GUESSED: Final = {
     MOUNTAIN: -3.0,  # two or more cost 5 points: covering them pays
     RICE: 2.0,
     TORII: 0.0,
     RONIN: 3.0,
     NINJA: 3.0,
 }
-_NEARBY = {ADVISOR: (1.0, 1.0), MONK: (0.5, 0.0)}
+_NEARBY: Final = {ADVISOR: (1.0, 1.0), MONK: (0.5, 0.0)}
 
 
 def _cell_values() -> tuple[tuple[float, ...], ...]:
@@ -44,7 +46,7 @@ def _cell_values() -> tuple[tuple[float, ...], ...]:
     return tuple(table)
 
 
-_VALUE = _cell_values()
+_VALUE: Final = _cell_values()
 
 
 def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], float]) -> Move:

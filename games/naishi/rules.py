@@ -10,6 +10,8 @@ is left to decide (developed and the additional action done, or none possible).
 
 from __future__ import annotations
 
+from typing import Final
+
 from games.base import Move, chance, frozen
 from games.naishi.data import DEVELOPMENT_DECK, HAND_MOUNTAINS, LINE_MOUNTAINS, MOUNTAIN, NAMES, PILE_SIZE, PILES
 from games.naishi.moves import (
@@ -37,14 +39,15 @@ from games.naishi.state import (
     switched,
 )
 
-EMISSARIES = 2
-POSITIONS = range(PILES)
-PAIRS = tuple((a, b) for a in POSITIONS for b in POSITIONS if a < b)
+# Final: the compiled rules (mypyc) read these as constants (or C statics), not as globals looked up by name
+EMISSARIES: Final = 2
+POSITIONS: Final = range(PILES)
+PAIRS: Final = tuple((a, b) for a in POSITIONS for b in POSITIONS if a < b)
 
 # What the public learns of a Hand, noted by `play` as (kind, ...) and folded into the knowledge by `freeze`:
-REPLACED = 0  # (REPLACED, owner, position, the card that left face up, the card put there in view)
-SWITCHED = 1  # (SWITCHED, owner, a, b, 0): two Hand cards changed places
-DECREED = 2  # (DECREED, position, Hand 0's card, Hand 1's card, 0): the Hand Decree exchanged them
+REPLACED: Final = 0  # (REPLACED, owner, position, the card that left face up, the card put there in view)
+SWITCHED: Final = 1  # (SWITCHED, owner, a, b, 0): two Hand cards changed places
+DECREED: Final = 2  # (DECREED, position, Hand 0's card, Hand 1's card, 0): the Hand Decree exchanged them
 
 Event = tuple[int, int, int, int, int]
 
@@ -223,7 +226,7 @@ def _folded(knowledge: tuple[HandKnowledge, ...], events: list[Event]) -> tuple[
 
 # --- who acts, and the legal moves -----------------------------------------------------------------------------
 
-_TURN = ((0,), (1,))
+_TURN: Final = ((0,), (1,))
 
 
 def to_act(work: Work) -> tuple[int, ...]:
@@ -242,44 +245,46 @@ def seats_to_act(phase: str, turn: int, gifts: list[int | None] | tuple[int | No
 
 
 # Moves are immutable values: build each once, so listing the legal moves allocates nothing but lists.
-GIVES = tuple(Give(card) for card in range(len(NAMES)))
-DEVELOPS = {row: tuple(Develop(row, p) for p in POSITIONS) for row in ("hand", "line")}
-RIVER_SWITCHES = {(a, b): Switch("river", a, b) for a, b in PAIRS}
-OWN_SWITCHES = (
+GIVES: Final = tuple(Give(card) for card in range(len(NAMES)))
+DEVELOPS: Final = {row: tuple(Develop(row, p) for p in POSITIONS) for row in ("hand", "line")}
+RIVER_SWITCHES: Final = {(a, b): Switch("river", a, b) for a, b in PAIRS}
+OWN_SWITCHES: Final = (
     tuple(Switch("line", a, b) for a, b in PAIRS)
     + tuple(Switch("hand", a, b) for a, b in PAIRS)
     + tuple(Switch("column", p, p) for p in POSITIONS)
 )
-DISCARDS = {(a, b): DiscardRiver(a, b) for a, b in PAIRS}
-DECREES = tuple(Decree(row, p) for row in ("hand", "line") for p in POSITIONS)
+DISCARDS: Final = {(a, b): DiscardRiver(a, b) for a, b in PAIRS}
+DECREES: Final = tuple(Decree(row, p) for row in ("hand", "line") for p in POSITIONS)
 # "A token placed on the Imperial Decree space may never be recalled!"
-RECALLABLE = tuple(s for s in range(len(SPACES)) if s != DECREE_SPACE)
-RECALLS = {
+RECALLABLE: Final = tuple(s for s in range(len(SPACES)) if s != DECREE_SPACE)
+RECALLS: Final = {
     spaces: Recall(spaces)
     for spaces in [(s,) for s in RECALLABLE] + [(a, b) for a in RECALLABLE for b in RECALLABLE if a < b]
 }
-END_TURN = EndTurn()
-DECLARE_END = DeclareEnd()
+END_TURN: Final = EndTurn()
+DECLARE_END: Final = DeclareEnd()
 
 # By the mask of River piles that still have cards (`Work.open`), in the rules' order: the developments (Hand,
 # then Line), the switches (River pairs, then your own cards), the River discards; and how many piles are empty.
-_MASKS = range(1 << PILES)
-_ALL_OPEN = (1 << PILES) - 1
+_MASKS: Final = range(1 << PILES)
+_ALL_OPEN: Final = (1 << PILES) - 1
 
 
 def _open(mask: int, p: int) -> bool:
     return bool(mask >> p & 1)
 
 
-_DEVELOPS = tuple(
+_DEVELOPS: Final = tuple(
     tuple(m for row in ("hand", "line") for p, m in enumerate(DEVELOPS[row]) if _open(mask, p)) for mask in _MASKS
 )
-_SWITCHES = tuple(
+_SWITCHES: Final = tuple(
     tuple(RIVER_SWITCHES[(a, b)] for a, b in PAIRS if _open(mask, a) and _open(mask, b)) + OWN_SWITCHES
     for mask in _MASKS
 )
-_DISCARDS = tuple(tuple(DISCARDS[(a, b)] for a, b in PAIRS if _open(mask, a) and _open(mask, b)) for mask in _MASKS)
-_EMPTY_PILES = tuple(PILES - bin(mask).count("1") for mask in _MASKS)
+_DISCARDS: Final = tuple(
+    tuple(DISCARDS[(a, b)] for a, b in PAIRS if _open(mask, a) and _open(mask, b)) for mask in _MASKS
+)
+_EMPTY_PILES: Final = tuple(PILES - bin(mask).count("1") for mask in _MASKS)
 assert SWITCH_SPACES == (0, 1, 2) and DISCARD_SPACES == (3, 4), "_additional spells out the court's spaces"
 
 

@@ -8,6 +8,8 @@ is aimed at answers it out of turn (REACT), one seat at a time, clockwise from t
 
 from __future__ import annotations
 
+from typing import Final
+
 from games.base import Move, chance
 from games.zipang.data import (
     ATTACK,
@@ -33,6 +35,8 @@ from games.zipang.moves import COIN_BLOCK, MONK_CANCEL, Play, React, Take, Use
 from games.zipang.scoring import ranking
 from games.zipang.state import OVER, PLAY, REACT, TAKE, USE, State
 from games.zipang.work import Work, freeze, thaw, to_act
+
+_EFFECTS: Final = EFFECTS  # a C static of the compiled module, where the data module's global is a dict lookup
 
 
 def new_game(num_players: int, table: Table, start: int, seed: int) -> State:
@@ -168,7 +172,7 @@ def _react(work: Work, seat: int, kind: str) -> None:
 
 # --- effects -------------------------------------------------------------------------------------------------
 def _start_effect(work: Work, user: int, card: int, targets: tuple[int, ...], ikki: bool) -> None:
-    effect = EFFECTS[card]
+    effect = _EFFECTS[card]
     work.effect, work.ikki, work.strength, work.victim, work.offer = card, ikki, 0, None, ()
     n = work.n
     if ikki:
@@ -233,7 +237,7 @@ def _resolve(work: Work, seat: int) -> None:
         return
     card = work.effect
     assert card is not None
-    effect = EFFECTS[card]
+    effect = _EFFECTS[card]
     if effect == STEAL or effect == TRIBUTE:
         if work.coins[seat]:  # FAQ Q3: nothing is taken from a seat without coins
             work.coins[seat] -= 1
