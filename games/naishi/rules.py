@@ -274,7 +274,7 @@ def _open(mask: int, p: int) -> bool:
     return bool(mask >> p & 1)
 
 
-_DEVELOPS: Final = tuple(
+DEVELOPMENTS: Final = tuple(
     tuple(m for row in ("hand", "line") for p, m in enumerate(DEVELOPS[row]) if _open(mask, p)) for mask in _MASKS
 )
 _SWITCHES: Final = tuple(
@@ -301,9 +301,9 @@ def legal_moves(work: Work, seat: int) -> list[Move]:
         moves.append(END_TURN)
         return moves
     if work.court_used:
-        return list(_DEVELOPS[work.open])
+        return list(DEVELOPMENTS[work.open])
     court = work.court
-    main: list[Move] = list(_DEVELOPS[work.open])
+    main: list[Move] = list(DEVELOPMENTS[work.open])
     mine = court.count(seat)
     if court[DECREE_SPACE] is None and mine < EMISSARIES:
         main += DECREES
