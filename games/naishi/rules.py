@@ -317,7 +317,8 @@ def legal_moves(work: Work, seat: int) -> list[Move]:
         main.append(DECLARE_END)
     if not main:
         return [END_TURN]  # nothing at all is possible: the seat can only pass
-    return main + _additional(work, seat, True)
+    main += _additional(work, seat, True)
+    return main
 
 
 def _additional(work: Work, seat: int, before_develop: bool) -> list[Move]:

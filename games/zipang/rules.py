@@ -283,8 +283,9 @@ def _clear_effect(work: Work) -> None:
 def _end_turn(work: Work) -> None:
     _clear_effect(work)
     n, active, hands = work.n, work.active, work.hands
-    if work.in_battle.count(True) == 1:
-        _win_battle(work, work.in_battle.index(True))
+    last = _last_standing(work.in_battle)
+    if last >= 0:
+        _win_battle(work, last)
         return
     for i in range(n):  # "draw in clockwise order starting from the active player"
         seat = (active + i) % n
@@ -296,10 +297,23 @@ def _end_turn(work: Work) -> None:
             if not hands[seat]:
                 _exclude(work, seat)
     in_battle = work.in_battle
-    if in_battle.count(True) == 1:
-        _win_battle(work, in_battle.index(True))
+    last = _last_standing(in_battle)
+    if last >= 0:
+        _win_battle(work, last)
         return
     _begin_turn(work, next(p for p in clockwise(active, n) if in_battle[p]))
+
+
+def _last_standing(in_battle: tuple[bool, ...]) -> int:
+    """The one seat still in the battle, or -1 when more are (a loop: compiled, `count` and `index` on the tuple
+    were two Python method calls at every turn's end)."""
+    last = -1
+    for seat, still in enumerate(in_battle):
+        if still:
+            if last >= 0:
+                return -1
+            last = seat
+    return last
 
 
 def _begin_turn(work: Work, seat: int) -> None:
