@@ -35,6 +35,7 @@ COMPILED = (
     "games/kungfur/rules.py",
     "games/kungfur/scoring.py",
     "games/kungfur/policy.py",
+    "games/deal.py",
     "games/naishi/rules.py",
     "games/naishi/scoring.py",
     "games/naishi/policy.py",

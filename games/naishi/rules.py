@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Final
 
 from games.base import Move, chance, frozen
+from games.deal import shuffle
 from games.naishi.data import DEVELOPMENT_DECK, HAND_MOUNTAINS, LINE_MOUNTAINS, MOUNTAIN, NAMES, PILE_SIZE, PILES
 from games.naishi.moves import (
     DECREE_SPACE,
@@ -138,7 +139,7 @@ def deal(seed: int) -> Work:
     for each pile ... Give 2 of the remaining 4 Development cards to each player"; "Randomly determine a first
     player"; each player "places 5 mountain cards in a line"."""
     deck = list(DEVELOPMENT_DECK)
-    chance(seed, "deal").shuffle(deck)
+    shuffle(chance(seed, "deal"), deck)
     piles = [deck[p * PILE_SIZE : (p + 1) * PILE_SIZE] for p in range(PILES)]
     rest = deck[PILES * PILE_SIZE :]
     return Work(
@@ -403,7 +404,7 @@ def _give(work: Work, seat: int, card: int) -> None:
             kept = list(work.offers[s])
             kept.remove(given)
             hand = [MOUNTAIN] * HAND_MOUNTAINS + kept + [received]
-            chance(work.seed, "shuffle", s).shuffle(hand)
+            shuffle(chance(work.seed, "shuffle", s), hand)
             work.hands[s] = hand
         work.phase = "turn"
         work.turn = work.first

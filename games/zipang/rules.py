@@ -8,10 +8,10 @@ is aimed at answers it out of turn (REACT), one seat at a time, clockwise from t
 
 from __future__ import annotations
 
-import random
 from typing import Final
 
 from games.base import Move, chance
+from games.deal import shuffle
 from games.zipang.data import (
     ATTACK,
     EFFECTS,
@@ -70,21 +70,6 @@ def outcome(work: Work) -> tuple[list[int], tuple[int, ...]]:
     """Every seat's coins and the seats that hold the most (games.zipang.scoring ranks them)."""
     coins = work.coins
     return list(coins), ranking(coins)[0]
-
-
-def shuffle(rng: random.Random, cards: list[int]) -> None:
-    """`rng.shuffle(cards)`, step for step (CPython's `Random.shuffle`, with its `_randbelow` by `getrandbits`):
-    the same order from the same generator. Spelt out so that the compiled rules run it (the standard library's is
-    interpreted: a deal at every battle's start cost 9% of a compiled Zipang search); tests/zipang/test_cards.py
-    holds it to the standard library's."""
-    getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 # --- cards moving --------------------------------------------------------------------------------------------

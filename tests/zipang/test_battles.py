@@ -3,10 +3,7 @@ exclusion -- and what a shown hand teaches the attacker."""
 
 from __future__ import annotations
 
-import random
-
 from games.zipang import GAME
-from games.zipang.rules import shuffle
 from games.zipang.state import PLAY, REACT
 from tests.zipang.positions import act, card, cards, ids, known, position
 
@@ -156,16 +153,3 @@ def test_coin_block_once_for_each_attack():
     state = act(state, (2, "coin"))
     assert state.coins[2] == 1 and state.pot == 5 and state.in_battle[2]
 
-
-def test_a_battle_is_dealt_as_the_standard_library_shuffles():
-    """The rules' own shuffle (compiled with them) puts the cards in the order `random.Random.shuffle` does, from
-    the same generator: every length a deck can have, many seeds, and a generator part used already."""
-    for length in range(0, 40):
-        for seed in range(25):
-            ours, theirs = random.Random(f"{seed}:battle"), random.Random(f"{seed}:battle")
-            ours.random(), theirs.random()
-            mine, expected = list(range(length)), list(range(length))
-            shuffle(ours, mine)
-            theirs.shuffle(expected)
-            assert mine == expected, (length, seed)
-            assert ours.random() == theirs.random()  # the same draws were taken
