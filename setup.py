@@ -35,6 +35,14 @@ COMPILED = (
     "games/kungfur/rules.py",
     "games/kungfur/scoring.py",
     "games/kungfur/policy.py",
+    "games/deal.py",
+    "games/naishi/rules.py",
+    "games/naishi/scoring.py",
+    "games/naishi/policy.py",
+    "games/zipang/work.py",
+    "games/zipang/legal.py",
+    "games/zipang/rules.py",
+    "games/zipang/scoring.py",
     "ai/search/loop.py",
 )
 GROUP = "tabletop_compiled"  # the shared library holding them all: tabletop_compiled__mypyc*.so

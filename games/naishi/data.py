@@ -8,8 +8,21 @@ RULES_RESEARCH.md), so they are marked `assumed` as the architecture asks for da
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
-MOUNTAIN, NAISHI, ADVISOR, SENTINEL, MONK, HORSEMAN, RONIN, NINJA, FORT, TORII, RICE, BANNER = range(12)
+# Final: the compiled rules (mypyc) read these as constants, not as globals looked up by name
+MOUNTAIN: Final = 0
+NAISHI: Final = 1
+ADVISOR: Final = 2
+SENTINEL: Final = 3
+MONK: Final = 4
+HORSEMAN: Final = 5
+RONIN: Final = 6
+NINJA: Final = 7
+FORT: Final = 8
+TORII: Final = 9
+RICE: Final = 10
+BANNER: Final = 11
 
 
 @dataclass(frozen=True)
@@ -54,8 +67,8 @@ DEVELOPMENT_DECK: tuple[int, ...] = tuple(
 )
 assert len(DEVELOPMENT_DECK) == 34, "the rulebook's 34 development cards"
 
-PILES = 5  # River piles, and cards in a Hand and in a Line
-PILE_SIZE = 6
-LINE_MOUNTAINS = 5
-HAND_MOUNTAINS = 3
+PILES: Final = 5  # River piles, and cards in a Hand and in a Line
+PILE_SIZE: Final = 6
+LINE_MOUNTAINS: Final = 5
+HAND_MOUNTAINS: Final = 3
 

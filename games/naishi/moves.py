@@ -4,6 +4,7 @@ rulebook does ("card in 4th position (from left to right)")."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from games.base import Move
 from games.naishi.data import NAMES, SLUGS
@@ -13,9 +14,9 @@ SWITCH_KINDS = {"river": "River", "line": "your Line", "hand": "your Hand", "col
 # The Imperial Court's spaces: 3 "switch 2 cards", 2 "discard 2 River cards", 1 Imperial Decree.
 SPACES: tuple[str, ...] = ("switch1", "switch2", "switch3", "discard1", "discard2", "decree")
 SPACE_TITLES = ("switch 1", "switch 2", "switch 3", "discard 1", "discard 2", "the Decree")
-SWITCH_SPACES = (0, 1, 2)
-DISCARD_SPACES = (3, 4)
-DECREE_SPACE = 5
+SWITCH_SPACES: Final = (0, 1, 2)
+DISCARD_SPACES: Final = (3, 4)
+DECREE_SPACE: Final = 5
 
 
 @dataclass(frozen=True)

@@ -4,27 +4,29 @@ and the scoring's constants, and picks among the legal moves it is given)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from games.base import Move, PlayoutPolicy
 from games.naishi.data import ADVISOR, BANNER, HORSEMAN, MONK, MOUNTAIN, NAMES, NINJA, RICE, RONIN, TORII
 from games.naishi.moves import Develop
-from games.naishi.rules import Work
+from games.naishi.rules import DEVELOPMENTS, Work
 from games.naishi.scoring import CELLS, HORSEMAN_BANNER_BONUS, NEIGHBOURS, TORII_POINTS, WIDTH, grid_points
 
-EXPLORE = 0.2  # share of the policy's picks made uniformly at random (court actions, decrees, the end come from these)
-RICE_NEIGHBOUR = 5.0  # half a pair's points, for each Rice field next to where one lands
+# share of the policy's picks made uniformly at random (court actions, decrees, the end come from these)
+EXPLORE: Final = 0.2
+RICE_NEIGHBOUR: Final = 5.0  # half a pair's points, for each Rice field next to where one lands
 
 # The cards that score by their count or their company, worth a rough guess anywhere (the Torii by the count, in
 # `choose`); the others are worth what the scoring gives them alone on a cell, plus a rough average of what their
 # neighbours add (in the Line, in the Hand).
-_GUESSED = {
+_GUESSED: Final = {
     MOUNTAIN: -3.0,  # two or more cost 5 points: covering them pays
     RICE: 2.0,
     TORII: 0.0,
     RONIN: 3.0,
     NINJA: 3.0,
 }
-_NEARBY = {ADVISOR: (1.0, 1.0), MONK: (0.5, 0.0)}
+_NEARBY: Final = {ADVISOR: (1.0, 1.0), MONK: (0.5, 0.0)}
 
 
 def _cell_values() -> tuple[tuple[float, ...], ...]:
@@ -44,7 +46,15 @@ def _cell_values() -> tuple[tuple[float, ...], ...]:
     return tuple(table)
 
 
-_VALUE = _cell_values()
+_VALUE: Final = _cell_values()
+
+# (position, cell) of each development the rules list first, by the mask of open River piles (rules.DEVELOPMENTS):
+# reading `move.pos` and `move.row` instead (attributes of an interpreted dataclass) cost a compiled playout more
+# than the rest of the loop's body.
+_SPOTS: Final = tuple(
+    tuple((move.pos, move.pos + WIDTH if move.row == "hand" else move.pos) for move in developments)
+    for developments in DEVELOPMENTS
+)
 
 
 def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], float]) -> Move:
@@ -58,19 +68,21 @@ def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], f
     line, hand = work.lines[seat], work.hands[seat]
     piles = work.piles
     value = _VALUE
+    listed, spots = DEVELOPMENTS[work.open], _SPOTS[work.open]  # the moves are the rules' (else: by their fields)
+    known = len(listed)
     best = None
     best_value = -1000.0
     torii = -1
-    for move in moves:
-        if type(move) is not Develop:
-            break  # the developments come first
-        pos = move.pos
-        card = piles[pos][0]
-        if move.row == "hand":
-            row, cell = hand, pos + WIDTH
+    for i, move in enumerate(moves):
+        if i < known and move is listed[i]:
+            pos, cell = spots[i]
+        elif type(move) is Develop:
+            pos = move.pos
+            cell = pos + WIDTH if move.row == "hand" else pos
         else:
-            row, cell = line, pos
-        old = row[pos]
+            break  # the developments come first
+        card = piles[pos][0]
+        old = hand[pos] if cell >= WIDTH else line[pos]
         gain = value[card][cell] - value[old][cell] + random_()
         if card == TORII or old == TORII:
             if torii < 0:

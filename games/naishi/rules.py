@@ -10,7 +10,10 @@ is left to decide (developed and the additional action done, or none possible).
 
 from __future__ import annotations
 
+from typing import Final
+
 from games.base import Move, chance, frozen
+from games.deal import shuffle
 from games.naishi.data import DEVELOPMENT_DECK, HAND_MOUNTAINS, LINE_MOUNTAINS, MOUNTAIN, NAMES, PILE_SIZE, PILES
 from games.naishi.moves import (
     DECREE_SPACE,
@@ -37,14 +40,15 @@ from games.naishi.state import (
     switched,
 )
 
-EMISSARIES = 2
-POSITIONS = range(PILES)
-PAIRS = tuple((a, b) for a in POSITIONS for b in POSITIONS if a < b)
+# Final: the compiled rules (mypyc) read these as constants (or C statics), not as globals looked up by name
+EMISSARIES: Final = 2
+POSITIONS: Final = range(PILES)
+PAIRS: Final = tuple((a, b) for a in POSITIONS for b in POSITIONS if a < b)
 
 # What the public learns of a Hand, noted by `play` as (kind, ...) and folded into the knowledge by `freeze`:
-REPLACED = 0  # (REPLACED, owner, position, the card that left face up, the card put there in view)
-SWITCHED = 1  # (SWITCHED, owner, a, b, 0): two Hand cards changed places
-DECREED = 2  # (DECREED, position, Hand 0's card, Hand 1's card, 0): the Hand Decree exchanged them
+REPLACED: Final = 0  # (REPLACED, owner, position, the card that left face up, the card put there in view)
+SWITCHED: Final = 1  # (SWITCHED, owner, a, b, 0): two Hand cards changed places
+DECREED: Final = 2  # (DECREED, position, Hand 0's card, Hand 1's card, 0): the Hand Decree exchanged them
 
 Event = tuple[int, int, int, int, int]
 
@@ -135,7 +139,7 @@ def deal(seed: int) -> Work:
     for each pile ... Give 2 of the remaining 4 Development cards to each player"; "Randomly determine a first
     player"; each player "places 5 mountain cards in a line"."""
     deck = list(DEVELOPMENT_DECK)
-    chance(seed, "deal").shuffle(deck)
+    shuffle(chance(seed, "deal"), deck)
     piles = [deck[p * PILE_SIZE : (p + 1) * PILE_SIZE] for p in range(PILES)]
     rest = deck[PILES * PILE_SIZE :]
     return Work(
@@ -223,7 +227,7 @@ def _folded(knowledge: tuple[HandKnowledge, ...], events: list[Event]) -> tuple[
 
 # --- who acts, and the legal moves -----------------------------------------------------------------------------
 
-_TURN = ((0,), (1,))
+_TURN: Final = ((0,), (1,))
 
 
 def to_act(work: Work) -> tuple[int, ...]:
@@ -242,44 +246,46 @@ def seats_to_act(phase: str, turn: int, gifts: list[int | None] | tuple[int | No
 
 
 # Moves are immutable values: build each once, so listing the legal moves allocates nothing but lists.
-GIVES = tuple(Give(card) for card in range(len(NAMES)))
-DEVELOPS = {row: tuple(Develop(row, p) for p in POSITIONS) for row in ("hand", "line")}
-RIVER_SWITCHES = {(a, b): Switch("river", a, b) for a, b in PAIRS}
-OWN_SWITCHES = (
+GIVES: Final = tuple(Give(card) for card in range(len(NAMES)))
+DEVELOPS: Final = {row: tuple(Develop(row, p) for p in POSITIONS) for row in ("hand", "line")}
+RIVER_SWITCHES: Final = {(a, b): Switch("river", a, b) for a, b in PAIRS}
+OWN_SWITCHES: Final = (
     tuple(Switch("line", a, b) for a, b in PAIRS)
     + tuple(Switch("hand", a, b) for a, b in PAIRS)
     + tuple(Switch("column", p, p) for p in POSITIONS)
 )
-DISCARDS = {(a, b): DiscardRiver(a, b) for a, b in PAIRS}
-DECREES = tuple(Decree(row, p) for row in ("hand", "line") for p in POSITIONS)
+DISCARDS: Final = {(a, b): DiscardRiver(a, b) for a, b in PAIRS}
+DECREES: Final = tuple(Decree(row, p) for row in ("hand", "line") for p in POSITIONS)
 # "A token placed on the Imperial Decree space may never be recalled!"
-RECALLABLE = tuple(s for s in range(len(SPACES)) if s != DECREE_SPACE)
-RECALLS = {
+RECALLABLE: Final = tuple(s for s in range(len(SPACES)) if s != DECREE_SPACE)
+RECALLS: Final = {
     spaces: Recall(spaces)
     for spaces in [(s,) for s in RECALLABLE] + [(a, b) for a in RECALLABLE for b in RECALLABLE if a < b]
 }
-END_TURN = EndTurn()
-DECLARE_END = DeclareEnd()
+END_TURN: Final = EndTurn()
+DECLARE_END: Final = DeclareEnd()
 
 # By the mask of River piles that still have cards (`Work.open`), in the rules' order: the developments (Hand,
 # then Line), the switches (River pairs, then your own cards), the River discards; and how many piles are empty.
-_MASKS = range(1 << PILES)
-_ALL_OPEN = (1 << PILES) - 1
+_MASKS: Final = range(1 << PILES)
+_ALL_OPEN: Final = (1 << PILES) - 1
 
 
 def _open(mask: int, p: int) -> bool:
     return bool(mask >> p & 1)
 
 
-_DEVELOPS = tuple(
+DEVELOPMENTS: Final = tuple(
     tuple(m for row in ("hand", "line") for p, m in enumerate(DEVELOPS[row]) if _open(mask, p)) for mask in _MASKS
 )
-_SWITCHES = tuple(
+_SWITCHES: Final = tuple(
     tuple(RIVER_SWITCHES[(a, b)] for a, b in PAIRS if _open(mask, a) and _open(mask, b)) + OWN_SWITCHES
     for mask in _MASKS
 )
-_DISCARDS = tuple(tuple(DISCARDS[(a, b)] for a, b in PAIRS if _open(mask, a) and _open(mask, b)) for mask in _MASKS)
-_EMPTY_PILES = tuple(PILES - bin(mask).count("1") for mask in _MASKS)
+_DISCARDS: Final = tuple(
+    tuple(DISCARDS[(a, b)] for a, b in PAIRS if _open(mask, a) and _open(mask, b)) for mask in _MASKS
+)
+_EMPTY_PILES: Final = tuple(PILES - bin(mask).count("1") for mask in _MASKS)
 assert SWITCH_SPACES == (0, 1, 2) and DISCARD_SPACES == (3, 4), "_additional spells out the court's spaces"
 
 
@@ -296,9 +302,9 @@ def legal_moves(work: Work, seat: int) -> list[Move]:
         moves.append(END_TURN)
         return moves
     if work.court_used:
-        return list(_DEVELOPS[work.open])
+        return list(DEVELOPMENTS[work.open])
     court = work.court
-    main: list[Move] = list(_DEVELOPS[work.open])
+    main: list[Move] = list(DEVELOPMENTS[work.open])
     mine = court.count(seat)
     if court[DECREE_SPACE] is None and mine < EMISSARIES:
         main += DECREES
@@ -312,7 +318,8 @@ def legal_moves(work: Work, seat: int) -> list[Move]:
         main.append(DECLARE_END)
     if not main:
         return [END_TURN]  # nothing at all is possible: the seat can only pass
-    return main + _additional(work, seat, True)
+    main += _additional(work, seat, True)
+    return main
 
 
 def _additional(work: Work, seat: int, before_develop: bool) -> list[Move]:
@@ -397,7 +404,7 @@ def _give(work: Work, seat: int, card: int) -> None:
             kept = list(work.offers[s])
             kept.remove(given)
             hand = [MOUNTAIN] * HAND_MOUNTAINS + kept + [received]
-            chance(work.seed, "shuffle", s).shuffle(hand)
+            shuffle(chance(work.seed, "shuffle", s), hand)
             work.hands[s] = hand
         work.phase = "turn"
         work.turn = work.first

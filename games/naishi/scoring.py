@@ -8,6 +8,7 @@ Hand's 5 (5..9); None is an empty cell (a Hand not dealt yet, a Ninja with nothi
 from __future__ import annotations
 
 from itertools import product
+from typing import Final
 
 from games.naishi.data import (
     ADVISOR,
@@ -28,10 +29,11 @@ from games.naishi.data import (
     TORII,
 )
 
-WIDTH = PILES  # cards in a Line and in a Hand
-CELLS = 2 * WIDTH
-CENTRE = 2
-CORNERS = (0, WIDTH - 1)
+# Final: the compiled rules (mypyc) read these as constants (or C statics), not as globals looked up by name
+WIDTH: Final = PILES  # cards in a Line and in a Hand
+CELLS: Final = 2 * WIDTH
+CENTRE: Final = 2
+CORNERS: Final = (0, WIDTH - 1)
 
 
 def _by_count(*points: int) -> tuple[int, ...]:
@@ -39,34 +41,37 @@ def _by_count(*points: int) -> tuple[int, ...]:
     return points + (points[-1],) * (CELLS + 1 - len(points))
 
 
-MOUNTAIN_POINTS = _by_count(0, 5, -5)  # "If you have 1, score 5 points. If you have 2 or more, lose 5 points."
-TORII_POINTS = _by_count(0, -5, 0, 30)  # "1, you lose 5 points. 2, score 0 points. 3 or more, score 30 points."
-BANNER_POINTS = _by_count(0, 3, 8)  # banners in the Line: "1, score 3 points. If you have 2, score 8 points."
-RICE_POINTS = _by_count(0, 0, 10, 20, 30)  # by the size of a group of adjacent Rice fields
-RONIN_POINTS = _by_count(0, 0, 0, 0, 0, 0, 0, 0, 8, 15, 45)  # each Ronin, by the number of different types
-NAISHI_POINTS = (12, 8)  # in the central column: in the Line, in the Hand
-ADVISOR_POINTS = (2, 4, 3, 4, 2)  # "2 points in positions 1 and 5; 4 points in positions 2 and 4; 3 ... 3rd"
-ADVISOR_NAISHI_BONUS = 4  # per adjacent Naishi
-MONK_HAND_POINTS = 5
-MONK_TORII_BONUS = 2  # per adjacent Torii
-HORSEMAN_HAND_POINTS = 3
-HORSEMAN_BANNER_BONUS = 10  # a Banner in the same position in the Line
-FORT_CORNER_POINTS = 6
-SENTINEL_ALONE_POINTS = 3  # not adjacent to another Sentinel
-SENTINEL_FORT_BONUS = 4  # per adjacent Fort
+MOUNTAIN_POINTS: Final = _by_count(0, 5, -5)  # "If you have 1, score 5 points. If you have 2 or more, lose 5 points."
+TORII_POINTS: Final = _by_count(0, -5, 0, 30)  # "1, you lose 5 points. 2, score 0 points. 3 or more, score 30 points."
+BANNER_POINTS: Final = _by_count(0, 3, 8)  # banners in the Line: "1, score 3 points. If you have 2, score 8 points."
+RICE_POINTS: Final = _by_count(0, 0, 10, 20, 30)  # by the size of a group of adjacent Rice fields
+RONIN_POINTS: Final = _by_count(0, 0, 0, 0, 0, 0, 0, 0, 8, 15, 45)  # each Ronin, by the number of different types
+NAISHI_POINTS: Final = (12, 8)  # in the central column: in the Line, in the Hand
+ADVISOR_POINTS: Final = (2, 4, 3, 4, 2)  # "2 points in positions 1 and 5; 4 points in positions 2 and 4; 3 ... 3rd"
+ADVISOR_NAISHI_BONUS: Final = 4  # per adjacent Naishi
+MONK_HAND_POINTS: Final = 5
+MONK_TORII_BONUS: Final = 2  # per adjacent Torii
+HORSEMAN_HAND_POINTS: Final = 3
+HORSEMAN_BANNER_BONUS: Final = 10  # a Banner in the same position in the Line
+FORT_CORNER_POINTS: Final = 6
+SENTINEL_ALONE_POINTS: Final = 3  # not adjacent to another Sentinel
+SENTINEL_FORT_BONUS: Final = 4  # per adjacent Fort
 
 # The scorepad's rows, in the order of the rulebook's "Card Types"; a Ninja scores in the row of what it copies.
-CATEGORIES: tuple[int, ...] = (MOUNTAIN, NAISHI, ADVISOR, MONK, RICE, BANNER, HORSEMAN, FORT, SENTINEL, TORII, RONIN)
-CATEGORY_NAMES: tuple[str, ...] = tuple(NAMES[c] for c in CATEGORIES)
+CATEGORIES: Final[tuple[int, ...]] = (
+    MOUNTAIN, NAISHI, ADVISOR, MONK, RICE, BANNER, HORSEMAN, FORT, SENTINEL, TORII, RONIN
+)
+CATEGORY_NAMES: Final[tuple[str, ...]] = tuple(NAMES[c] for c in CATEGORIES)
 
 # Orthogonal neighbours of each cell: the other row's card in the same position, then left, then right.
-NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+NEIGHBOURS: Final[tuple[tuple[int, ...], ...]] = tuple(
     ((i + WIDTH) % CELLS,) + ((i - 1,) if i % WIDTH else ()) + ((i + 1,) if i % WIDTH != WIDTH - 1 else ())
     for i in range(CELLS)
 )
 # The cards whose points depend on where each one lies (the others score by their count).
-_PLACED = frozenset((NAISHI, ADVISOR, MONK, HORSEMAN, FORT, SENTINEL))
-_COPIABLE = frozenset(COPIABLE)
+_PLACED: Final = frozenset((NAISHI, ADVISOR, MONK, HORSEMAN, FORT, SENTINEL))
+_COPIABLE: Final = frozenset(COPIABLE)
+_RONIN_TYPES: Final = RONIN_TYPES  # a C static here (the data module is interpreted)
 
 Cells = list[int | None]
 
@@ -153,7 +158,7 @@ def best_territory(line: list[int] | tuple[int, ...], hand: list[int] | tuple[in
     cells: Cells = [*line, *hand]
     if len(cells) < CELLS:
         cells += [None] * (CELLS - len(cells))
-    real_types = len(RONIN_TYPES.intersection(cells))
+    real_types = len(_RONIN_TYPES.intersection(cells))
     if NINJA not in cells:
         points = grid_points(cells, real_types)
         return sum(points), _colours(cells), points, ()

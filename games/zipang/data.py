@@ -8,20 +8,21 @@ A card in a hand or a pile is its type's index; copies of a type are interchange
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from games.base import json_object
 
-# Effects: what playing (or using) a card does.
-IKKI = "ikki"  # Peasant: alone nothing; two at once attack every other player with BTL 5
-ATTACK = "attack"  # attack any of the other players in the battle with the card's BTL
-STEAL = "steal"  # Bandit: take 1 coin from another player (also one excluded from the battle)
-TAX = "tax"  # Merchant: every player puts 1 coin into the center (also the excluded ones)
-TRIBUTE = "tribute"  # Princess: take 1 coin from every other player (also the excluded ones)
-CANCEL = "cancel"  # Monk: out of turn, cancel an effect aimed at you; on your own turn nothing happens
-END = "end"  # Emperor: the battle ends at once and honour decides it
-TAKE = "take"  # Shrine Maiden: look at another player's hand, you may take a card from it and use it at once
-REUSE = "reuse"  # Kabuki: choose a card in the discard pile and use it at once
+# Effects: what playing (or using) a card does. Final: the compiled rules (mypyc) read these and the constants
+# below as constants, not as globals looked up by name.
+IKKI: Final = "ikki"  # Peasant: alone nothing; two at once attack every other player with BTL 5
+ATTACK: Final = "attack"  # attack any of the other players in the battle with the card's BTL
+STEAL: Final = "steal"  # Bandit: take 1 coin from another player (also one excluded from the battle)
+TAX: Final = "tax"  # Merchant: every player puts 1 coin into the center (also the excluded ones)
+TRIBUTE: Final = "tribute"  # Princess: take 1 coin from every other player (also the excluded ones)
+CANCEL: Final = "cancel"  # Monk: out of turn, cancel an effect aimed at you; on your own turn nothing happens
+END: Final = "end"  # Emperor: the battle ends at once and honour decides it
+TAKE: Final = "take"  # Shrine Maiden: look at another player's hand, you may take a card from it and use it at once
+REUSE: Final = "reuse"  # Kabuki: choose a card in the discard pile and use it at once
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,17 @@ class CardType:
     assumed: str  # "" when the seed prints the row; else which values are our choice
 
 
-KABUKI, PEASANT, BANDIT, MERCHANT, PRINCESS, CAPTAIN, COMMANDER, WARLORD, MONK, EMPEROR, MAIDEN = range(11)
+KABUKI: Final = 0
+PEASANT: Final = 1
+BANDIT: Final = 2
+MERCHANT: Final = 3
+PRINCESS: Final = 4
+CAPTAIN: Final = 5
+COMMANDER: Final = 6
+WARLORD: Final = 7
+MONK: Final = 8
+EMPEROR: Final = 9
+MAIDEN: Final = 10
 
 # The one table. Values from the seed: Kabuki, Peasant, Bandit, Merchant (all four columns) and Princess's
 # BTL/HNR. Everything else is assumed to fit the clues: the removal table (Captain >= 2, Commander >= 3,
@@ -57,16 +68,18 @@ CARDS: tuple[CardType, ...] = (
     CardType("emperor", "Emperor", 0, 5, 1, END, "BTL, HNR, copies"),
     CardType("maiden", "Shrine Maiden", 0, 2, 3, TAKE, "BTL, HNR, copies, effect (look, take 1, use it)"),
 )
-TYPES = len(CARDS)
+TYPES: Final = 11  # len(CARDS), asserted below
 KEYS = tuple(c.key for c in CARDS)
 TITLES = tuple(c.title for c in CARDS)
-EFFECTS = tuple(c.effect for c in CARDS)
+EFFECTS: Final = tuple(c.effect for c in CARDS)
+assert len(CARDS) == TYPES
 
-IKKI_BTL = 5  # "If you play 2 Peasants at the same time, you can make an attack of BTL 5"
-HAND_SIZE = 2
-START_COINS = 5
-START_COINS_TWO = 4  # "(4 in a 2-player game)"
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
+IKKI_BTL: Final = 5  # "If you play 2 Peasants at the same time, you can make an attack of BTL 5"
+HAND_SIZE: Final = 2
+START_COINS: Final = 5
+START_COINS_TWO: Final = 4  # "(4 in a 2-player game)"
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 6
 
 
 def removed(num_players: int) -> tuple[int, ...]:

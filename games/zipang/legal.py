@@ -6,6 +6,8 @@ depend on (the hand and who is still in the battle), so a playout mostly looks t
 
 from __future__ import annotations
 
+from typing import Final
+
 from games.zipang.data import ATTACK, EFFECTS, IKKI, MAX_PLAYERS, MONK, PEASANT, STEAL
 from games.zipang.data import TAKE as TAKE_EFFECT
 from games.zipang.moves import ACCEPT, COIN_BLOCK, DEFEND, MONK_CANCEL, Play, React, Take, Use
@@ -14,10 +16,10 @@ from games.zipang.work import Work
 
 Moves = tuple[Play, ...] | tuple[Use, ...] | tuple[Take, ...] | tuple[React, ...]
 
-_PLAY_CACHE: dict[tuple[int, int, tuple[int, ...], tuple[bool, ...]], tuple[Play, ...]] = {}
-_USE_CACHE: dict[tuple[int, int, tuple[int, ...], bool, tuple[bool, ...]], tuple[Use, ...]] = {}
-_REACT_CACHE: dict[tuple[bool, bool, int, bool, bool], tuple[React, ...]] = {}
-_TAKE_CACHE: dict[tuple[int, tuple[int, ...]], tuple[Take, ...]] = {}
+_PLAY_CACHE: Final[dict[tuple[int, int, tuple[int, ...], tuple[bool, ...]], tuple[Play, ...]]] = {}
+_USE_CACHE: Final[dict[tuple[int, int, tuple[int, ...], bool, tuple[bool, ...]], tuple[Use, ...]]] = {}
+_REACT_CACHE: Final[dict[tuple[bool, bool, int, bool, bool], tuple[React, ...]]] = {}
+_TAKE_CACHE: Final[dict[tuple[int, tuple[int, ...]], tuple[Take, ...]]] = {}
 
 
 def legal_moves(work: Work, seat: int) -> Moves:
@@ -59,7 +61,7 @@ def legal_moves(work: Work, seat: int) -> Moves:
 
 
 # _CLOCKWISE[n][seat]: made once, since every turn and most effects go round the table.
-_CLOCKWISE = tuple(tuple(tuple((seat + i) % n for i in range(1, n)) for seat in range(n))
+_CLOCKWISE: Final = tuple(tuple(tuple((seat + i) % n for i in range(1, n)) for seat in range(n))
                    for n in range(MAX_PLAYERS + 1))
 
 
@@ -80,8 +82,8 @@ def _subsets(seats: tuple[int, ...]) -> list[tuple[int, ...]]:
 # A hand's moves are made of each card's, which depend on far fewer things than the hand does. With six seats a
 # playout keeps meeting hands the tables above have not seen (74% of the plays of 300 fresh random games); joining
 # their moves card by card from here costs about 1/15 of building them (measured on random six-seat hands).
-_CARD_PLAYS: dict[tuple[int, int, int, tuple[bool, ...], bool], tuple[Play, ...]] = {}
-_CARD_USES: dict[tuple[int, int, int, tuple[bool, ...], bool], tuple[Use, ...]] = {}
+_CARD_PLAYS: Final[dict[tuple[int, int, int, tuple[bool, ...], bool], tuple[Play, ...]]] = {}
+_CARD_USES: Final[dict[tuple[int, int, int, tuple[bool, ...], bool], tuple[Use, ...]]] = {}
 
 
 def _aims(card: int, seat: int, n: int, in_battle: tuple[bool, ...], ikki_possible: bool) -> list[

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from games.base import Move, Words
 from games.zipang.data import ATTACK, EFFECTS, KEYS, MAIDEN, PEASANT, STEAL, TITLES
@@ -108,7 +109,11 @@ class Take(Move):
         return f"Take the {TITLES[self.card]} from {whose}"
 
 
-MONK_CANCEL, COIN_BLOCK, DEFEND, ACCEPT = "monk", "coin", "defend", "accept"
+# Final: the compiled rules (mypyc) read them as constants
+MONK_CANCEL: Final = "monk"
+COIN_BLOCK: Final = "coin"
+DEFEND: Final = "defend"
+ACCEPT: Final = "accept"
 
 
 @dataclass(frozen=True, slots=True)

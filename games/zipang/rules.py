@@ -8,7 +8,10 @@ is aimed at answers it out of turn (REACT), one seat at a time, clockwise from t
 
 from __future__ import annotations
 
+from typing import Final
+
 from games.base import Move, chance
+from games.deal import shuffle
 from games.zipang.data import (
     ATTACK,
     EFFECTS,
@@ -33,6 +36,8 @@ from games.zipang.moves import COIN_BLOCK, MONK_CANCEL, Play, React, Take, Use
 from games.zipang.scoring import ranking
 from games.zipang.state import OVER, PLAY, REACT, TAKE, USE, State
 from games.zipang.work import Work, freeze, thaw, to_act
+
+_EFFECTS: Final = EFFECTS  # a C static of the compiled module, where the data module's global is a dict lookup
 
 
 def new_game(num_players: int, table: Table, start: int, seed: int) -> State:
@@ -168,7 +173,7 @@ def _react(work: Work, seat: int, kind: str) -> None:
 
 # --- effects -------------------------------------------------------------------------------------------------
 def _start_effect(work: Work, user: int, card: int, targets: tuple[int, ...], ikki: bool) -> None:
-    effect = EFFECTS[card]
+    effect = _EFFECTS[card]
     work.effect, work.ikki, work.strength, work.victim, work.offer = card, ikki, 0, None, ()
     n = work.n
     if ikki:
@@ -233,7 +238,7 @@ def _resolve(work: Work, seat: int) -> None:
         return
     card = work.effect
     assert card is not None
-    effect = EFFECTS[card]
+    effect = _EFFECTS[card]
     if effect == STEAL or effect == TRIBUTE:
         if work.coins[seat]:  # FAQ Q3: nothing is taken from a seat without coins
             work.coins[seat] -= 1
@@ -263,8 +268,9 @@ def _clear_effect(work: Work) -> None:
 def _end_turn(work: Work) -> None:
     _clear_effect(work)
     n, active, hands = work.n, work.active, work.hands
-    if work.in_battle.count(True) == 1:
-        _win_battle(work, work.in_battle.index(True))
+    last = _last_standing(work.in_battle)
+    if last >= 0:
+        _win_battle(work, last)
         return
     for i in range(n):  # "draw in clockwise order starting from the active player"
         seat = (active + i) % n
@@ -276,10 +282,23 @@ def _end_turn(work: Work) -> None:
             if not hands[seat]:
                 _exclude(work, seat)
     in_battle = work.in_battle
-    if in_battle.count(True) == 1:
-        _win_battle(work, in_battle.index(True))
+    last = _last_standing(in_battle)
+    if last >= 0:
+        _win_battle(work, last)
         return
     _begin_turn(work, next(p for p in clockwise(active, n) if in_battle[p]))
+
+
+def _last_standing(in_battle: tuple[bool, ...]) -> int:
+    """The one seat still in the battle, or -1 when more are (a loop: compiled, `count` and `index` on the tuple
+    were two Python method calls at every turn's end)."""
+    last = -1
+    for seat, still in enumerate(in_battle):
+        if still:
+            if last >= 0:
+                return -1
+            last = seat
+    return last
 
 
 def _begin_turn(work: Work, seat: int) -> None:
@@ -331,7 +350,7 @@ def _start_battle(work: Work, start: int) -> None:
     work.starter = start
     copies = work.copies
     cards = [t for t in range(TYPES) for _ in range(copies[t])]
-    chance(work.seed, "battle", work.battle).shuffle(cards)
+    shuffle(chance(work.seed, "battle", work.battle), cards)
     work.hands = [tuple(sorted(cards[2 * p : 2 * p + 2])) for p in range(n)]
     work.facedown = (cards[2 * n],)
     work.deck = tuple(cards[2 * n + 1 :])

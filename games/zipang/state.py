@@ -10,24 +10,25 @@ view: with the `acting` of the view's `actor`, by the same `seats_acting`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from games.zipang.data import MAX_PLAYERS
 
 # Phases of `State.phase`: whose decision it is (`acting`), and what it decides.
-PLAY = "play"  # the active seat plays a card from its hand
-REACT = "react"  # a seat an effect is aimed at answers it (Monk, coin block, or let it happen)
-TAKE = "take"  # the active seat, having looked at `victim`'s hand, takes a card from it (or none)
-USE = "use"  # the active seat uses a card from the discard pile (Kabuki) or the card it took (`limbo`)
-OVER = "over"
+PLAY: Final = "play"  # the active seat plays a card from its hand
+REACT: Final = "react"  # a seat an effect is aimed at answers it (Monk, coin block, or let it happen)
+TAKE: Final = "take"  # the active seat, having looked at `victim`'s hand, takes a card from it (or none)
+USE: Final = "use"  # the active seat uses a card from the discard pile (Kabuki) or the card it took (`limbo`)
+OVER: Final = "over"
 
 
-# One seat decides at a time; the tuples are made once, for every freeze to share.
-_ALONE = tuple((seat,) for seat in range(MAX_PLAYERS))
+# One seat decides at a time; the tuples are made once, for every freeze to share (and games.zipang.work.to_act).
+ALONE: Final = tuple((seat,) for seat in range(MAX_PLAYERS))
 
 
 def seats_acting(actor: int | None) -> tuple[int, ...]:
     """`State.acting` when `actor` is the seat to decide (None: the game is over)."""
-    return () if actor is None else _ALONE[actor]
+    return () if actor is None else ALONE[actor]
 
 
 def deciding(acting: tuple[int, ...]) -> int | None:

@@ -9,8 +9,12 @@ typed Python can build the class.
 
 from __future__ import annotations
 
+from typing import Final
+
 from games.base import frozen
-from games.zipang.state import State, deciding, seats_acting
+from games.zipang.state import ALONE, State, deciding
+
+_ALONE: Final = ALONE  # a C static of the compiled module, where the state module's global is a dict lookup
 
 
 class Work:
@@ -177,5 +181,7 @@ def freeze(work: Work) -> State:
 
 
 def to_act(work: Work) -> tuple[int, ...]:
-    """The one seat that decides now, or none once the game is over."""
-    return seats_acting(work.actor)
+    """The one seat that decides now, or none once the game is over (games.zipang.state.seats_acting, spelt out:
+    the search asks at every step)."""
+    actor = work.actor
+    return () if actor is None else _ALONE[actor]

@@ -12,6 +12,7 @@ pure path is then the only one, and every other test runs it.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.machinery
 import json
@@ -50,6 +51,24 @@ def test_a_source_edited_since_the_build_is_stale(tmp_path):
     assert compiled._stale(tmp_path, {"pkg.mod": digest}) == ["pkg.mod"]
 
 
+def _listed_in_setup() -> tuple[str, ...]:
+    """setup.py's COMPILED, as module names (read, not imported: importing setup.py runs the build)."""
+    tree = ast.parse((REPO / "setup.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["COMPILED"]:
+            paths = ast.literal_eval(node.value)
+            return tuple(path[: -len(".py")].replace("/", ".") for path in paths)
+    raise AssertionError("setup.py has no COMPILED")
+
+
+@needs_both
+def test_the_build_compiled_every_module_setup_lists():
+    listed = _listed_in_setup()
+    assert {"games.hinode.rules", "games.kungfur.rules", "games.naishi.rules", "games.zipang.rules",
+            "ai.search.loop"} <= set(listed)
+    assert set(compiled.MODULES) == set(listed)
+
+
 @needs_both
 def test_the_compiled_modules_run_compiled():
     import ai.search.loop  # noqa: F401 - loaded by ai.ismcts already; named for clarity
@@ -57,6 +76,13 @@ def test_the_compiled_modules_run_compiled():
         __import__(name)
     assert compiled.loaded() == {name: True for name in compiled.MODULES}
     assert compiled.PATH.startswith("compiled by mypyc")
+    # and what the engines and the search call is the compiled code: each game's rules module, where it is listed
+    for game in registry.all_games():
+        name = game.rules.__name__
+        if name in compiled.MODULES:
+            assert compiled.loaded()[name], name
+    assert {g.rules.__name__ for g in registry.all_games()} & set(compiled.MODULES) >= {
+        "games.hinode.rules", "games.kungfur.rules", "games.naishi.rules", "games.zipang.rules"}
 
 
 @needs_both

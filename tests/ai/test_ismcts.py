@@ -10,7 +10,7 @@ import pytest
 from ai import ismcts
 from ai.ismcts import Budget, SearchConfig, search
 from games import registry
-from games.base import Game
+from games.base import Game, Move
 from tests.ai.pennies import GAME as PENNIES
 from tests.support.toygame import GAME as TOY
 from tests.support.toygame import State as ToyState
@@ -148,6 +148,42 @@ def test_rewards_split_a_tie_and_add_the_margin():
     state = ToyState(seed=1, hands=((), ()), committed=(None, None), revealed=((1, 2), (3, 4), (5, 6)),
                      points=(10, 2), double=False)
     assert ismcts.rewards(TOY, state) == [1.0, 0.0]
+
+
+class _CountedMove(Move):
+    """A move whose id counts its reads (a fresh object per instance, as a game that does not intern its moves)."""
+
+    reads = 0
+
+    def __init__(self, name: str):
+        self.name = name
+
+    @property
+    def id(self) -> str:
+        _CountedMove.reads += 1
+        return self.name
+
+
+def test_the_tree_reads_each_move_objects_id_once_and_keeps_its_cache_bounded(monkeypatch):
+    from ai.search import loop
+
+    monkeypatch.setattr(_CountedMove, "reads", 0)
+    moves = [_CountedMove(f"m{i}") for i in range(5)]
+    assert [loop.move_id(m) for m in moves * 3] == [m.name for m in moves] * 3
+    assert _CountedMove.reads == 5
+    twin = _CountedMove("m0")  # an equal move, another object: its own entry
+    assert loop.move_id(twin) == "m0" and _CountedMove.reads == 6
+    # every game's moves, as the search meets them: the cached id is the move's own
+    for game in registry.all_games():
+        for state, seat in _positions(game, 3, 3):
+            for move in game.legal_moves(state, seat):
+                assert loop.move_id(move) == move.id
+                assert loop.move_id(move) == move.id
+    # bounded: past the bound the cache starts again (a game making fresh moves cannot grow it without end)
+    assert len(loop._IDS) <= loop._IDS_BOUND
+    for i in range(loop._IDS_BOUND + 10):
+        loop.move_id(_CountedMove(f"fresh{i}"))
+    assert len(loop._IDS) <= loop._IDS_BOUND
 
 
 @pytest.mark.parametrize("text,budget", [

@@ -41,3 +41,24 @@ def test_a_share_of_the_picks_stays_uniformly_random():
     other = sum(1 for move in picks if move != Develop("line", 2)) / len(picks)
     assert EXPLORE * 0.7 < other < EXPLORE * 1.3
 
+
+
+def test_developments_made_elsewhere_are_weighed_alike():
+    """The policy knows the rules' own development moves by sight (a table); equal moves made elsewhere are read by
+    their fields, to the same pick from the same draws, in every position of a few random games."""
+    checked = 0
+    for game_seed in range(4):
+        game_rng = random.Random(game_seed)
+        work = rules.thaw(position(piles=NAISHI_IN_THE_MIDDLE))
+        while rules.to_act(work):
+            seat = rules.to_act(work)[0]
+            moves = rules.legal_moves(work, seat)
+            copies = [Develop(m.row, m.pos) if isinstance(m, Develop) else m for m in moves]
+            assert copies == moves and any(c is not m for c, m in zip(copies, moves, strict=True)) == any(
+                isinstance(m, Develop) for m in moves)
+            for draw_seed in range(3):
+                ours, theirs = random.Random(draw_seed), random.Random(draw_seed)
+                assert choose(work, seat, moves, ours.random) == choose(work, seat, copies, theirs.random)
+            checked += 1
+            rules.play(work, seat, game_rng.choice(moves))
+    assert checked > 50

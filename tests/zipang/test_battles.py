@@ -152,3 +152,4 @@ def test_coin_block_once_for_each_attack():
     assert ids(state, 2) == ["coin", "defend"]
     state = act(state, (2, "coin"))
     assert state.coins[2] == 1 and state.pot == 5 and state.in_battle[2]
+
