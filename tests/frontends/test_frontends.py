@@ -83,6 +83,30 @@ def browser_or_skip() -> None:
         pytest.skip("the web table is not built: `make web` (needs Node.js >= 20.19 and npm)")
     if not (WEB / "node_modules" / "playwright-core").is_dir():
         pytest.skip("playwright-core is not installed in clients/web: `make web` (npm ci)")
+def run_page_script(tmp_path_factory, script: str, timeout: float) -> dict:
+    """Run a browser script of clients/web/tests that checks pages with axe-core (`node tests/SCRIPT URL`) against a
+    local stack of its own, and return the JSON line it prints last (its page errors none). With
+    TABLETOP_SCREENSHOTS=1 the script saves its screenshots in docs/img. Skips, saying why, without a browser or
+    axe-core."""
+    from tabletop.stack.embedded_redis import free_port
+
+    browser_or_skip()
+    if not (WEB / "node_modules" / "axe-core").is_dir():
+        pytest.skip("axe-core is not installed in clients/web: `make web` (npm ci)")
+    env = {**os.environ, "CHROMIUM": CHROMIUM}
+    if os.environ.get("TABLETOP_SCREENSHOTS") == "1":
+        (REPO / "docs" / "img").mkdir(exist_ok=True)
+        env["SCREENSHOTS"] = str(REPO / "docs" / "img")
+    with WebStack(data_dir=tmp_path_factory.mktemp("page-redis"), gateway_port=free_port(),
+                  static_dir=WEB_DIST) as stack:
+        ran = subprocess.run(["node", f"tests/{script}", stack.gateway_url + "/"], cwd=WEB,
+                             capture_output=True, text=True, timeout=timeout, env=env)
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    result = json.loads(ran.stdout.strip().splitlines()[-1])
+    assert not result["pageErrors"], result["pageErrors"]
+    return result
+
+
 
 
 def test_a_naishi_game_is_played_to_its_end_in_a_real_browser(web_stack, tmp_path):

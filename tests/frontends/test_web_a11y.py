@@ -9,42 +9,20 @@ otherwise it writes no file. Without Node.js, the build, axe-core or Chromium it
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-
 import pytest
 
-from tabletop.stack.launcher import WEB_DIST
-from tests.frontends.test_frontends import CHROMIUM, REPO, WEB, WebStack, browser_or_skip
+from tests.frontends.test_frontends import run_page_script
 
 # A stack, a browser, node: none of it in the fast tier (make test-fast starts no process).
 pytestmark = pytest.mark.integration
 
 GAMES = ["naishi", "hinode", "zipang", "kung-fur-fight"]
 SIZES = ["desktop", "phone"]
-DOC_IMAGES = REPO / "docs" / "img"
 
 
 @pytest.fixture(scope="module")
 def seen(tmp_path_factory) -> dict:
-    from tabletop.stack.embedded_redis import free_port
-
-    browser_or_skip()
-    if not (WEB / "node_modules" / "axe-core").is_dir():
-        pytest.skip("axe-core is not installed in clients/web: `make web` (npm ci)")
-    env = {**os.environ, "CHROMIUM": CHROMIUM}
-    if os.environ.get("TABLETOP_SCREENSHOTS") == "1":
-        DOC_IMAGES.mkdir(exist_ok=True)
-        env["SCREENSHOTS"] = str(DOC_IMAGES)
-    with WebStack(data_dir=tmp_path_factory.mktemp("a11y-redis"), gateway_port=free_port(),
-                  static_dir=WEB_DIST) as stack:
-        ran = subprocess.run(["node", "tests/a11y_layout.mjs", stack.gateway_url + "/"], cwd=WEB,
-                             capture_output=True, text=True, timeout=900, env=env)
-    assert ran.returncode == 0, ran.stderr[-3000:]
-    result = json.loads(ran.stdout.strip().splitlines()[-1])
-    assert not result["pageErrors"], result["pageErrors"]
-    return result
+    return run_page_script(tmp_path_factory, "a11y_layout.mjs", timeout=900)
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -10,22 +10,17 @@ the build, axe-core or Chromium it skips, saying what is missing."""
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import subprocess
 
 import pytest
 
-from tabletop.stack.launcher import WEB_DIST
-from tests.frontends.test_frontends import CHROMIUM, REPO, WEB, WebStack, browser_or_skip
+from tests.frontends.test_frontends import run_page_script
 
 # A stack, a browser, node: none of it in the fast tier (make test-fast starts no process).
 pytestmark = pytest.mark.integration
 
 GAMES = ["naishi", "hinode", "zipang", "kung-fur-fight"]
 SIZES = ["desktop", "phone"]
-DOC_IMAGES = REPO / "docs" / "img"
 
 # The moves no card or place of the board stands for, by game (the labels the service sends the seat): the only
 # ones a move button may be needed for.
@@ -40,23 +35,7 @@ BUTTON_ONLY = {
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory) -> dict:
-    from tabletop.stack.embedded_redis import free_port
-
-    browser_or_skip()
-    if not (WEB / "node_modules" / "axe-core").is_dir():
-        pytest.skip("axe-core is not installed in clients/web: `make web` (npm ci)")
-    env = {**os.environ, "CHROMIUM": CHROMIUM}
-    if os.environ.get("TABLETOP_SCREENSHOTS") == "1":
-        DOC_IMAGES.mkdir(exist_ok=True)
-        env["SCREENSHOTS"] = str(DOC_IMAGES)
-    with WebStack(data_dir=tmp_path_factory.mktemp("click-redis"), gateway_port=free_port(),
-                  static_dir=WEB_DIST) as stack:
-        ran = subprocess.run(["node", "tests/click_play.mjs", stack.gateway_url + "/"], cwd=WEB,
-                             capture_output=True, text=True, timeout=1200, env=env)
-    assert ran.returncode == 0, ran.stderr[-3000:]
-    result = json.loads(ran.stdout.strip().splitlines()[-1])
-    assert not result["pageErrors"], result["pageErrors"]
-    return result
+    return run_page_script(tmp_path_factory, "click_play.mjs", timeout=1200)
 
 
 @pytest.mark.parametrize("size", SIZES)

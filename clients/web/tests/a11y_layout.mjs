@@ -6,31 +6,17 @@
 // against the viewport's. With SCREENSHOTS=DIR it saves the table at both sizes there (docs/img/, for the docs).
 // Prints one JSON line of what it saw (the pytest wrapper, tests/frontends/test_web_a11y.py, asserts on it).
 // Usage: node tests/a11y_layout.mjs URL
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { SIZES, axe } from "./axe.mjs";
 
 const [url] = process.argv.slice(2);
 const screenshots = process.env.SCREENSHOTS;
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 const GAMES = ["naishi", "hinode", "zipang", "kung-fur-fight"];
-
-// axe-core's serious and critical violations on the page as it is, each with a few of the elements at fault.
-async function axe(page) {
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE });
-  return page.evaluate(async () => {
-    const found = await window.axe.run(document, { resultTypes: ["violations"] });
-    return found.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({
-      id: v.id, impact: v.impact, help: v.help,
-      nodes: v.nodes.slice(0, 4).map((n) => `${n.target.join(" ")}: ${n.failureSummary.split("\n").slice(1, 2).join("")}`),
-    }));
-  });
-}
 
 // Controls without a name of their own (axe checks this too; this says which, plainly).
 const unnamed = (page) => page.evaluate(() => [...document.querySelectorAll("button, input, select, textarea, summary, a[href]")]

@@ -22,34 +22,21 @@
 // both sizes, there (docs/img/, for docs/frontends.md). Prints one JSON line (tests/frontends/test_web_click_play.py
 // asserts on it).
 // Usage: node tests/click_play.mjs URL [--games naishi,hinode] [--sizes desktop,phone]
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
+import { SIZES, axe } from "./axe.mjs";
 
 const { values: options, positionals: [url] } = parseArgs({ allowPositionals: true, options: {
   games: { type: "string", default: "naishi,hinode,zipang,kung-fur-fight" },
   sizes: { type: "string", default: "desktop,phone" },
 } });
 const screenshots = process.env.SCREENSHOTS;
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 const MAX_ACTIONS = 600; // clicks in one game; a game that needs more is reported as not finished
-
-async function axe(page) {
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE });
-  return page.evaluate(async () => {
-    const found = await window.axe.run(document, { resultTypes: ["violations"] });
-    return found.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({
-      id: v.id, impact: v.impact, help: v.help,
-      nodes: v.nodes.slice(0, 4).map((n) => `${n.target.join(" ")}: ${n.failureSummary.split("\n").slice(1, 2).join("")}`),
-    }));
-  });
-}
 
 // Scrolls `el` into reach as the rule above says and tells where it is: { ok, why, x, y, ... }.
 const reach = (el) => {
