@@ -101,11 +101,14 @@ def test_two_signed_in_players_play_a_rated_game_then_find_replay_and_see_it_rat
     assert all(b["view"] == "tabletop.v1.NaishiView" and not b["generic"] for b in boards)
     assert all(b["ownHand"] and "?" not in b["ownHand"] for b in boards), boards
 
-    # Both ratings moved (one rated game each), and the pages show them as the service has them.
+    # Both ratings moved (one rated game each: every rated game makes the system surer, so sigma falls; from equal
+    # priors what one gains the other loses, and a draw, which an unseeded game can be, leaves both means at 25),
+    # and the pages show them as the service has them.
     for name in tokens:
         (rating,) = ratings[name]
-        assert rating.games == 1 and rating.mu != 25.0
+        assert rating.games == 1 and rating.sigma < 25 / 3
         assert result["ratings"][name] == {"shown": f"{rating.ordinal:.1f}", "games": "1"}
+    assert ratings["ann"][0].mu + ratings["bo"][0].mu == pytest.approx(50.0)
     assert result["lobbyRating"] == f" (rating {ratings['ann'][0].ordinal:.1f})"
     assert set(result["leaderboard"]) == {"ann", "bo"}
     assert result["signedOutLinks"] == 0
