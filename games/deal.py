@@ -9,9 +9,12 @@ its opening playouts. The same algorithm (Fisher-Yates from the end, each index 
 from __future__ import annotations
 
 import random
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
-def shuffle(rng: random.Random, cards: list[int]) -> None:
+def shuffle(rng: random.Random, cards: list[T]) -> None:
     """`rng.shuffle(cards)`: the same order, and the same draws taken from `rng`."""
     getrandbits = rng.getrandbits
     for i in range(len(cards) - 1, 0, -1):

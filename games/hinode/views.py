@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from games.base import evolve
+from games.deal import shuffle
 from games.hinode.data import BATTLE_CARDS, HERO, PLAYERS
 from games.hinode.state import State, View
 from games.hinode.work import ACTING
@@ -46,7 +47,7 @@ def sample(v: View, rng: random.Random) -> State:
     seen = set(v.hand)
     seen.update(p.move.card for p in v.history if p.move.card != HERO)
     unseen = [c for c in range(BATTLE_CARDS) if c not in seen]
-    rng.shuffle(unseen)
+    shuffle(rng, unseen)
     hands = []
     for p in range(PLAYERS):
         if p == v.seat:
@@ -90,7 +91,7 @@ def unknown_reshuffled(state: State, rng: random.Random) -> State:
     chance still to come): the arena's cheating baseline searches these (its descriptor's `clairvoyance`)."""
     n = state.num_players
     hidden = [card for pile in state.hands[n:] for card in pile] + list(state.removed)
-    rng.shuffle(hidden)
+    shuffle(rng, hidden)
     hands = list(state.hands)
     for proxy in range(n, len(hands)):
         size = len(hands[proxy])

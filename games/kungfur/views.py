@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 
 from games.base import frozen
+from games.deal import shuffle
 from games.kungfur.moves import DONE
 from games.kungfur.policy import choose
 from games.kungfur.rules import finish_hidden_plan, freeze, legal_moves, play, thaw
-from games.kungfur.state import BANANA, EMPTY_PLAN, PLAN, State, View
+from games.kungfur.state import BANANA, EMPTY_PLAN, PLAN, Plan, State, View
 from games.kungfur.work import Work
 
 _HIDDEN = (None, None)
@@ -21,6 +22,7 @@ def _chooser(state_or_view) -> int | None:
 
 def view(state: State, seat: int | None) -> View:
     planning = state.phase == PLAN
+    plans: tuple[Plan | None, ...]
     if planning:
         plans = (state.plans[0], None) if seat == 0 else (None, state.plans[1]) if seat == 1 else _HIDDEN
     else:
@@ -69,7 +71,7 @@ def sample(v: View, rng: random.Random) -> State:
     face-down cards and a Banana draw, and a random plan (finished or not, as the view says) for each seat whose
     plan is hidden."""
     pool = list(v.unseen)
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     chooser = _chooser(v)
     offer = v.offer
     if chooser is not None and chooser != v.seat:

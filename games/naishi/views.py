@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from games.base import evolve
+from games.deal import shuffle
 from games.naishi.data import COPIES, HAND_MOUNTAINS, MOUNTAIN
 from games.naishi.rules import seats_to_act
 from games.naishi.state import (
@@ -72,14 +73,14 @@ def sample(v: View, rng: random.Random) -> State:
         counts[MOUNTAIN] -= 2 * HAND_MOUNTAINS  # still beside the board, to be added to the Hands
         _take(counts, v.offer)
         pool = _expand(counts)
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         offers = [v.offer if s == v.seat else (pool.pop(), pool.pop()) for s in (0, 1)]
-        gifts = [
+        offered_gifts = [
             (v.gift_given if s == v.seat else rng.choice(offers[s])) if v.gifts_chosen[s] else None for s in (0, 1)
         ]
         piles = _fill_piles(v, depths, pool)
         blank = (HandKnowledge(),) * 4  # nobody knows anything of the Hands before they exist
-        return _state(v, rng, tuple(tuple(o) for o in offers), tuple(gifts), ((), ()), piles, blank)
+        return _state(v, rng, tuple(tuple(o) for o in offers), tuple(offered_gifts), ((), ()), piles, blank)
 
     hands: list[list[int | None]] = [[], []]
     hidden: list[tuple[int, int]] = []  # free (owner, position) slots to deal unknown cards into
@@ -97,7 +98,7 @@ def sample(v: View, rng: random.Random) -> State:
             _take(counts, known.slots)
             _take(counts, known.among)
             unknown = [p for p, card in enumerate(known.slots) if card is None]
-            rng.shuffle(unknown)
+            shuffle(rng, unknown)
             for card, p in zip(known.among, unknown, strict=False):
                 hands[owner][p] = card
             hidden += [(owner, p) for p in unknown[len(known.among) :]]
@@ -106,8 +107,8 @@ def sample(v: View, rng: random.Random) -> State:
     mountains = [card for card in pool if card == MOUNTAIN]
     others = [card for card in pool if card != MOUNTAIN]
     assert len(mountains) <= len(hidden), "unseen Mountains can only be in Hands"
-    rng.shuffle(others)
-    rng.shuffle(hidden)
+    shuffle(rng, others)
+    shuffle(rng, hidden)
     for (owner, p), card in zip(hidden, mountains + others, strict=False):
         hands[owner][p] = card
     rest = others[len(hidden) - len(mountains) :]
@@ -115,7 +116,7 @@ def sample(v: View, rng: random.Random) -> State:
     piles = _fill_piles(v, depths, rest)
     if v.seat is None:
         # A spectator cannot know what the seats know; the public knowledge is true of this state too.
-        knowledge = (
+        knowledge: tuple[HandKnowledge | None, ...] = (
             v.knowledge[PUBLIC_OF_HAND1],
             v.knowledge[PUBLIC_OF_HAND0],
             v.knowledge[PUBLIC_OF_HAND0],
@@ -135,7 +136,7 @@ def _expand(counts: list[int]) -> list[int]:
 
 
 def _fill_piles(v: View, depths: list[int], cards: list[int]) -> tuple[tuple[int, ...], ...]:
-    piles = []
+    piles: list[tuple[int, ...]] = []
     it = iter(cards)
     for top, depth in zip(v.river, depths, strict=True):
         if top is None:
@@ -173,7 +174,7 @@ def unknown_reshuffled(state: State, rng: random.Random) -> State:
     still to come): the arena's cheating baseline searches these (its descriptor's `clairvoyance`)."""
     piles = state.piles
     hidden = [card for pile in piles for card in pile[1:]]
-    rng.shuffle(hidden)
+    shuffle(rng, hidden)
     dealt = []
     for pile in piles:
         below = len(pile) - 1 if pile else 0

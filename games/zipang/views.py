@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from games.deal import shuffle
 from games.zipang.data import TYPES
 from games.zipang.state import State, View, deciding, seats_acting
 
@@ -14,7 +15,7 @@ def view(state: State, seat: int | None) -> View:
     n = state.num_players
     if seat is None:
         hand: tuple[int, ...] = ()
-        known = seen_by = ((),) * n
+        known = seen_by = ((),) * n  # type: tuple[tuple[int, ...], ...]
     else:
         hand = state.hands[seat]
         known = state.known[seat * n : seat * n + n]
@@ -70,7 +71,7 @@ def sample(v: View, rng: random.Random) -> State:
     draw pile. Knowledge: this seat's own, and what it knows others know of its hand; nothing else."""
     n = v.num_players
     pool = unseen(v)
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     hands = []
     for p in range(n):
         if p == v.seat:
@@ -84,9 +85,9 @@ def sample(v: View, rng: random.Random) -> State:
     deck = tuple(pool[v.facedown_size :])
     assert len(deck) == v.deck_size, "the unseen cards must fill the hidden places exactly"
     if v.seat is None:
-        known_all = ((),) * (n * n)
+        known_all: tuple[tuple[int, ...], ...] = ((),) * (n * n)
     else:
-        rows = []
+        rows: list[tuple[int, ...]] = []
         for obs in range(n):
             for owner in range(n):
                 if obs == v.seat:
