@@ -340,3 +340,34 @@ def test_with_policy_opponents_the_other_seat_plays_the_policy_s_pick_on_each_de
     assert not picked
     with_stub = grow(SearchConfig(playout_depth=0, playout_policy=stub, opponent_policy=True))
     assert picked and opponent_moves(with_stub.root, observer) == set(picked)
+
+
+def test_the_collector_is_paused_while_a_tree_grows_and_as_it_was_after(monkeypatch):
+    import gc
+
+    seen: list[bool] = []
+    real_sample = TOY.sample
+
+    def sample(view, rng):
+        seen.append(gc.isenabled())
+        return real_sample(view, rng)
+
+    monkeypatch.setattr(TOY, "sample", sample)
+    state = TOY.new_game(2, {}, seed=3)
+    view = TOY.view(state, 0)
+    was = gc.isenabled()
+    try:
+        for before in (True, False):
+            (gc.enable if before else gc.disable)()
+            seen.clear()
+            search(TOY, view, 0, Budget(iterations=20), random.Random(1))
+            # the first draw is the search's own look at who acts, before the tree grows
+            assert len(seen) == 21 and not any(seen[1:]), "the collector ran while the tree grew"
+            assert gc.isenabled() is before, "the search left the collector otherwise than it found it"
+        gc.enable()
+        with ismcts.collector_paused():  # another search still running: the collector stays paused after this one
+            search(TOY, view, 0, Budget(iterations=20), random.Random(1))
+            assert not gc.isenabled()
+        assert gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
