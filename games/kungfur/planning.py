@@ -103,8 +103,7 @@ def change_plan(work: Work, side: Side) -> None:
     side.plan = None
 
 
-_MovesKey = tuple[bool, tuple[int, ...], bool, bool, bool, bool, int, int, int]
-_PLAN_MOVES: Final[dict[_MovesKey, tuple[Move, ...]]] = {}
+_PLAN_MOVES: Final[dict[int, tuple[Move, ...]]] = {}  # by `_moves_key`
 
 
 def plan_moves(work: Work, seat: int) -> Sequence[Move]:
@@ -118,26 +117,34 @@ def plan_moves(work: Work, seat: int) -> Sequence[Move]:
         derive(work, side)
     shapes = side.shapes
     animals = side.tokens == 0  # "Then" the tokens: no animal after the first token
+    cards = 0  # the animals still free to place, as a set of card codes (bit c: card c); none once tokens began
+    if animals:
+        for card in side.avail:
+            cards |= 1 << card
+    room = animals and side.room > 0
+    reinforce = animals and not side.boost and REINFORCEMENTS in side.items
+    pw, pc = side.pw, side.pc
+    weapons_left = side.weapons > pw[0] + pw[1] + pw[2]
+    coconuts_left = side.coconuts > pc[0] + pc[1] + pc[2]
+    # What the list depends on, as one int (a tuple of them cost a tenth of a compiled search to hash and compare):
+    # the three arenas' shapes (2 bits each), four flags, and the free cards' set above them.
     key = (
-        animals,
-        tuple(side.avail) if animals else (),
-        animals and side.room > 0,
-        animals and not side.boost and REINFORCEMENTS in side.items,
-        side.weapons > sum(side.pw),
-        side.coconuts > sum(side.pc),
-        shapes[0],
-        shapes[1],
-        shapes[2],
+        (((cards << 4 | animals << 3 | room << 2 | reinforce << 1 | weapons_left) << 1 | coconuts_left) << 6)
+        | shapes[0] << 4
+        | shapes[1] << 2
+        | shapes[2]
     )
     moves = _PLAN_MOVES.get(key)
     if moves is None:
         if len(_PLAN_MOVES) >= _CACHE_MAX:
             _PLAN_MOVES.clear()
-        moves = _PLAN_MOVES[key] = _list_plan_moves(*key)
+        moves = _PLAN_MOVES[key] = _list_plan_moves(
+            animals, side.avail, room, reinforce, weapons_left, coconuts_left, shapes[0], shapes[1], shapes[2]
+        )
     return moves  # the remembered tuple itself: a list of legal moves is read, never changed
 
 
-def _list_plan_moves(animals: bool, avail: tuple[int, ...], room: bool, reinforce: bool, weapons_left: bool,
+def _list_plan_moves(animals: bool, avail: Sequence[int], room: bool, reinforce: bool, weapons_left: bool,
                      coconuts_left: bool, *shapes: int) -> tuple[Move, ...]:
     moves: list[Move] = []
     if animals:
