@@ -64,9 +64,9 @@ class Budget:
 
 # Presets are bounded by iterations (so a seeded game is reproducible) with a wall-clock cap as a safety net.
 PRESETS: dict[str, Budget] = {
-    "easy": Budget(iterations=250, seconds=0.3),
-    "normal": Budget(iterations=2500, seconds=1.5),
-    "hard": Budget(iterations=8000, seconds=5.0),
+    "easy": Budget(iterations=500, seconds=0.3),
+    "normal": Budget(iterations=5000, seconds=1.5),
+    "hard": Budget(iterations=16000, seconds=5.0),
 }
 
 

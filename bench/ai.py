@@ -140,11 +140,12 @@ def _throughput(game, seats: int, args: argparse.Namespace) -> int:
           f"path: {compiled.PATH}")
     for count in (int(p) for p in args.processes.split(",")):
         config = ismcts.SearchConfig(processes=count)
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         iterations = 0
         for i, (view, seat) in enumerate(jobs):
             iterations += ismcts.search(game, view, seat, budget, random.Random(i), config).iterations
-        elapsed = time.perf_counter() - began
+        elapsed, cpu = time.perf_counter() - began, time.process_time() - began_cpu
+        # CPU time is this process's: with one process it is what a search costs a core however busy the machine
         print(f"processes={count}: {len(jobs) / elapsed:.2f} jobs/s, {iterations / elapsed:,.0f} iterations/s "
-              f"({elapsed:.1f} s)")
+              f"({elapsed:.1f} s); this process: {cpu / len(jobs):.3f} CPU-s a search")
     return 0

@@ -91,8 +91,8 @@ def test_a_person_waiting_caps_the_search_at_the_interactive_budget_an_all_ai_ga
     assert interactive.play(job) == "moved"
     bulk, bulk_budgets = _consumer(monkeypatch, WorkerConfig(), BULK)
     assert bulk.play(job) == "moved"
-    assert budgets == [(ismcts.Budget(iterations=8000, seconds=0.5), 0)]
-    assert bulk_budgets == [(ismcts.Budget(iterations=8000, seconds=1.0), 10)]
+    assert budgets == [(ismcts.Budget(iterations=16000, seconds=0.5), 0)]
+    assert bulk_budgets == [(ismcts.Budget(iterations=16000, seconds=1.0), 10)]
     assert len(interactive.stub.moves) == len(bulk.stub.moves) == 1
 
 
@@ -111,7 +111,7 @@ def test_each_lane_reads_its_own_job_streams(monkeypatch):
 def test_a_hint_by_strength_stops_within_the_hint_budget_an_explicit_budget_up_to_the_suggest_cap():
     servicer = AIServicer(WorkerConfig())
     by_strength = ai_service_pb2.AIServiceSuggestMoveRequest(strength="hard")
-    assert servicer._budget(by_strength, None) == ismcts.Budget(iterations=8000, seconds=0.6)
+    assert servicer._budget(by_strength, None) == ismcts.Budget(iterations=16000, seconds=0.6)
     explicit = ai_service_pb2.AIServiceSuggestMoveRequest(time_budget_seconds=1.5)
     assert servicer._budget(explicit, None) == ismcts.Budget(seconds=1.5)
     longer = ai_service_pb2.AIServiceSuggestMoveRequest(time_budget_seconds=3.0)

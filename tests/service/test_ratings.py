@@ -293,12 +293,12 @@ def test_seeding_from_a_database_that_is_not_there_says_so(tmp_path, capsys):
 def test_the_ai_strengths_are_seeded_from_arena_records_once(database_url, tmp_path, capsys):
     from bench import seed_ratings
 
-    assert [seed_ratings.strength_of(s) for s in ("ismcts:easy", "ismcts:2500", "ismcts:8000", "ismcts:999",
+    assert [seed_ratings.strength_of(s) for s in ("ismcts:easy", "ismcts:5000", "ismcts:16000", "ismcts:999",
                                                   "ismcts:2s", "greedy", "cheat:2500", "ismcts-ucb:250")] == [
         "easy", "normal", "hard", None, None, None, None, None]
     records = [  # easy beats normal once, normal beats easy twice; greedy is no strength: left out
-        {"game": "toy", "seats": ["ismcts:easy", "ismcts:2500"], "totals": [5, 3], "winners": [0]},
-        {"game": "toy", "seats": ["ismcts:2500", "ismcts:easy"], "totals": [6, 2], "winners": [0]},
+        {"game": "toy", "seats": ["ismcts:easy", "ismcts:5000"], "totals": [5, 3], "winners": [0]},
+        {"game": "toy", "seats": ["ismcts:5000", "ismcts:easy"], "totals": [6, 2], "winners": [0]},
         {"game": "toy", "seats": ["greedy", "ismcts:easy", "ismcts:normal"], "totals": [9, 1, 4], "winners": [0]},
         {"game": "toy", "seats": ["ismcts:easy", "ismcts:easy"], "totals": [1, 4], "winners": [1]},  # self-play
         {"game": "toy", "seats": ["ismcts:easy", "greedy"], "totals": [1, 4], "winners": [1]},  # one strength
