@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from games.zipang.data import ATTACK, EFFECTS, IKKI, MAX_PLAYERS, MONK, PEASANT, STEAL
+from games.zipang.data import ATTACK, EFFECTS, IKKI, MAX_PLAYERS, MONK, PEASANT, STEAL, TYPES
 from games.zipang.data import TAKE as TAKE_EFFECT
 from games.zipang.moves import ACCEPT, COIN_BLOCK, DEFEND, MONK_CANCEL, Play, React, Take, Use
 from games.zipang.state import PLAY, REACT, TAKE, USE
@@ -16,10 +16,41 @@ from games.zipang.work import Work
 
 Moves = tuple[Play, ...] | tuple[Use, ...] | tuple[Take, ...] | tuple[React, ...]
 
-_PLAY_CACHE: Final[dict[tuple[int, int, tuple[int, ...], tuple[bool, ...]], tuple[Play, ...]]] = {}
-_USE_CACHE: Final[dict[tuple[int, int, tuple[int, ...], bool, tuple[bool, ...]], tuple[Use, ...]]] = {}
-_REACT_CACHE: Final[dict[tuple[bool, bool, int, bool, bool], tuple[React, ...]]] = {}
-_TAKE_CACHE: Final[dict[tuple[int, tuple[int, ...]], tuple[Take, ...]]] = {}
+# The move lists, remembered by what they depend on, each key one small int (`_kinds`, `_seats`). As tuples of the
+# whole hand, the seats in the battle and the rest, the keys cost a tenth of a compiled Zipang search to hash and
+# compare, and the tables grew without end (30,000 hands in one 6,000-iteration search): a hand's moves depend only
+# on which cards it holds (and whether two Peasants, for an Ikki), not on their order or number.
+_CACHE_MAX: Final = 100_000  # keys per table; a search meets a few thousand
+_PLAY_CACHE: Final[dict[int, tuple[Play, ...]]] = {}
+_USE_CACHE: Final[dict[int, tuple[Use, ...]]] = {}
+_REACT_CACHE: Final[dict[int, tuple[React, ...]]] = {}
+_TAKE_CACHE: Final[dict[int, tuple[Take, ...]]] = {}
+
+
+def _kinds(cards: tuple[int, ...]) -> int:
+    """Which cards are among `cards`, as bits (bit c: card c), and bit TYPES when two of them are Peasants."""
+    bits = 0
+    peasants = 0
+    for card in cards:
+        bits |= 1 << card
+        if card == PEASANT:
+            peasants += 1
+    return bits | (1 << TYPES if peasants >= 2 else 0)
+
+
+def _remember(table: dict, key: int) -> None:
+    """Keep a move table bounded: a long-lived worker meets ever new keys."""
+    if len(table) >= _CACHE_MAX:
+        table.clear()
+
+
+def _seats(flags: tuple[bool, ...]) -> int:
+    """Who is in the battle, as bits (bit s: seat s)."""
+    bits = 0
+    for s, flag in enumerate(flags):
+        if flag:
+            bits |= 1 << s
+    return bits
 
 
 def legal_moves(work: Work, seat: int) -> Moves:
@@ -29,33 +60,40 @@ def legal_moves(work: Work, seat: int) -> Moves:
     phase = work.phase
     if phase == PLAY:
         hand = work.hands[seat]
-        play_key = (work.n, seat, hand, work.in_battle)
+        play_key = ((_kinds(hand) << 6 | _seats(work.in_battle)) << 3 | seat) << 3 | work.n
         plays = _PLAY_CACHE.get(play_key)
         if plays is None:
+            _remember(_PLAY_CACHE, play_key)
             plays = _PLAY_CACHE[play_key] = _plays(hand, seat, work.n, work.in_battle)
         return plays
     if phase == REACT:
         effect = work.effect
         assert effect is not None
+        monk = MONK in work.hands[seat]
         coin = work.strength > 0 and not work.had_turn[seat] and work.coins[seat] > 0
-        react_key = (MONK in work.hands[seat], coin, effect, work.ikki, work.strength > 0)
+        attacked = work.strength > 0
+        react_key = effect << 4 | monk << 3 | coin << 2 | work.ikki << 1 | attacked
         reacts = _REACT_CACHE.get(react_key)
         if reacts is None:
-            reacts = _REACT_CACHE[react_key] = _reacts(*react_key)
+            reacts = _REACT_CACHE[react_key] = _reacts(monk, coin, effect, work.ikki, attacked)
         return reacts
     if phase == USE:
-        use_key = (work.n, seat, work.offer, PEASANT in work.hands[seat], work.in_battle)
+        peasant = PEASANT in work.hands[seat]
+        use_key = (((_kinds(work.offer) << 1 | peasant) << 6 | _seats(work.in_battle)) << 3 | seat) << 3 | work.n
         uses = _USE_CACHE.get(use_key)
         if uses is None:
-            uses = _USE_CACHE[use_key] = _uses(work.offer, use_key[3], seat, work.n, work.in_battle)
+            _remember(_USE_CACHE, use_key)
+            uses = _USE_CACHE[use_key] = _uses(work.offer, peasant, seat, work.n, work.in_battle)
         return uses
     if phase == TAKE:
         victim = work.victim
         assert victim is not None
-        take_key = (victim, work.hands[victim])
+        cards = work.hands[victim]
+        take_key = _kinds(cards) << 3 | victim
         takes = _TAKE_CACHE.get(take_key)
         if takes is None:
-            takes = _TAKE_CACHE[take_key] = (*(Take(c, victim) for c in sorted(set(take_key[1]))), Take(None, victim))
+            _remember(_TAKE_CACHE, take_key)
+            takes = _TAKE_CACHE[take_key] = (*(Take(c, victim) for c in sorted(set(cards))), Take(None, victim))
         return takes
     return ()
 
