@@ -51,10 +51,12 @@ _VALUE: Final = _cell_values()
 # (position, cell) of each development the rules list first, by the mask of open River piles (rules.DEVELOPMENTS):
 # reading `move.pos` and `move.row` instead (attributes of an interpreted dataclass) cost a compiled playout more
 # than the rest of the loop's body.
-_SPOTS: Final = tuple(
-    tuple((move.pos, move.pos + WIDTH if move.row == "hand" else move.pos) for move in developments)
-    for developments in DEVELOPMENTS
-)
+def _spot(move: Develop) -> tuple[int, int]:
+    """Where a development lands: the River position its card comes from, and its cell (Line 0..4, Hand 5..9)."""
+    return move.pos, move.pos + WIDTH if move.row == "hand" else move.pos
+
+
+_SPOTS: Final = tuple(tuple(_spot(move) for move in developments) for developments in DEVELOPMENTS)
 
 
 def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], float]) -> Move:
@@ -77,8 +79,7 @@ def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], f
         if i < known and move is listed[i]:
             pos, cell = spots[i]
         elif type(move) is Develop:
-            pos = move.pos
-            cell = pos + WIDTH if move.row == "hand" else pos
+            pos, cell = _spot(move)
         else:
             break  # the developments come first
         card = piles[pos][0]
