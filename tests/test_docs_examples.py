@@ -33,7 +33,7 @@ ASSIGNMENT = re.compile(r"^[A-Z_][A-Z0-9_]*=")
 
 # Commands that are executed for real (the rest are parsed only).
 EXECUTED = {("demo",), ("watch",), ("bench", "engine"), ("bench", "ai"), ("arena",)}
-SEARCHING_PLAYERS, ARENA_ITERATIONS = ("ismcts", "ismcts-ucb", "cheat"), 20
+SEARCHING_PLAYERS, ARENA_ITERATIONS = ("ismcts", "ismcts-ucb", "ismcts-policyopp", "cheat"), 20
 # A bound against a hang, not a speed check: an arena game at normal's budget took 87 s at load 15.
 HANG_BOUND = 900.0
 # The AI of the test's stack: iteration budgets (no clock), small, so a demo is cheap and reproducible.

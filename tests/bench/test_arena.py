@@ -149,3 +149,6 @@ def test_the_ucb_variant_spec_turns_the_policy_picked_opponents_off():
     assert isinstance(ucb, ismcts.IsmctsPlayer) and ucb.config.opponent_policy is False
     assert ucb.budget == ismcts.Budget(iterations=300) and ucb.name == "ismcts-ucb:300"
     assert plain.config.opponent_policy is None
+    policy = arena.make_player("ismcts-policyopp:300", "hinode")  # and the other way round, for a game without
+    assert isinstance(policy, ismcts.IsmctsPlayer) and policy.config.opponent_policy is True
+    assert policy.budget == ismcts.Budget(iterations=300) and policy.name == "ismcts-policyopp:300"
