@@ -56,4 +56,7 @@ def choose(work: Work, seat: int, moves: Sequence[Any], random_: Callable[[], fl
     return moves[int(random_() * len(moves))]
 
 
-POLICY = PlayoutPolicy(choose=choose)
+# The search draws the other seats' moves in its tree with this policy on each determinization, as Naishi's does
+# (ai.ismcts._iterate): against three greedy players, at 5,000 iterations on the same 75 deals, 56.7% of the games
+# won against 44.7% with UCB1-picked opponents (docs/ai.md, "Strength").
+POLICY = PlayoutPolicy(choose=choose, tree_opponents=True)
