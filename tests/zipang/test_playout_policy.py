@@ -141,6 +141,16 @@ def test_takes_the_card_whose_effect_is_worth_most():
     assert pick(broke, 0) == Take(card("warlord"), 1)
 
 
+def test_a_taken_bandit_is_worth_the_richest_seat_s_coin():
+    """Three seats: the Bandit taken from seat 1 (without coins) would steal from seat 2 (5 coins), which beats a
+    Warlord that knocks out nobody (both hands seen, both hold 6)."""
+    hands = {0: ("maiden", "peasant", "peasant"), 1: ("warlord", "bandit"), 2: ("commander", "captain")}
+    state = act(position(n=3, hands=hands, had_turn=(True, True, True), discard=("monk", "monk"), coins=(3, 0, 5),
+                         known=shown(3, 0, 2, "commander", "captain")), (0, "play:maiden>s1"))
+    assert state.phase == TAKE
+    assert pick(state, 0) == Take(card("bandit"), 1)
+
+
 def test_a_share_of_the_picks_stays_uniformly_random():
     state = position(n=2, hands={0: ("captain", "peasant", "monk"), 1: ("maiden", "peasant")},
                      had_turn=(True, True), known=shown(2, 0, 1, "maiden", "peasant"))
