@@ -11,7 +11,7 @@ determinization's), as every seat's own hand is to its player.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Final, cast
 
 from games.base import Move, PlayoutPolicy
 from games.zipang.data import (
@@ -86,6 +86,8 @@ def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], f
     best_worth = -1000.0
     hand = work.hands[seat]
     use = phase == USE
+    terms: list[float] = []  # each seat's term of an attack of `strength` (the moves of a card come together)
+    strength = -1
     for move in moves:
         if use:
             assert type(move) is Use
@@ -97,10 +99,36 @@ def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], f
             worth = -_keep(work, card, hand)
             if ikki:
                 worth -= _keep(work, PEASANT, hand)
-        worth += _effect(work, seat, card, targets, ikki, hand, use) + NOISE * random_()
+        if not ikki and _EFFECT[card] == _ATTACK:
+            if work.btl[card] != strength:
+                strength = work.btl[card]
+                terms = _attack_terms(work, seat, strength)
+            effect = 0.0
+            for target in targets:
+                effect += terms[target]
+            worth += effect + NOISE * random_()
+        else:
+            worth += _effect(work, seat, card, targets, ikki, hand, use) + NOISE * random_()
         if worth > best_worth:
             best, best_worth = move, worth
     return best
+
+
+def _attack_terms(work: Work, seat: int, strength: int) -> list[float]:
+    """What an attack of `strength` by `seat` is worth on each other seat in the battle (as `_effect` adds it up)."""
+    knock_out = KNOCK_OUT + _share(work)
+    terms = [0.0] * work.n
+    for target in range(work.n):
+        if target != seat and work.in_battle[target]:
+            terms[target] = _attack_term(work, seat, target, strength, knock_out)
+    return terms
+
+
+def _attack_term(work: Work, seat: int, target: int, strength: int, knock_out: float) -> float:
+    lose = _lose_chance(work, seat, target, strength)
+    if not work.had_turn[target] and work.coins[target] > 1:
+        lose *= ESCAPE  # it may block with a coin
+    return lose * knock_out + LOOK
 
 
 def _keep(work: Work, card: int, hand: tuple[int, ...]) -> float:
@@ -142,7 +170,13 @@ _FREE: Final = 3  # unknown cards in a hand reckoned with: 0 to 2 (a hand holds 
 _TOP: Final = 64  # BTL totals reckoned with
 
 
+_LAST: Final[list[object]] = [None, None, None, None]  # the values and tables of the game last asked about
+
+
 def _tables(work: Work) -> tuple[tuple[tuple[float, ...], ...], float]:
+    last = _LAST
+    if work.btl is last[0] and work.hnr is last[1] and work.copies is last[2]:
+        return cast(tuple[tuple[tuple[float, ...], ...], float], last[3])
     key = (work.btl, work.hnr, work.copies)
     tables = _TABLES.get(key)
     if tables is None:
@@ -155,6 +189,7 @@ def _tables(work: Work) -> tuple[tuple[tuple[float, ...], ...], float]:
         rows.append(tuple(sum(1 for v in pairs if v < s) / len(pairs) for s in range(_TOP)))
         mean_hnr = sum(work.hnr[c] for c in deck) / len(deck)
         tables = _TABLES[key] = (tuple(rows), mean_hnr)
+    last[0], last[1], last[2], last[3] = work.btl, work.hnr, work.copies, tables
     return tables
 
 
@@ -206,10 +241,7 @@ def _effect(work: Work, seat: int, card: int, targets: tuple[int, ...], ikki: bo
         worth = 0.0
         knock_out = KNOCK_OUT + _share(work)
         for target in targets:
-            lose = _lose_chance(work, seat, target, strength)
-            if not work.had_turn[target] and work.coins[target] > 1:
-                lose *= ESCAPE  # it may block with a coin
-            worth += lose * knock_out + LOOK
+            worth += _attack_term(work, seat, target, strength, knock_out)
         return worth
     if effect == _STEAL:
         held = work.coins[targets[0]]
