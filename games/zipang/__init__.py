@@ -16,6 +16,7 @@ DESCRIPTOR = register(GameDescriptor(
     renderer="games.zipang.render",
     baselines={"greedy": "games.zipang.greedy:ZipangGreedy"},
     rules_doc="docs/rules/zipang.md",
+    playout="games.zipang.policy:POLICY",
 ))
 
 __all__ = ["DESCRIPTOR", "GAME", "Zipang"]
