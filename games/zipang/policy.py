@@ -4,8 +4,8 @@ games.zipang.work, and picks among the legal moves it is given).
 After the greedy player's ideas (games.zipang.greedy), at the cost of a few sums over two-card hands: a hand is
 worth its defence (BTL) and honour (HNR); attack whom the card knocks out; steal from the richest; end the battle
 with the Emperor when the hand left wins on honour; take the best card a Shrine Maiden shows; cancel with a Monk,
-or block with a coin, what would hurt. It reads the hands of the working state as they are (in a search, the
-determinization's), as every seat's own hand is to its player.
+or block with a coin, what would hurt. Of the hands it reads the deciding seat's own, and of the others only what
+that seat has seen of them (`Work.known`) and their sizes: never the cards a determinization dealt them.
 """
 
 from __future__ import annotations
