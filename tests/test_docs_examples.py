@@ -128,12 +128,15 @@ def run_tabletop(argv: list[str], timeout: float = HANG_BOUND) -> subprocess.Com
 
 def cheap(argv: list[str]) -> list[str]:
     """The same command, made short: --seconds 0.2, --games 1, --throughput 2, an arena's searching players on 20
-    iterations; a demo gets a --seed (with the stack's iteration budgets, the same game every time, whatever the
+    iterations and no --record; a demo gets a --seed (with the stack's iteration budgets, the same game every time, whatever the
     load)."""
     out = list(argv)
     for flag, value in (("--seconds", "0.2"), ("--games", "1"), ("--throughput", "2")):
         if flag in out:
             out[out.index(flag) + 1] = value
+    if "--record" in out:  # a documented run's record file is the docs' data: never written, nor read as a resume
+        at = out.index("--record")
+        del out[at : at + 2]
     if kind(out) == ("demo",) and "--seed" not in out:
         out += ["--seed", "1"]
     if "--players" in out:  # an arena's searching players on 20 iterations: the command, not its strength
