@@ -210,20 +210,6 @@ def _result(
     )
 
 
-def _grow(
-    tree: _Tree,
-    game: Game,
-    view: Any,
-    seat: int,
-    budget: Budget,
-    rng: random.Random,
-    config: SearchConfig,
-    started: float,
-) -> None:
-    with collector_paused():
-        _grow_tree(tree, game, view, seat, budget, rng, config, started)
-
-
 # The cyclic garbage collector, paused while a tree grows. A search allocates a tree of nodes that all survive it
 # and throws away lists and tuples by the million; CPython runs a collection every 2,000 net allocations and a full
 # one each time the long-lived objects grew by a quarter, so it traversed the growing tree again and again: 10% of a
@@ -253,7 +239,8 @@ def collector_paused() -> Iterator[None]:
                 gc.enable()
 
 
-def _grow_tree(
+@collector_paused()  # each call of _grow runs with the collector paused
+def _grow(
     tree: _Tree,
     game: Game,
     view: Any,
