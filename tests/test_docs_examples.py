@@ -5,7 +5,7 @@ Each one must parse: its own argparse parser accepts the arguments (the parser i
 is stopped before it does anything). The cheap ones are then executed for real against a local stack that this
 module starts (embedded Redis, game service, AI worker): `demo` (with a `--seed`, and small iteration budgets for
 the AI: cheap, and the same game on any machine at any load), `watch` (a game the demo finished), `bench
-engine`/`bench ai` (with `--seconds` cut to 0.2) and `arena` (with `--games 1`, its searching players on 20
+engine`/`bench ai` (`--seconds` cut to 0.2, `--rounds` to 1) and `arena` (with `--games 1`, its searching players on 20
 iterations). No command has a time limit, only a bound against a hang that no slow machine reaches. Interactive or
 long ones (`play`, `run`, `serve`, `ai-worker`, `bench load`) are only parsed. Placeholders (GAME_ID, HOST:PORT,
 the documented 127.0.0.1:50051) become the real game id and the test stack's address.
@@ -127,11 +127,11 @@ def run_tabletop(argv: list[str], timeout: float = HANG_BOUND) -> subprocess.Com
 
 
 def cheap(argv: list[str]) -> list[str]:
-    """The same command, made short: --seconds 0.2, --games 1, --throughput 2, an arena's searching players on 20
-    iterations and no --record; a demo gets a --seed (with the stack's iteration budgets, the same game every time, whatever the
-    load)."""
+    """The same command, made short: --seconds 0.2, --rounds 1, --games 1, --throughput 2, an arena's searching
+    players on 20 iterations and no --record; a demo gets a --seed (with the stack's iteration budgets, the same game
+    every time, whatever the load)."""
     out = list(argv)
-    for flag, value in (("--seconds", "0.2"), ("--games", "1"), ("--throughput", "2")):
+    for flag, value in (("--seconds", "0.2"), ("--rounds", "1"), ("--games", "1"), ("--throughput", "2")):
         if flag in out:
             out[out.index(flag) + 1] = value
     if "--record" in out:  # a documented run's record file is the docs' data: never written, nor read as a resume

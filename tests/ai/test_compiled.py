@@ -165,6 +165,7 @@ def test_the_conformance_suite_passes_on_the_pure_path():
     the fast tier plays; the compiled path plays them all in the ordinary run)."""
     env = _pure_env()
     env["KERNEL_GAMES"] = env.get("KERNEL_GAMES", "100")
+    env["CONFORMANCE_GAMES"] = env.get("CONFORMANCE_GAMES", "52")
     env.pop("PYTEST_XDIST_WORKER", None)
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not slow", "tests/conformance"],
