@@ -7,6 +7,7 @@ from typing import Any, Final
 
 from games.base import PlayoutPolicy
 from games.hinode.data import HERO, HERO_POWER, SUIT_SIZE
+from games.hinode.rules import hero_playable, plain_play
 from games.hinode.state import AREA, PLAY
 from games.hinode.work import Work
 
@@ -23,6 +24,8 @@ def choose(work: Work, seat: int, moves: Sequence[Any], random_: Callable[[], fl
     card; a quarter of the picks, and every tribe and resource choice, stay uniformly random."""
     phase = work.phase
     if phase == PLAY and random_() >= EXPLORE:
+        # Of the plays with no resource and no skill (one per card, the Hero's where it may be played), in
+        # legal_moves' order: read off the hand's ints, not the moves (their fields are attribute reads).
         wanted = work.vp[2 * work.layout[work.battlefield]] > 0  # type: ignore[index]  # set in the play phase
         colour = work.colour
         best = -1  # the strength to beat
@@ -30,30 +33,31 @@ def choose(work: Work, seat: int, moves: Sequence[Any], random_: Callable[[], fl
             strength = _FOLLOW * follow + power
             if strength > best:
                 best = strength
-        pick = None
+        pick = -1
         pick_key = 1000
-        for move in moves:
-            if move.resource is not None or move.skill is not None:
-                continue
-            card = move.card
-            if card == HERO:
-                strength = _FOLLOW + HERO_POWER + 1  # a Hero is the last resort of a winner
-            else:
-                strength = (_FOLLOW if colour is None or _SUIT[card] == colour else 0) + _POWER[card]
-            if not wanted:
-                key = strength  # dump: the weakest card
-            elif best < 0:
-                key = -strength  # lead: the strongest card
-            else:
-                key = strength if strength > best else 100 + strength  # the cheapest winner, else the lowest
+        for card in work.hands[seat]:
+            strength = (_FOLLOW if colour is None or _SUIT[card] == colour else 0) + _POWER[card]
+            key = _key(strength, wanted, best)
             if key < pick_key:
-                pick, pick_key = move, key
-        if pick is not None:
-            return pick
+                pick, pick_key = card, key
+        if hero_playable(work, seat) and _key(_FOLLOW + HERO_POWER + 1, wanted, best) < pick_key:
+            pick = HERO  # a Hero is the last resort of a winner
+        if pick >= 0:
+            return plain_play(work, pick)
     elif phase == AREA and random_() >= EXPLORE:
         vp, layout = work.vp, work.layout
         return max(moves, key=lambda m: vp[2 * layout[m.area]])
     return moves[int(random_() * len(moves))]
+
+
+def _key(strength: int, wanted: bool, best: int) -> int:
+    """A play's rank, lowest first: where the Area is worth nothing dump the weakest card; else lead with the
+    strongest, or play the cheapest winner, else the lowest."""
+    if not wanted:
+        return strength
+    if best < 0:
+        return -strength
+    return strength if strength > best else 100 + strength
 
 
 # The search draws the other seats' moves in its tree with this policy on each determinization, as Naishi's does

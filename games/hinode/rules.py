@@ -116,8 +116,7 @@ def legal_moves(work: Work, seat: int) -> list[Any]:
         hand = work.hands[seat]
         for card in hand:
             moves += _VARIANTS[card][usable]
-        # the Hero, unless spent or another one was played this trick
-        hero = work.heroes[seat] and not work.hero_in_trick
+        hero = hero_playable(work, seat)
         if hero:
             # the start player's Hero on the white Area declares its colour
             moves += _DECLARED_VARIANTS[usable] if work.colour is None else _VARIANTS[HERO][usable]
@@ -136,6 +135,19 @@ def legal_moves(work: Work, seat: int) -> list[Any]:
         tribes = work.tribes
         return [_TRIBE_MOVES[t] for t in range(4) if t not in tribes]
     return []
+
+
+def hero_playable(work: Work, seat: int) -> bool:
+    """Whether `seat` may play its Hero now: not spent, and no other Hero played this trick."""
+    return work.heroes[seat] and not work.hero_in_trick
+
+
+def plain_play(work: Work, card: int) -> PlayCard:
+    """The play of `card` (a card of the hand, or the Hero where `hero_playable`) with no resource and no skill: the
+    first of its plays in `legal_moves` (the start player's Hero on the white Area declares the first colour)."""
+    if card == HERO and work.colour is None:
+        return _DECLARED_VARIANTS[0][0]
+    return _PLAIN[card]
 
 
 def _skill_moves(work: Work, seat: int, hand: Sequence[int]) -> list[PlayCard]:
