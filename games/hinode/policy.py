@@ -13,7 +13,7 @@ from games.hinode.work import Work
 
 EXPLORE: Final = 0.25  # share of the policy's picks made uniformly at random (skills and resources come from these)
 
-_SUIT: Final = tuple(c // SUIT_SIZE for c in range(HERO)) + (None,)
+_SUIT: Final = tuple(c // SUIT_SIZE for c in range(HERO)) + (-1,)  # the Hero's is never read (not in a hand)
 _POWER: Final = tuple(c % SUIT_SIZE + 1 for c in range(HERO)) + (HERO_POWER,)
 _FOLLOW: Final = 20  # a strength: 20 for following the colour, plus the power (judgment order, ties aside)
 
@@ -45,9 +45,19 @@ def choose(work: Work, seat: int, moves: Sequence[Any], random_: Callable[[], fl
         if pick >= 0:
             return plain_play(work, pick)
     elif phase == AREA and random_() >= EXPLORE:
-        vp, layout = work.vp, work.layout
-        return max(moves, key=lambda m: vp[2 * layout[m.area]])
+        return _richest_area(work, moves)
     return moves[int(random_() * len(moves))]
+
+
+def _richest_area(work: Work, moves: Sequence[Any]) -> Any:
+    """The Area whose 1st place is worth most (the first of equals)."""
+    vp, layout = work.vp, work.layout
+    pick, most = moves[0], -1
+    for move in moves:
+        worth = vp[2 * layout[move.area]]
+        if worth > most:
+            pick, most = move, worth
+    return pick
 
 
 def _key(strength: int, wanted: bool, best: int) -> int:

@@ -245,7 +245,7 @@ def _card(seat: int, move: PlayCard, colour: int | None) -> Card:
     if card == HERO:
         power, follow = HERO_POWER, True  # "Hero cards are multi-suit and always count as Follow"
     else:
-        power, follow = card % SUIT_SIZE + 1, card // SUIT_SIZE == colour
+        power, follow = card % SUIT_SIZE + 1, colour is not None and card // SUIT_SIZE == colour
     resource = move.resource
     if resource == RED:
         power = HERO_POWER - power  # "14 minus the current value"; the Hero becomes 0
@@ -305,8 +305,16 @@ def _play_card(work: Work, seat: int, move: PlayCard) -> None:
 def judgment_order(plays: list[Card]) -> list[int]:
     """Positions best first: Follow before Not Follow, then by power, ties to who acted earlier (the sort is
     stable)."""
-    keys = [-power - 100 * follow for _, _, power, follow in plays]
-    return [plays[i][0] for i in sorted(range(len(plays)), key=keys.__getitem__)]
+    order: list[int] = []
+    keys: list[int] = []  # beside `order`: Follow and power, highest first
+    for seat, _, power, follow in plays:  # an insertion sort of four, past the strictly weaker only (stable)
+        key = power + 100 * follow
+        at = len(order)
+        while at > 0 and keys[at - 1] < key:
+            at -= 1
+        order.insert(at, seat)
+        keys.insert(at, key)
+    return order
 
 
 def _judge(work: Work) -> None:
@@ -324,7 +332,11 @@ def _judge(work: Work) -> None:
             ranking.insert(1, ranking[0])
             del ranking[4:]
     n = work.num_players
-    best_real = next(p for p in ranking if p < n)
+    best_real = ranking[0]  # the best placed real seat (proxies are seats n..3)
+    for p in ranking:
+        if p < n:
+            best_real = p
+            break
     if CHARMONT in skills:
         next_start = skills[CHARMONT]
     else:

@@ -42,11 +42,27 @@ def view(state: State, seat: int | None) -> View:
     )
 
 
-def sample(v: View, rng: random.Random) -> State:
-    """Deal the cards `v` cannot see among the others' hands, the proxy piles and the removed pile."""
+# The last view's unseen cards: a search samples one view thousands of times. One tuple, replaced whole, so that
+# threads sampling other views never read one view's cards beside another's (it holds the view: no id is reused).
+_last_unseen: tuple[View | None, tuple[int, ...]] = (None, ())
+
+
+def _unseen(v: View) -> tuple[int, ...]:
+    """The battle cards `v` has not seen (not in its hand, not played), in order."""
+    global _last_unseen
+    last = _last_unseen
+    if last[0] is v:
+        return last[1]
     seen = set(v.hand)
     seen.update(p.move.card for p in v.history if p.move.card != HERO)
-    unseen = [c for c in range(BATTLE_CARDS) if c not in seen]
+    unseen = tuple(c for c in range(BATTLE_CARDS) if c not in seen)
+    _last_unseen = (v, unseen)
+    return unseen
+
+
+def sample(v: View, rng: random.Random) -> State:
+    """Deal the cards `v` cannot see among the others' hands, the proxy piles and the removed pile."""
+    unseen = list(_unseen(v))
     shuffle(rng, unseen)
     hands = []
     for p in range(PLAYERS):
