@@ -36,6 +36,7 @@ COMPILED = (
     "games/kungfur/scoring.py",
     "games/kungfur/policy.py",
     "games/deal.py",
+    "games/tuples.py",
     "games/hinode/views.py",
     "games/kungfur/views.py",
     "games/naishi/views.py",

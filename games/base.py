@@ -40,7 +40,6 @@ from games import codec
 S = TypeVar("S")  # state type
 V = TypeVar("V")  # view type
 W = TypeVar("W")  # working state type
-T = TypeVar("T")
 
 
 class GameError(Exception):
@@ -522,14 +521,6 @@ def unsealed_copy(state: S) -> tuple[S, dict[str, Any]]:
     values = dict(state.__dict__)
     object.__setattr__(new, "__dict__", values)
     return new, values
-
-
-def with_item(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    """`values` with the one at `index` replaced: for a working state's tuples, which change seldom (a list and
-    back is cheaper than joining two slices around the new value)."""
-    changed = list(values)
-    changed[index] = value
-    return tuple(changed)
 
 
 def chance(seed: int, *salt: int | str) -> random.Random:

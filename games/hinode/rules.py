@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from games.base import chance, with_item
+from games.base import chance
 from games.hinode.data import (
     ADJACENT,
     ADJACENT_MASK,
@@ -33,6 +33,7 @@ from games.hinode.moves import ChooseArea, ChooseTribe, PlayCard, TakeResource
 from games.hinode.scoring import marked_areas, outcome
 from games.hinode.state import AREA, OVER, PICK, PLAY, TRIBE, State
 from games.hinode.work import ACTING, Card, Work, freeze, thaw, to_act
+from games.tuples import with_item
 
 __all__ = ["freeze", "legal_moves", "new_game", "outcome", "play", "thaw", "to_act", "why_illegal"]
 

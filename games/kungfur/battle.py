@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from games.base import Move, chance, with_item
+from games.base import Move, chance
 from games.kungfur.data import (
     APPLE,
     ARENAS,
@@ -84,6 +84,7 @@ from games.kungfur.state import (
     SHU as SHU_CHOICE,
 )
 from games.kungfur.work import Side, Work, leader, with_cards, without
+from games.tuples import with_item
 
 WEAPON_IGNORE: Final = 5  # Senior Brother Bang
 WEAPON_STEAL: Final = 2

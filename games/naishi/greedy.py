@@ -11,12 +11,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.base import with_item
 from games.naishi.data import BANNER, FORT, NAISHI, RONIN, SENTINEL, TORII
 from games.naishi.moves import DeclareEnd, Decree, Develop, DiscardRiver, EndTurn, Give, Recall, Switch
 from games.naishi.rules import PAIRS
 from games.naishi.scoring import score_territory
 from games.naishi.state import View, knowledge_index
+from games.tuples import with_item
 
 # Setup: give away what is worth least in a Hand (a lone Torii even costs its receiver 5 points).
 GIVE_FIRST = (TORII, BANNER, FORT, SENTINEL)
