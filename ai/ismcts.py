@@ -255,6 +255,7 @@ def _grow(
     sample = game.sample
     rules, policy = rules_and_policy(game)
     thaw = rules.thaw
+    draw_chance = getattr(rules, "draw_chance", None)  # the chance to come drawn from `rng`, not the seed's
     pick = _playout_pick(rules, policy, config)  # once per search, not per iteration
     by_policy = config.opponent_policy
     if by_policy is None:
@@ -267,6 +268,8 @@ def _grow(
             return
         # The rules only ever work on a determinization drawn from the view: the search cannot peek.
         work = thaw(sample(view, rng))
+        if draw_chance is not None:
+            draw_chance(work, rng)
         _others_first(rules, work, seat, rng, pick)
         _iterate(tree.root, rules, work, seat, rng, config, pick, by_policy)
         tree.iterations += 1

@@ -203,7 +203,11 @@ class Rules(Protocol[S, W]):
     """A game's rules, written once against its mutable working state `W` (usually the game's `rules` module).
 
     `W` is plain typed classes with `__slots__` and no dynamic attributes, so that a compiler for typed Python can
-    build it. Nothing in `W` is shared with the frozen state it was thawed from or is frozen into."""
+    build it. Nothing in `W` is shared with the frozen state it was thawed from or is frozen into.
+
+    A game whose chance goes on during play (a deal each battle, a shuffle) may also have `draw_chance(work, rng)`:
+    from then on `work` draws that chance from `rng` instead of from its seed. The search calls it on every
+    determinization it thaws (its seed is drawn at random anyway), the checked engine never."""
 
     def thaw(self, state: S) -> W:
         """A working copy of `state`, which stays unchanged."""

@@ -185,8 +185,12 @@ def _open(work: Work) -> None:
             queue.append((seat, SHU_CHOICE))
         elif lead == RINGO:
             queue.append((seat, RINGO_CHOICE))
-    if len(queue) == 2 and queue[0][0] != chance(work.seed, "rock-paper-scissors", work.round, k).randrange(2):
-        queue.reverse()
+    if len(queue) == 2:
+        draws = work.draws
+        if draws is None:
+            draws = chance(work.seed, "rock-paper-scissors", work.round, k)
+        if queue[0][0] != draws.randrange(2):
+            queue.reverse()
     work.stage = FIGHT
 
 

@@ -10,6 +10,7 @@ The checked engine (games.base.Game) and the search (ai.ismcts) both run these f
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Final
 
@@ -128,6 +129,7 @@ def thaw(state: State) -> Work:
     (games.kungfur.planning.derive), the rest when the screens come down (`materialize`). The checked engine thaws
     a state twice per move, mostly planning states, for one seat's move: this saves it most of the copying."""
     work = Work()
+    work.draws = None
     work.round = state.round
     work.phase = phase = state.phase
     work.ap = state.table.ap
@@ -145,6 +147,14 @@ def thaw(state: State) -> Work:
         work.origin = None
         _thaw_table(work, state)
     return work
+
+
+def draw_chance(work: Work, rng: random.Random) -> None:
+    """Draw the chance still to come in `work` from `rng` (the search's own generator) instead of from its seed:
+    a determinization's seed is drawn at random anyway, so the deals are alike in law, and a generator seeded from a
+    string per chance event (`games.base.chance`) is not paid for in every playout. The checked engine never calls
+    it: a game's chance stays a function of its seed."""
+    work.draws = rng
 
 
 def materialize(work: Work) -> None:

@@ -21,6 +21,8 @@ read (games.kungfur.planning.derive); the fields marked "battle" below are copie
 
 from __future__ import annotations
 
+import random
+
 from games.kungfur.data import Table
 from games.kungfur.state import Plan, Player, State
 
@@ -71,7 +73,7 @@ class Work:
     __slots__ = (
         "seed", "table", "ap", "cats", "round", "phase", "sides", "used", "arena", "stage", "rewards", "raifu",
         "hua", "songo", "results", "diff", "todo", "deck", "discard", "buried", "offer", "queue", "winners", "end",
-        "origin",
+        "origin", "draws",
     )  # fmt: skip
 
     seed: int  # battle
@@ -99,6 +101,7 @@ class Work:
     winners: tuple[int, ...]
     end: str  # battle
     origin: State | None  # the planning state thawed, while only the plans have changed since (until the reveal)
+    draws: random.Random | None  # where the chance to come is drawn from: None, the seed (rules.draw_chance)
 
 
 def leader(side: Side, k: int) -> int | None:

@@ -10,6 +10,7 @@ is left to decide (developed and the additional action done, or none possible).
 
 from __future__ import annotations
 
+import random
 from typing import Final
 
 from games.base import Move, chance, frozen
@@ -61,7 +62,7 @@ class Work:
 
     __slots__ = (
         "seed", "first", "phase", "turn", "developed", "court_used", "final_turn", "declared_by", "offers", "gifts",
-        "hands", "lines", "piles", "discard", "court", "knowledge", "events", "acting", "open", "river_cards",
+        "hands", "lines", "piles", "discard", "court", "knowledge", "events", "acting", "open", "river_cards", "draws",
     )  # fmt: skip
 
     seed: int
@@ -84,6 +85,7 @@ class Work:
     acting: tuple[int, ...]  # `seats_to_act` of the phase, turn and gifts, kept as they change (the search asks often)
     open: int  # bit p: River pile p still has cards (indexes the move tables below)
     river_cards: int  # cards left in the River
+    draws: random.Random | None  # where the chance to come is drawn from: None, the seed (`draw_chance`)
 
     def __init__(
         self,
@@ -129,6 +131,15 @@ class Work:
                 cards += len(pile)
         self.open = mask
         self.river_cards = cards
+        self.draws = None
+
+
+def draw_chance(work: Work, rng: random.Random) -> None:
+    """Draw the chance still to come in `work` from `rng` (the search's own generator) instead of from its seed:
+    a determinization's seed is drawn at random anyway, so the deals are alike in law, and a generator seeded from a
+    string per chance event (`games.base.chance`) is not paid for in every playout. The checked engine never calls
+    it: a game's chance stays a function of its seed."""
+    work.draws = rng
 
 
 # --- the frozen state and back -------------------------------------------------------------------------------
@@ -404,7 +415,8 @@ def _give(work: Work, seat: int, card: int) -> None:
             kept = list(work.offers[s])
             kept.remove(given)
             hand = [MOUNTAIN] * HAND_MOUNTAINS + kept + [received]
-            shuffle(chance(work.seed, "shuffle", s), hand)
+            draws = work.draws
+            shuffle(draws if draws is not None else chance(work.seed, "shuffle", s), hand)
             work.hands[s] = hand
         work.phase = "turn"
         work.turn = work.first

@@ -8,6 +8,7 @@ is aimed at answers it out of turn (REACT), one seat at a time, clockwise from t
 
 from __future__ import annotations
 
+import random
 from typing import Final
 
 from games.base import Move, chance
@@ -344,13 +345,22 @@ def _next_battle(work: Work, start: int) -> None:
     _start_battle(work, start)
 
 
+def draw_chance(work: Work, rng: random.Random) -> None:
+    """Draw the chance still to come in `work` from `rng` (the search's own generator) instead of from its seed:
+    a determinization's seed is drawn at random anyway, so the deals are alike in law, and a generator seeded from a
+    string per chance event (`games.base.chance`) is not paid for in every playout. The checked engine never calls
+    it: a game's chance stays a function of its seed."""
+    work.draws = rng
+
+
 def _start_battle(work: Work, start: int) -> None:
     n = work.n
     work.battle += 1
     work.starter = start
     copies = work.copies
     cards = [t for t in range(TYPES) for _ in range(copies[t])]
-    shuffle(chance(work.seed, "battle", work.battle), cards)
+    draws = work.draws
+    shuffle(draws if draws is not None else chance(work.seed, "battle", work.battle), cards)
     work.hands = [tuple(sorted(cards[2 * p : 2 * p + 2])) for p in range(n)]
     work.facedown = (cards[2 * n],)
     work.deck = tuple(cards[2 * n + 1 :])

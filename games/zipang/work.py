@@ -9,6 +9,7 @@ typed Python can build the class.
 
 from __future__ import annotations
 
+import random
 from typing import Final
 
 from games.base import frozen
@@ -24,7 +25,7 @@ class Work:
     __slots__ = (
         "seed", "n", "btl", "hnr", "copies", "coins", "pot", "battle", "starter", "winners", "hands", "deck",
         "facedown", "discard", "in_battle", "had_turn", "active", "phase", "actor", "effect", "ikki", "strength",
-        "targets", "victim", "offer", "limbo", "known",
+        "targets", "victim", "offer", "limbo", "known", "draws",
     )
 
     seed: int
@@ -54,6 +55,7 @@ class Work:
     offer: tuple[int, ...]
     limbo: int | None
     known: list[tuple[int, ...]]
+    draws: random.Random | None  # where the chance to come is drawn from: None, the seed (games.zipang.rules.draws)
 
     def __init__(
         self,
@@ -112,6 +114,7 @@ class Work:
         self.offer = offer
         self.limbo = limbo
         self.known = known
+        self.draws = None
 
 
 def thaw(state: State) -> Work:

@@ -371,3 +371,71 @@ def test_the_collector_is_paused_while_a_tree_grows_and_as_it_was_after(monkeypa
         assert gc.isenabled()
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def _played_on(game: Game, state, draws: random.Random | None) -> list[str]:
+    """The moves, and the last state, of a game played on from `state` by moves picked at random from a fixed
+    stream, on one working state, its chance drawn from `draws` (`draw_chance`) or, without it, from its seed."""
+    rules, _ = ismcts.rules_and_policy(game)
+    work = rules.thaw(state)
+    if draws is not None:
+        rules.draw_chance(work, draws)
+    picks = random.Random(11)
+    played = []
+    while acting := rules.to_act(work):
+        seat = acting[int(picks.random() * len(acting))]
+        moves = rules.legal_moves(work, seat)
+        move = moves[int(picks.random() * len(moves))]
+        played.append(f"{seat}:{move.id}")
+        rules.play(work, seat, move)
+    return [*played, repr(rules.freeze(work))]  # and where every card ended (a shuffled Hand's order too)
+
+
+class _Counted(random.Random):
+    """A generator that counts its draws (shuffles and `randrange` draw by `getrandbits`, Python's and ours)."""
+
+    drawn = 0
+
+    def getrandbits(self, k: int) -> int:
+        self.drawn += 1
+        return super().getrandbits(k)
+
+    def random(self) -> float:
+        self.drawn += 1
+        return super().random()
+
+
+@pytest.mark.parametrize(
+    ("name", "games", "changed"), [("zipang", 12, 6), ("naishi", 12, 6), ("kung-fur-fight", 60, 0)],
+)
+def test_a_determinization_draws_the_chance_to_come_from_the_generator_it_is_given(name, games, changed):
+    """Zipang's deal each battle, Naishi's shuffles after the gifts and Kung Fur Fight's rock-paper-scissors (who
+    chooses first between Shu and Ringo: seldom met, and seldom changing a game): from the seed on the engine's
+    path (the same game each time), from the search's generator after `draw_chance` (equal generators, equal games;
+    another generator, another game from the same state)."""
+    game = registry.get(name)
+    rules, _ = ismcts.rules_and_policy(game)
+    assert callable(rules.draw_chance)
+    differ = drawn = 0
+    for seed in range(games):
+        state = game.new_game(game.info.min_seats, {}, seed)
+        assert _played_on(game, state, None) == _played_on(game, state, None)
+        one = _played_on(game, state, random.Random(1))
+        assert one == _played_on(game, state, random.Random(1))
+        counted = _Counted(2)
+        differ += one != _played_on(game, state, counted)
+        drawn += counted.drawn
+    assert drawn > 0  # the chance during play came from the generator
+    assert differ >= changed, differ
+
+
+def test_the_search_gives_each_determinization_its_own_generator_for_the_chance_to_come(monkeypatch):
+    game = registry.get("zipang")
+    rules, _ = ismcts.rules_and_policy(game)
+    given: list = []
+    monkeypatch.setattr(rules, "draw_chance", lambda work, rng: given.append((work, rng)))
+    rng = random.Random(4)
+    state = game.new_game(2, {}, 4)
+    seat = min(game.to_act(state))
+    search(game, game.view(state, seat), seat, Budget(iterations=30), rng)
+    assert len(given) == 30 and all(r is rng for _, r in given)  # every iteration's determinization, the search's rng
