@@ -207,7 +207,9 @@ class Rules(Protocol[S, W]):
 
     A game whose chance goes on during play (a deal each battle, a shuffle) may also have `draw_chance(work, rng)`:
     from then on `work` draws that chance from `rng` instead of from its seed. The search calls it on every
-    determinization it thaws (its seed is drawn at random anyway), the checked engine never."""
+    determinization it thaws: its seed is drawn at random anyway, so the draws are alike in law, and a generator
+    seeded from a string per event (`chance`) is not paid for in every playout. The checked engine never calls it:
+    a game's chance stays a function of its seed."""
 
     def thaw(self, state: S) -> W:
         """A working copy of `state`, which stays unchanged."""

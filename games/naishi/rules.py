@@ -135,10 +135,8 @@ class Work:
 
 
 def draw_chance(work: Work, rng: random.Random) -> None:
-    """Draw the chance still to come in `work` from `rng` (the search's own generator) instead of from its seed:
-    a determinization's seed is drawn at random anyway, so the deals are alike in law, and a generator seeded from a
-    string per chance event (`games.base.chance`) is not paid for in every playout. The checked engine never calls
-    it: a game's chance stays a function of its seed."""
+    """From now on `work` draws the chance still to come from `rng`, not from its seed (`games.base.Rules` says
+    why: the search calls it on its determinizations, the engine never)."""
     work.draws = rng
 
 
