@@ -55,7 +55,7 @@ class Work:
     offer: tuple[int, ...]
     limbo: int | None
     known: list[tuple[int, ...]]
-    draws: random.Random | None  # where the chance to come is drawn from: None, the seed (games.zipang.rules.draws)
+    draws: random.Random | None  # where the chance to come is drawn from: None, the seed (rules.draw_chance)
 
     def __init__(
         self,
