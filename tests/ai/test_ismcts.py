@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import math
 import random
 
 import pytest
@@ -439,3 +440,104 @@ def test_the_search_gives_each_determinization_its_own_generator_for_the_chance_
     seat = min(game.to_act(state))
     search(game, game.view(state, seat), seat, Budget(iterations=30), rng)
     assert len(given) == 30 and all(r is rng for _, r in given)  # every iteration's determinization, the search's rng
+
+
+def _battle_positions(count: int) -> list:
+    """Two-seat Zipang positions in the first battle, the seat to act with a choice: (state, seat)."""
+    game = registry.get("zipang")
+    found = []
+    for seed in range(40):
+        state = game.new_game(2, {}, seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(1, 6)):
+            seat = min(game.to_act(state))
+            state = game.apply(state, seat, rng.choice(game.legal_moves(state, seat)))
+        if game.rules.thaw(state).battle == 1 and len(game.legal_moves(state, min(game.to_act(state)))) > 1:
+            found.append((state, min(game.to_act(state))))
+        if len(found) == count:
+            return found
+    raise AssertionError("too few first-battle positions")
+
+
+@pytest.mark.parametrize("episodes", [True, False])
+def test_in_a_game_of_episodes_an_iteration_ends_and_is_judged_where_its_episode_ends(monkeypatch, episodes):
+    """Zipang's battles (two seats): with `episodes` (the default) no iteration plays a move past the battle it began
+    in, and it is judged by `episode_outcome` once the battle has ended (by `outcome` only where a coin taken ended
+    the game); without, iterations play on into later battles and are all judged by `outcome`."""
+    game = registry.get("zipang")
+    rules = game.rules
+    played: list[int] = []
+    judged: list[tuple[str, bool]] = []
+    play, outcome, episode_outcome = rules.play, rules.outcome, rules.episode_outcome
+
+    def counted_play(work, seat, move):
+        played.append(work.battle)
+        play(work, seat, move)
+
+    def judged_by(kind, judge):
+        def judging(work):
+            judged.append((kind, not rules.to_act(work)))
+            return judge(work)
+        return judging
+
+    monkeypatch.setattr(rules, "play", counted_play)
+    monkeypatch.setattr(rules, "outcome", judged_by("game", outcome))
+    monkeypatch.setattr(rules, "episode_outcome", judged_by("episode", episode_outcome))
+    for state, seat in _battle_positions(3):
+        search(game, game.view(state, seat), seat, Budget(iterations=200), random.Random(5),
+               SearchConfig(episodes=episodes))
+    kinds = {kind for kind, _ in judged}
+    if episodes:
+        assert set(played) == {1}
+        assert "episode" in kinds and all(over for kind, over in judged if kind == "game")
+    else:
+        assert max(played) > 1 and kinds == {"game"} and all(over for _, over in judged)
+
+
+def test_an_episode_ends_with_each_battle_and_is_worth_the_race_of_the_coins_left():
+    """Zipang: "Each player places 1 coin in the center" at every battle's start, and the battle's winner takes the
+    coins in the center. At every battle's end the two seats' chances sum to 1, and the seat that won the battle (the
+    one whose coins did not fall at the next ante) has the better chance unless it was behind by more than the pot
+    it took. With three seats there is no episode (always 0)."""
+    from games.zipang import rules
+
+    game = registry.get("zipang")
+    ends = 0
+    for seed in range(40):
+        work = rules.thaw(game.new_game(2, {}, seed))
+        rng = random.Random(seed)
+        while acting := rules.to_act(work):
+            battle = rules.episode(work)
+            seat = acting[0]
+            moves = rules.legal_moves(work, seat)
+            rules.play(work, seat, moves[int(rng.random() * len(moves))])
+            if rules.episode(work) == battle:
+                continue
+            assert rules.episode(work) == battle + 1
+            ends += 1
+            chances = rules.episode_outcome(work)
+            assert len(chances) == 2 and chances[0] + chances[1] == pytest.approx(1.0)
+            assert all(0.0 <= c <= 1.0 for c in chances)
+            coins = work.coins
+            richer = 0 if coins[0] > coins[1] else 1 if coins[1] > coins[0] else None
+            if richer is not None:
+                assert chances[richer] > 0.5
+            else:
+                assert chances[0] == pytest.approx(0.5)
+        assert rules.episode(rules.thaw(game.new_game(3, {}, seed))) == 0
+    assert ends > 60, ends
+
+
+@pytest.mark.parametrize(("mine", "other"), [(3, 3), (3, 2), (0, 5), (6, 0), (2, 4), (1, 1), (7, 3)])
+def test_an_episode_is_worth_the_chance_to_win_a_race_of_even_battles(mine, other):
+    """Two seats, one coin in the center once each paid in: a battle's loser loses a coin for good, and a seat with
+    no coin at a battle's start has lost. With `mine + 1` and `other + 1` battles each may still lose, the first
+    seat wins when the other loses `other + 1` of the next `mine + other + 1` even battles: a binomial tail."""
+    from games.zipang import rules
+
+    lives, against = mine + 1, other + 1
+    battles = lives + against - 1
+    expected = sum(math.comb(battles, k) for k in range(against, battles + 1)) / 2**battles
+    assert rules._race(mine, other, 1) == pytest.approx(expected)
+    # two more coins in the center: a bigger swing on the next battle, so a race nearer to even
+    assert abs(rules._race(mine, other, 3) - 0.5) <= abs(expected - 0.5) + 1e-12
