@@ -123,9 +123,6 @@ class SearchConfig:
     # the determinization instead of by UCB1 at the observer's nodes: see `_iterate`. None: the game's policy
     # says (its `tree_opponents`).
     opponent_policy: bool | None = None
-    # Judge an iteration where the episode it began in ends (a game of independent episodes, such as Zipang's
-    # battles: its rules' `episode` and `episode_outcome`), not at the game's end. False: always play to the end.
-    episodes: bool = True
 
 
 @dataclass
@@ -263,7 +260,6 @@ def _grow(
     by_policy = config.opponent_policy
     if by_policy is None:
         by_policy = policy is not None and policy.tree_opponents
-    episodic = config.episodes and hasattr(rules, "episode")  # iterations judged at the end of an episode
     while True:
         if limit is not None and tree.iterations >= limit:
             return
@@ -275,7 +271,7 @@ def _grow(
         if draw_chance is not None:
             draw_chance(work, rng)
         _others_first(rules, work, seat, rng, pick)
-        _iterate(tree.root, rules, work, seat, rng, config, pick, by_policy, episodic)
+        _iterate(tree.root, rules, work, seat, rng, config, pick, by_policy)
         tree.iterations += 1
 
 

@@ -4,8 +4,7 @@ Players are specs: "ismcts:<strength>" (easy, normal, hard, an iteration count o
 "ismcts-ucb:<strength>" (the same search with the other seats' moves in the tree picked by UCB1 even where the game's
 playout policy asks to pick them: what `PlayoutPolicy.tree_opponents` changes), "ismcts-policyopp:<strength>" (the
 other way round: the other seats' moves in the tree drawn by the playout policy even where the game's policy does
-not ask it), "ismcts-whole:<strength>" (every iteration played to the game's end, even in a game of episodes
-whose search judges it at the episode's end: what `SearchConfig.episodes` changes), "cheat:<strength>" (the same
+not ask it), "cheat:<strength>" (the same
 search on the true state, bench.cheating: the cost of not peeking, arena only), and whatever
 `ai.players.make_player` knows ("random", "greedy"). Ties are split among the tied winners. Every game is seeded
 from --seed and its index, so a run with iteration-bounded players is reproducible whatever --jobs is.
@@ -51,11 +50,6 @@ def make_player(spec: str, game_name: str) -> Any:
         from ai import ismcts
 
         return ismcts.IsmctsPlayer(ismcts.parse_budget(arg or "normal"), ismcts.SearchConfig(opponent_policy=True),
-                                   name=spec)
-    if kind == "ismcts-whole":
-        from ai import ismcts
-
-        return ismcts.IsmctsPlayer(ismcts.parse_budget(arg or "normal"), ismcts.SearchConfig(episodes=False),
                                    name=spec)
     if kind == "cheat":  # the same search on the true state: arena only (bench.cheating)
         from bench import cheating

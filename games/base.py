@@ -209,13 +209,7 @@ class Rules(Protocol[S, W]):
     from then on `work` draws that chance from `rng` instead of from its seed. The search calls it on every
     determinization it thaws: its seed is drawn at random anyway, so the draws are alike in law, and a generator
     seeded from a string per event (`chance`) is not paid for in every playout. The checked engine never calls it:
-    a game's chance stays a function of its seed.
-
-    A game played as a run of episodes that deal everything again (Zipang's battles) may also have `episode(work)`,
-    the number of the episode being played, and `episode_outcome(work)`, called once an episode has ended: every
-    seat's chance of winning the game from there, as the rules reckon it. The search then ends an iteration where its episode ends and judges it so
-    (`ai.ismcts.SearchConfig.episodes`), rather than playing out later episodes, which are dealt afresh whatever
-    was played; a game that ends within the episode is judged by `outcome`."""
+    a game's chance stays a function of its seed."""
 
     def thaw(self, state: S) -> W:
         """A working copy of `state`, which stays unchanged."""

@@ -113,13 +113,8 @@ def _iterate(
     config: Any,
     pick: Pick,
     by_policy: bool = False,
-    episodic: bool = False,
 ) -> None:
     """One iteration on one determinization (`work`, played on in place): select and expand, play out, back up.
-
-    With `episodic` (rules that have `episode`: games.base.Rules), the iteration ends where the episode it began in
-    ends, and is judged by `rules.episode_outcome`: each seat's chance to win the game from there is its reward and
-    its win (a fraction of one) in the win rates. Its tree and its playout stop there.
 
     With `by_policy`, another seat's move in the tree is the playout policy's pick on this determinization, not a
     UCB1 pick from the observer's statistics. Those statistics are shared by every determinization, so by UCB1 the
@@ -131,8 +126,6 @@ def _iterate(
     to_act = rules.to_act
     legal_moves = rules.legal_moves
     play = rules.play  # unchecked: every move made here was listed by legal_moves
-    episode = rules.episode if episodic else None
-    start = episode(work) if episode is not None else 0
     c = config.exploration
     path: list[tuple[Node, int]] = []  # (edge node, seat whose reward it keeps)
     matched: list[tuple[Node, int, list[Node], float]] = []  # simultaneous picks: (edge, seat, siblings, prob)
@@ -140,7 +133,7 @@ def _iterate(
     expanded = False
     while not expanded:
         acting = to_act(work)
-        if not acting or (episode is not None and episode(work) != start):
+        if not acting:
             break
         if len(acting) == 1:
             (seat,) = acting
@@ -186,28 +179,22 @@ def _iterate(
             following = holder.after[key] = Node()
         node = following
     if to_act(work):
-        _playout(rules, work, rng, config, pick, episode, start)
-    result: list[float]
-    won: list[float]  # each seat's win (a share on a tie; at an episode's end, its chance to win the game)
-    if episode is not None and episode(work) != start:
-        result = won = rules.episode_outcome(work)
-    else:
-        totals, winners = rules.outcome(work)
-        result = outcome_rewards(totals, winners)
-        won = [0.0] * len(result)
-        share = 1.0 / len(winners) if winners else 0.0
-        for seat in winners:
-            won[seat] = share
+        _playout(rules, work, rng, config, pick)
+    totals, winners = rules.outcome(work)
+    result = outcome_rewards(totals, winners)
+    share = 1.0 / len(winners) if winners else 0.0
     for edge, seat in path:
         edge.visits += 1
         edge.total += result[seat]
-        edge.wins += won[seat]
+        if seat in winners:
+            edge.wins += share
     for edge, seat, siblings, prob in matched:
         # Outcome-sampling regret update: the chosen move's reward is estimated by reward / probability.
         reward = result[seat]
         edge.visits += 1
         edge.total += reward
-        edge.wins += won[seat]
+        if seat in winners:
+            edge.wins += share
         for sibling in siblings:
             sibling.regret -= reward
         edge.regret += reward / prob
@@ -291,11 +278,8 @@ def _match_regret(
     return children[index], moves[index], new, children, probs[index]
 
 
-def _playout(
-    rules: Rules, work: Any, rng: random.Random, config: Any, pick: Pick, episode: Any = None, start: int = 0
-) -> None:
-    """Play on in `work` (random moves, or a policy's) to the end, the depth cut, or (given `episode`, the rules'
-    function) the end of the episode `start`."""
+def _playout(rules: Rules, work: Any, rng: random.Random, config: Any, pick: Pick) -> None:
+    """Play on in `work` (random moves, or a policy's) to the end or the depth cut."""
     to_act = rules.to_act
     legal_moves = rules.legal_moves
     play = rules.play  # unchecked: every move made here was listed by legal_moves
@@ -306,8 +290,6 @@ def _playout(
         if not acting:
             break
         if depth is not None and steps >= depth:
-            break
-        if episode is not None and episode(work) != start:
             break
         seat = acting[0]
         play(work, seat, pick(work, seat, legal_moves(work, seat), rng))

@@ -9,7 +9,6 @@ is aimed at answers it out of turn (REACT), one seat at a time, clockwise from t
 from __future__ import annotations
 
 import random
-from math import exp
 from typing import Final
 
 from games.base import Move, chance
@@ -72,30 +71,6 @@ def outcome(work: Work) -> tuple[list[int], tuple[int, ...]]:
     """Every seat's coins and the seats that hold the most (games.zipang.scoring ranks them)."""
     coins = work.coins
     return list(coins), ranking(coins)[0]
-
-
-def episode(work: Work) -> int:
-    """The battle being played, in a two-seat game (games.base.Rules, `episode`): each battle deals every card
-    again, and only the coins carry over, so what a battle's play can change is who ends it with which coins
-    (`episode_outcome` reckons what they are worth). With three or more seats it is always 0, no cut: who else is
-    still in and how rich decides the game's end and its winner, which a two-seat race of battles does not model."""
-    return work.battle if work.n == 2 else 0
-
-
-def episode_outcome(work: Work) -> list[float]:
-    """Once a battle of a two-seat game has ended (the next one dealt and its coins paid in): each seat's chance of
-    winning the game, by the coins between them (`BATTLE_VALUE`)."""
-    coins = work.coins
-    first = 1.0 / (1.0 + exp(-BATTLE_VALUE * (coins[0] - coins[1])))
-    return [first, 1.0 - first]
-
-
-# How much a coin of lead is worth once a battle has ended, in a two-seat game: the chance to win the game is
-# 1 / (1 + e^(-BATTLE_VALUE x lead)). Fitted to what the playout policy does from each lead, playing itself
-# (`python -m bench.zipang_battles`): even 0.51, a coin ahead 0.61, two 0.68, three 0.75, four 0.81. It is near a
-# function of the lead alone: the coins a battle moves besides the pot (Steal, Tribute, Tax, blocks) make a race
-# of battles far less certain than the lead alone says (two coins against none: 0.68, where even battles say 0.88).
-BATTLE_VALUE: Final = 0.38
 
 
 # --- cards moving --------------------------------------------------------------------------------------------
@@ -397,4 +372,4 @@ def _start_battle(work: Work, start: int) -> None:
     _begin_turn(work, start)
 
 
-__all__ = ["draw_chance", "episode", "episode_outcome", "freeze", "legal_moves", "new_game", "outcome", "play", "thaw", "to_act"]
+__all__ = ["draw_chance", "freeze", "legal_moves", "new_game", "outcome", "play", "thaw", "to_act"]
