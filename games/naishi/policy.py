@@ -8,13 +8,26 @@ from typing import Final
 
 from games.base import Move, PlayoutPolicy
 from games.naishi.data import ADVISOR, BANNER, HORSEMAN, MONK, MOUNTAIN, NAMES, NINJA, RICE, RONIN, TORII
-from games.naishi.moves import Develop
-from games.naishi.rules import DEVELOPMENTS, Work
-from games.naishi.scoring import CELLS, HORSEMAN_BANNER_BONUS, NEIGHBOURS, TORII_POINTS, WIDTH, grid_points
+from games.naishi.moves import Develop, Switch
+from games.naishi.rules import DECLARE_END, DEVELOPMENTS, Work
+from games.naishi.scoring import (
+    CELLS,
+    HORSEMAN_BANNER_BONUS,
+    NEIGHBOURS,
+    TORII_POINTS,
+    WIDTH,
+    grid_points,
+    territory_key,
+)
 
 # share of the policy's picks made uniformly at random (court actions, decrees, the end come from these)
 EXPLORE: Final = 0.2
 RICE_NEIGHBOUR: Final = 5.0  # half a pair's points, for each Rice field next to where one lands
+# Declare the end (where the rules allow it) with this lead or more, by the exact scores of the territories as they
+# lie in the playout: the greedy player declares with the same lead over its estimate of the opponent's
+# (greedy.DECLARE_MARGIN), and a model that never declares let the search end games it then lost (docs/ai.md).
+DECLARE_LEAD: Final = 5
+RIVER_SWITCH_COST: Final = 1  # on the last turn, switch River cards only to develop something better by more
 
 # The cards that score by their count or their company, worth a rough guess anywhere (the Torii by the count, in
 # `choose`); the others are worth what the scoring gives them alone on a cell, plus a rough average of what their
@@ -62,8 +75,15 @@ _SPOTS: Final = tuple(tuple(_spot(move) for move in developments) for developmen
 def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], float]) -> Move:
     """A cheap rule of thumb for the playouts: on a turn, develop where the card adds most to its cell (a fixed
     table of what each card is worth where, plus the Torii count, the Rice next door and the Banner above a
-    Horseman), then end the turn; a fifth of the picks, and the gifts, stay uniformly random."""
-    if work.phase != "turn" or random_() < EXPLORE:
+    Horseman), then end the turn; a fifth of the picks, and the gifts, stay uniformly random. With a lead of
+    DECLARE_LEAD points it declares the end; its last turn is planned by the exact scores (`_last_turn`)."""
+    if work.phase != "turn":
+        return moves[int(random_() * len(moves))]
+    if work.final_turn == seat:
+        return _last_turn(work, seat, moves)
+    if not work.developed and work.final_turn is None and _leads(work, seat, moves):
+        return DECLARE_END
+    if random_() < EXPLORE:
         return moves[int(random_() * len(moves))]
     if work.developed:
         return moves[-1]  # ending the turn: random switches after developing mostly undo good placements
@@ -103,6 +123,83 @@ def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], f
     if best is None:
         return moves[int(random_() * len(moves))]
     return best
+
+
+def _leads(work: Work, seat: int, moves: Sequence[Move]) -> bool:
+    """Whether the end may be declared now and `seat` leads by DECLARE_LEAD points or more."""
+    for move in moves:
+        if move is DECLARE_END:
+            lines, hands = work.lines, work.hands
+            mine = territory_key(lines[seat], hands[seat])[0]
+            return mine >= territory_key(lines[1 - seat], hands[1 - seat])[0] + DECLARE_LEAD
+    return False
+
+
+def _last_turn(work: Work, seat: int, moves: Sequence[Move]) -> Move:
+    """The game's last turn, played as the greedy player plays it: no move after it to explore for, so the move
+    that starts the best plan by the exact score. Before developing: the best development, or a River switch
+    that opens a better one; after developing: the switch of its own cards that scores most, if any gains, else
+    the end of the turn. A Decree, a Recall or a River discard is not weighed: the model keeps to developing, as
+    the greedy player mostly does."""
+    line, hand = list(work.lines[seat]), list(work.hands[seat])
+    best: Move = moves[-1]  # after developing: the end of the turn
+    if work.developed:
+        best_value = _total(line, hand)
+        for move in moves:
+            if type(move) is not Switch or move.kind == "river":
+                continue
+            value = _switched(line, hand, move.kind, move.a, move.b)
+            if value > best_value:
+                best, best_value = move, value
+        return best
+    piles = work.piles
+    best_value = -1000
+    for move in moves:
+        if type(move) is Develop:
+            pos = move.pos
+            value = _developed(line, hand, move.row == "hand", pos, piles[pos][0])
+        elif type(move) is Switch and move.kind == "river":
+            a, b = move.a, move.b
+            value = max(
+                _developed(line, hand, False, a, piles[b][0]),
+                _developed(line, hand, True, a, piles[b][0]),
+                _developed(line, hand, False, b, piles[a][0]),
+                _developed(line, hand, True, b, piles[a][0]),
+            ) - RIVER_SWITCH_COST
+        else:
+            continue
+        if value > best_value:
+            best, best_value = move, value
+    return best
+
+
+def _total(line: list[int], hand: list[int]) -> int:
+    return territory_key(line, hand)[0]
+
+
+def _developed(line: list[int], hand: list[int], in_hand: bool, pos: int, card: int) -> int:
+    """The total with `card` developed at `pos` of the Hand (or the Line); the lists are left as they were."""
+    cards = hand if in_hand else line
+    old = cards[pos]
+    cards[pos] = card
+    value = _total(line, hand)
+    cards[pos] = old
+    return value
+
+
+def _switched(line: list[int], hand: list[int], kind: str, a: int, b: int) -> int:
+    """The total after switching two of the seat's own cards ("line", "hand" or "column" a); the lists are left
+    as they were."""
+    if kind == "column":
+        line[a], hand[a] = hand[a], line[a]
+        value = _total(line, hand)
+        line[a], hand[a] = hand[a], line[a]
+        return value
+    cards = line if kind == "line" else hand
+    cards[a], cards[b] = cards[b], cards[a]
+    value = _total(line, hand)
+    cards[a], cards[b] = cards[b], cards[a]
+    return value
 
 
 # The search draws the opponent's moves in its tree with this policy on each determinization, so that the opponent
