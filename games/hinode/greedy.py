@@ -33,6 +33,13 @@ RESOURCE_WORTH = 0.9  # a rough VP worth of one resource in hand
 TRIBE_PREFERENCE = (YOZAKURA, KANSAI, CHARMONT, SAMURAI)
 
 
+def usefulness(colour: int, held: int) -> float:
+    """How useful one more resource of `colour` is to a player holding `held` of it (yellow most)."""
+    if colour == YELLOW:
+        return 1.2 + 0.1 * held
+    return 1.0 - 0.3 * held
+
+
 class HinodeGreedy:
     name = "greedy"
 
@@ -177,10 +184,7 @@ class HinodeGreedy:
         mine = view.resources[seat * 3 : seat * 3 + 3]
 
         def useful(m: TakeResource) -> float:
-            c = m.colour
-            if c == YELLOW:
-                return 1.2 + 0.1 * mine[YELLOW]
-            return 1.0 - 0.3 * mine[c]
+            return usefulness(m.colour, mine[m.colour])
 
         if moves[0].receiver == seat:
             return max(moves, key=useful)

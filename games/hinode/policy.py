@@ -6,9 +6,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from games.base import PlayoutPolicy
-from games.hinode.data import HERO, HERO_POWER, SUIT_SIZE
+from games.hinode.data import HERO, HERO_POWER, SUIT_SIZE, TRICKS
+from games.hinode.greedy import TRIBE_PREFERENCE, usefulness
 from games.hinode.rules import hero_playable, plain_play
-from games.hinode.state import AREA, PLAY
+from games.hinode.state import AREA, PICK, PLAY, TRIBE
 from games.hinode.work import Work
 
 EXPLORE: Final = 0.25  # share of the policy's picks made uniformly at random (skills and resources come from these)
@@ -21,8 +22,16 @@ _FOLLOW: Final = 20  # a strength: 20 for following the colour, plus the power (
 def choose(work: Work, seat: int, moves: Sequence[Any], random_: Callable[[], float]) -> Any:
     """A cheap rule of thumb for the playouts, after the greedy player's first ideas: fight on the Area worth most;
     where 1st place is worth something take the lead as cheaply as possible (lead high), else dump the lowest
-    card; a quarter of the picks, and every tribe and resource choice, stay uniformly random."""
+    card; a quarter of the picks stay uniformly random. What the greedy player does by a fixed rule the policy
+    does likewise, with no random pick: it plays its Hero in the last trick ("the player who played their Hero
+    card last gains 3 VP"), takes the tribe it prefers, and picks the resource it finds most useful."""
     phase = work.phase
+    if phase == PLAY and work.trick == TRICKS - 1 and hero_playable(work, seat):
+        return plain_play(work, HERO)
+    if phase == PICK:
+        return _pick(work, seat, moves)
+    if phase == TRIBE:
+        return _tribe(moves)
     if phase == PLAY and random_() >= EXPLORE:
         # Of the plays with no resource and no skill (one per card, the Hero's where it may be played), in
         # legal_moves' order: read off the hand's ints, not the moves (their fields are attribute reads).
@@ -47,6 +56,33 @@ def choose(work: Work, seat: int, moves: Sequence[Any], random_: Callable[[], fl
     elif phase == AREA and random_() >= EXPLORE:
         return _richest_area(work, moves)
     return moves[int(random_() * len(moves))]
+
+
+def _useful(work: Work, seat: int, colour: int) -> float:
+    """How useful one more resource of `colour` is to `seat`, as the greedy player reckons it."""
+    return usefulness(colour, work.resources[seat * 3 + colour])
+
+
+def _pick(work: Work, seat: int, moves: Sequence[Any]) -> Any:
+    """The 4th place's pick, as the greedy player makes it: the resource most useful to the picker; choosing for a
+    proxy from 3rd place, the least useful (what the proxy takes leaves the game, the rest comes to the 3rd)."""
+    lowest = moves[0].receiver != seat and work.ranking[2] == seat
+    pick = moves[0]
+    best = _useful(work, seat, pick.colour)
+    for move in moves:
+        worth = _useful(work, seat, move.colour)
+        if (worth < best) if lowest else (worth > best):
+            pick, best = move, worth
+    return pick
+
+
+def _tribe(moves: Sequence[Any]) -> Any:
+    """The first tribe offered in the greedy player's order of preference."""
+    for tribe in TRIBE_PREFERENCE:
+        for move in moves:
+            if move.tribe == tribe:
+                return move
+    return moves[0]
 
 
 def _richest_area(work: Work, moves: Sequence[Any]) -> Any:
