@@ -12,12 +12,13 @@ from games.naishi.moves import Develop, Switch
 from games.naishi.rules import DECLARE_END, DEVELOPMENTS, Work
 from games.naishi.scoring import (
     CELLS,
+    EMPTY,
     HORSEMAN_BANNER_BONUS,
     NEIGHBOURS,
     TORII_POINTS,
     WIDTH,
     grid_points,
-    territory_key,
+    territory_total,
 )
 
 # share of the policy's picks made uniformly at random (court actions, decrees, the end come from these)
@@ -52,7 +53,7 @@ def _cell_values() -> tuple[tuple[float, ...], ...]:
             if card in _GUESSED:
                 row.append(_GUESSED[card])
                 continue
-            alone: list[int | None] = [None] * CELLS
+            alone = [EMPTY] * CELLS
             alone[cell] = card
             row.append(float(sum(grid_points(alone, 0))) + _NEARBY.get(card, (0.0, 0.0))[cell >= WIDTH])
         table.append(tuple(row))
@@ -130,8 +131,8 @@ def _leads(work: Work, seat: int, moves: Sequence[Move]) -> bool:
     for move in moves:
         if move is DECLARE_END:
             lines, hands = work.lines, work.hands
-            mine = territory_key(lines[seat], hands[seat])[0]
-            return mine >= territory_key(lines[1 - seat], hands[1 - seat])[0] + DECLARE_LEAD
+            mine = territory_total(lines[seat], hands[seat])
+            return mine >= territory_total(lines[1 - seat], hands[1 - seat]) + DECLARE_LEAD
     return False
 
 
@@ -174,7 +175,7 @@ def _last_turn(work: Work, seat: int, moves: Sequence[Move]) -> Move:
 
 
 def _total(line: list[int], hand: list[int]) -> int:
-    return territory_key(line, hand)[0]
+    return territory_total(line, hand)
 
 
 def _developed(line: list[int], hand: list[int], in_hand: bool, pos: int, card: int) -> int:

@@ -2,7 +2,7 @@
 
 Written once for both readers: `Game.score` labels each category's points (`TerritoryScore.breakdown`), the
 search's `rules.outcome` only sums them (`territory_key`). The grid is 10 cells, the Line's 5 (0..4) above the
-Hand's 5 (5..9); None is an empty cell (a Hand not dealt yet, a Ninja with nothing to copy).
+Hand's 5 (5..9); EMPTY is an empty cell (a Hand not dealt yet, a Ninja with nothing to copy).
 """
 
 from __future__ import annotations
@@ -68,54 +68,92 @@ NEIGHBOURS: Final[tuple[tuple[int, ...], ...]] = tuple(
     ((i + WIDTH) % CELLS,) + ((i - 1,) if i % WIDTH else ()) + ((i + 1,) if i % WIDTH != WIDTH - 1 else ())
     for i in range(CELLS)
 )
-# The cards whose points depend on where each one lies (the others score by their count).
-_PLACED: Final = frozenset((NAISHI, ADVISOR, MONK, HORSEMAN, FORT, SENTINEL))
 _COPIABLE: Final = frozenset(COPIABLE)
+_COPIES: Final[tuple[int, ...]] = tuple(sorted(COPIABLE))  # what a Ninja may copy, in card order
 _RONIN_TYPES: Final = RONIN_TYPES  # a C static here (the data module is interpreted)
+EMPTY: Final = -1  # an empty cell: a Hand not dealt yet, a Ninja with nothing to copy
 
-Cells = list[int | None]
+Cells = list[int]
 
 
 def grid_points(cells: Cells, real_types: int) -> tuple[int, ...]:
     """Points per category (in `CATEGORIES` order) of 10 cells whose Ninjas are already replaced by what they copy;
     `real_types` is the number of card types the Ronin count (the Ninja is not one)."""
-    naishi = advisor = monk = horseman = fort = sentinel = 0
+    by_card = [0] * len(NAMES)  # the cards scored one by one (`_card_points`), by card
     for i, card in enumerate(cells):
-        if card not in _PLACED:
-            continue
-        column, in_hand = i % WIDTH, i >= WIDTH
-        if card == NAISHI:
-            if column == CENTRE:
-                naishi += NAISHI_POINTS[in_hand]
-        elif card == ADVISOR:
-            near = sum(1 for j in NEIGHBOURS[i] if cells[j] == NAISHI)
-            advisor += ADVISOR_POINTS[column] + ADVISOR_NAISHI_BONUS * near
-        elif card == MONK:
-            near = sum(1 for j in NEIGHBOURS[i] if cells[j] == TORII)
-            monk += (MONK_HAND_POINTS if in_hand else 0) + MONK_TORII_BONUS * near
-        elif card == HORSEMAN:
-            if in_hand:
-                horseman += HORSEMAN_HAND_POINTS + (HORSEMAN_BANNER_BONUS if cells[i - WIDTH] == BANNER else 0)
-        elif card == FORT:
-            if column in CORNERS:
-                fort += FORT_CORNER_POINTS
-        else:  # Sentinel
-            near_cards = [cells[j] for j in NEIGHBOURS[i]]
-            alone = SENTINEL_ALONE_POINTS if SENTINEL not in near_cards else 0
-            sentinel += alone + SENTINEL_FORT_BONUS * near_cards.count(FORT)
-    rice = _rice(cells) if cells.count(RICE) >= 2 else 0
+        if card != EMPTY:
+            by_card[card] += _card_points(cells, i, card, real_types)
+    mountains, rice, banners, torii = _set_points(cells)
+    return (
+        mountains,
+        by_card[NAISHI],
+        by_card[ADVISOR],
+        by_card[MONK],
+        rice,
+        banners,
+        by_card[HORSEMAN],
+        by_card[FORT],
+        by_card[SENTINEL],
+        torii,
+        by_card[RONIN],
+    )
+
+
+def grid_total(cells: Cells, real_types: int) -> int:
+    """sum(grid_points(cells, real_types)), without the breakdown."""
+    mountains, rice, banners, torii = _set_points(cells)
+    return mountains + rice + banners + torii + _cards_total(cells, real_types)
+
+
+def _card_points(cells: Cells, i: int, card: int, real_types: int) -> int:
+    """The points of the card at cell i if it is one scored by itself: where it lies (Naishi, Advisor, Monk,
+    Horseman, Fort, Sentinel) or by the types the Ronin count (Ronin); 0 for the others (`_set_points`)."""
+    column, in_hand = i % WIDTH, i >= WIDTH
+    if card == NAISHI:
+        return NAISHI_POINTS[in_hand] if column == CENTRE else 0
+    if card == ADVISOR:
+        return ADVISOR_POINTS[column] + ADVISOR_NAISHI_BONUS * _next_to(cells, i, NAISHI)
+    if card == MONK:
+        return (MONK_HAND_POINTS if in_hand else 0) + MONK_TORII_BONUS * _next_to(cells, i, TORII)
+    if card == HORSEMAN:
+        if not in_hand:
+            return 0
+        return HORSEMAN_HAND_POINTS + (HORSEMAN_BANNER_BONUS if cells[i - WIDTH] == BANNER else 0)
+    if card == FORT:
+        return FORT_CORNER_POINTS if column in CORNERS else 0
+    if card == SENTINEL:
+        alone = SENTINEL_ALONE_POINTS if not _next_to(cells, i, SENTINEL) else 0
+        return alone + SENTINEL_FORT_BONUS * _next_to(cells, i, FORT)
+    if card == RONIN:
+        return RONIN_POINTS[real_types]
+    return 0
+
+
+def _next_to(cells: Cells, i: int, card: int) -> int:
+    """How many of cell i's orthogonal neighbours hold `card`."""
+    count = 0
+    for j in NEIGHBOURS[i]:
+        if cells[j] == card:
+            count += 1
+    return count
+
+
+def _cards_total(cells: Cells, real_types: int) -> int:
+    """The points of the cards scored by themselves (`_card_points`), all together."""
+    total = 0
+    for i, card in enumerate(cells):
+        total += _card_points(cells, i, card, real_types)
+    return total
+
+
+def _set_points(cells: Cells) -> tuple[int, int, int, int]:
+    """(Mountains, Rice fields, Banners, Torii): the points of the cards scored by their count or their groups,
+    none of which a Ninja copies."""
     return (
         MOUNTAIN_POINTS[cells.count(MOUNTAIN)],
-        naishi,
-        advisor,
-        monk,
-        rice,
-        BANNER_POINTS[cells[:WIDTH].count(BANNER)],
-        horseman,
-        fort,
-        sentinel,
+        _rice(cells) if cells.count(RICE) >= 2 else 0,
+        BANNER_POINTS[cells[:WIDTH].count(BANNER)],  # in the Line only
         TORII_POINTS[cells.count(TORII)],
-        cells.count(RONIN) * RONIN_POINTS[real_types],
     )
 
 
@@ -142,8 +180,16 @@ def _rice(cells: Cells) -> int:
 def _colours(cells: Cells) -> int:
     """Different colours in the cells (one per card type; the tie-break)."""
     kinds = set(cells)
-    kinds.discard(None)
+    kinds.discard(EMPTY)
     return len(kinds)
+
+
+def _cells(line: list[int] | tuple[int, ...], hand: list[int] | tuple[int, ...]) -> Cells:
+    """The 10 cells of a territory, the Line's then the Hand's; a Hand not dealt yet is empty."""
+    cells: Cells = [*line, *hand]
+    if len(cells) < CELLS:
+        cells += [EMPTY] * (CELLS - len(cells))
+    return cells
 
 
 def best_territory(line: list[int] | tuple[int, ...], hand: list[int] | tuple[int, ...]) -> tuple[
@@ -155,9 +201,7 @@ def best_territory(line: list[int] | tuple[int, ...], hand: list[int] | tuple[in
     "At the end of the game, each ninja must copy a character card present in your territory. He then becomes
     that character card and copies its color and its scoring conditions." A Ninja with no character to copy
     scores nothing and shows no colour (as in Game Park's adaptation)."""
-    cells: Cells = [*line, *hand]
-    if len(cells) < CELLS:
-        cells += [None] * (CELLS - len(cells))
+    cells = _cells(line, hand)
     real_types = len(_RONIN_TYPES.intersection(cells))
     if NINJA not in cells:
         points = grid_points(cells, real_types)
@@ -166,7 +210,7 @@ def best_territory(line: list[int] | tuple[int, ...], hand: list[int] | tuple[in
     options = sorted(_COPIABLE.intersection(cells))
     if not options:  # nothing to copy: the Ninjas score nothing and show no colour
         for i in ninjas:
-            cells[i] = None
+            cells[i] = EMPTY
         points = grid_points(cells, real_types)
         return sum(points), _colours(cells), points, (None,) * len(ninjas)
     best: tuple[int, int, tuple[int, ...], tuple[int | None, ...]] | None = None
@@ -178,6 +222,37 @@ def best_territory(line: list[int] | tuple[int, ...], hand: list[int] | tuple[in
         if best is None or (total, colours) > (best[0], best[1]):
             best = (total, colours, points, choice)
     assert best is not None
+    return best
+
+
+def territory_total(line: list[int], hand: list[int]) -> int:
+    """The total of a territory, its Ninjas copying what scores most: `best_territory(line, hand)[0]` without the
+    tie-break and the breakdown, for the playout policy, which weighs many territories a turn."""
+    cells = _cells(line, hand)
+    mountains, rice, banners, torii = _set_points(cells)  # the same whatever the Ninjas copy
+    total = mountains + rice + banners + torii
+    # the Ronin's types matter only where there is a Ronin (a Ninja copies one only then)
+    real_types = len(_RONIN_TYPES.intersection(cells)) if RONIN in cells else 0
+    if NINJA not in cells:
+        return total + _cards_total(cells, real_types)
+    ninjas = [i for i, card in enumerate(cells) if card == NINJA]
+    options = [card for card in _COPIES if card in cells]
+    if not options:  # nothing to copy: the Ninjas score nothing (as Ninjas, `_card_points` gives them 0)
+        return total + _cards_total(cells, real_types)
+    return total + _best_copies(cells, ninjas, 0, options, real_types)
+
+
+def _best_copies(cells: Cells, ninjas: list[int], first: int, options: list[int], real_types: int) -> int:
+    """The most the cards scored by themselves (`_cards_total`) make, the Ninjas from `ninjas[first]` on copying
+    each of the `options` in turn; the cells are left as they were."""
+    if first == len(ninjas):
+        return _cards_total(cells, real_types)
+    cell = ninjas[first]
+    best = -1000
+    for copy in options:
+        cells[cell] = copy
+        best = max(best, _best_copies(cells, ninjas, first + 1, options, real_types))
+    cells[cell] = NINJA
     return best
 
 

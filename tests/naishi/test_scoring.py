@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 from games.naishi import GAME
-from games.naishi.scoring import score_territory
+from games.naishi.data import NAMES
+from games.naishi.scoring import best_territory, score_territory, territory_total
 from tests.naishi.positions import MOUNTAINS, A, B, F, H, J, K, M, N, P, R, S, T, position
 
 
@@ -209,3 +212,13 @@ def test_live_score_counts_the_territory_as_it_is_now():
     score = GAME.score(state)
     assert not score.final
     assert dict(score.seats[0].breakdown)["Naishi"] == 8
+
+
+def test_the_total_alone_is_the_best_territory_total():
+    """`territory_total` (the playout policy's) is the total `best_territory` ranks by, on random territories
+    rich in Ninjas and Ronin (whose copies and types it works out its own way)."""
+    rng = random.Random(5)
+    cards = list(range(len(NAMES))) + [J, J, R]
+    for _ in range(3000):
+        line, hand = [rng.choice(cards) for _ in range(5)], [rng.choice(cards) for _ in range(5)]
+        assert territory_total(line, hand) == best_territory(line, hand)[0], (line, hand)
