@@ -1,7 +1,8 @@
 """Final (and live) scoring of a territory: the Line above the Hand, a 2 x 5 grid, one colour at a time.
 
 Written once for both readers: `Game.score` labels each category's points (`TerritoryScore.breakdown`), the
-search's `rules.outcome` only sums them (`territory_key`). The grid is 10 cells, the Line's 5 (0..4) above the
+search's `rules.outcome` and playout policy only want the total (`territory_key`, `territory_total`: the same
+rules, each card's stated once in `_card_points` or `_set_points`, without the breakdown). The grid is 10 cells, the Line's 5 (0..4) above the
 Hand's 5 (5..9); EMPTY is an empty cell (a Hand not dealt yet, a Ninja with nothing to copy).
 """
 
@@ -33,7 +34,8 @@ from games.naishi.data import (
 WIDTH: Final = PILES  # cards in a Line and in a Hand
 CELLS: Final = 2 * WIDTH
 CENTRE: Final = 2
-CORNERS: Final = (0, WIDTH - 1)
+# Final[tuple[int, ...]]: a Python tuple, which the compiled code indexes (mypyc copies a fixed-size one to index it)
+CORNERS: Final[tuple[int, ...]] = (0, WIDTH - 1)
 
 
 def _by_count(*points: int) -> tuple[int, ...]:
@@ -46,8 +48,8 @@ TORII_POINTS: Final = _by_count(0, -5, 0, 30)  # "1, you lose 5 points. 2, score
 BANNER_POINTS: Final = _by_count(0, 3, 8)  # banners in the Line: "1, score 3 points. If you have 2, score 8 points."
 RICE_POINTS: Final = _by_count(0, 0, 10, 20, 30)  # by the size of a group of adjacent Rice fields
 RONIN_POINTS: Final = _by_count(0, 0, 0, 0, 0, 0, 0, 0, 8, 15, 45)  # each Ronin, by the number of different types
-NAISHI_POINTS: Final = (12, 8)  # in the central column: in the Line, in the Hand
-ADVISOR_POINTS: Final = (2, 4, 3, 4, 2)  # "2 points in positions 1 and 5; 4 points in positions 2 and 4; 3 ... 3rd"
+NAISHI_POINTS: Final[tuple[int, ...]] = (12, 8)  # in the central column: in the Line, in the Hand
+ADVISOR_POINTS: Final[tuple[int, ...]] = (2, 4, 3, 4, 2)  # "2 points in positions 1 and 5; 4 points in positions 2 and 4; 3 ... 3rd"
 ADVISOR_NAISHI_BONUS: Final = 4  # per adjacent Naishi
 MONK_HAND_POINTS: Final = 5
 MONK_TORII_BONUS: Final = 2  # per adjacent Torii
@@ -71,6 +73,8 @@ NEIGHBOURS: Final[tuple[tuple[int, ...], ...]] = tuple(
 _COPIABLE: Final = frozenset(COPIABLE)
 _COPIES: Final[tuple[int, ...]] = tuple(sorted(COPIABLE))  # what a Ninja may copy, in card order
 _RONIN_TYPES: Final = RONIN_TYPES  # a C static here (the data module is interpreted)
+_RONIN_KINDS: Final[tuple[int, ...]] = tuple(sorted(RONIN_TYPES))
+_ALL_KINDS: Final[tuple[int, ...]] = tuple(range(len(NAMES)))
 EMPTY: Final = -1  # an empty cell: a Hand not dealt yet, a Ninja with nothing to copy
 
 Cells = list[int]
@@ -149,11 +153,21 @@ def _cards_total(cells: Cells, real_types: int) -> int:
 def _set_points(cells: Cells) -> tuple[int, int, int, int]:
     """(Mountains, Rice fields, Banners, Torii): the points of the cards scored by their count or their groups,
     none of which a Ninja copies."""
+    mountains = rice = banners = torii = 0
+    for i, card in enumerate(cells):
+        if card == MOUNTAIN:
+            mountains += 1
+        elif card == RICE:
+            rice += 1
+        elif card == TORII:
+            torii += 1
+        elif card == BANNER and i < WIDTH:  # in the Line only
+            banners += 1
     return (
-        MOUNTAIN_POINTS[cells.count(MOUNTAIN)],
-        _rice(cells) if cells.count(RICE) >= 2 else 0,
-        BANNER_POINTS[cells[:WIDTH].count(BANNER)],  # in the Line only
-        TORII_POINTS[cells.count(TORII)],
+        MOUNTAIN_POINTS[mountains],
+        _rice(cells) if rice >= 2 else 0,
+        BANNER_POINTS[banners],
+        TORII_POINTS[torii],
     )
 
 
@@ -184,9 +198,9 @@ def _colours(cells: Cells) -> int:
     return len(kinds)
 
 
-def _cells(line: list[int] | tuple[int, ...], hand: list[int] | tuple[int, ...]) -> Cells:
+def _cells(line: list[int], hand: list[int]) -> Cells:
     """The 10 cells of a territory, the Line's then the Hand's; a Hand not dealt yet is empty."""
-    cells: Cells = [*line, *hand]
+    cells = line + hand
     if len(cells) < CELLS:
         cells += [EMPTY] * (CELLS - len(cells))
     return cells
@@ -201,7 +215,7 @@ def best_territory(line: list[int] | tuple[int, ...], hand: list[int] | tuple[in
     "At the end of the game, each ninja must copy a character card present in your territory. He then becomes
     that character card and copies its color and its scoring conditions." A Ninja with no character to copy
     scores nothing and shows no colour (as in Game Park's adaptation)."""
-    cells = _cells(line, hand)
+    cells = _cells(list(line), list(hand))
     real_types = len(_RONIN_TYPES.intersection(cells))
     if NINJA not in cells:
         points = grid_points(cells, real_types)
@@ -229,37 +243,81 @@ def territory_total(line: list[int], hand: list[int]) -> int:
     """The total of a territory, its Ninjas copying what scores most: `best_territory(line, hand)[0]` without the
     tie-break and the breakdown, for the playout policy, which weighs many territories a turn."""
     cells = _cells(line, hand)
+    return _best_total(cells, _kinds(cells))
+
+
+def territory_key(line: list[int], hand: list[int]) -> tuple[int, int]:
+    """(total, colours) of a territory: what ranks it (`best_territory`'s first two). A Ninja copies a card type
+    that lies there already (or shows no colour), so its copies change no colour: the colours are the card types
+    but the Ninja's, whatever they copy."""
+    cells = _cells(line, hand)
+    kinds = _kinds(cells)
+    return _best_total(cells, kinds), _count_kinds(kinds & ~(1 << NINJA), _ALL_KINDS)
+
+
+def _best_total(cells: Cells, kinds: int) -> int:
+    """`territory_total` of the cells, whose card types are the bits `kinds` (`_kinds`)."""
     mountains, rice, banners, torii = _set_points(cells)  # the same whatever the Ninjas copy
     total = mountains + rice + banners + torii
     # the Ronin's types matter only where there is a Ronin (a Ninja copies one only then)
-    real_types = len(_RONIN_TYPES.intersection(cells)) if RONIN in cells else 0
-    if NINJA not in cells:
+    real_types = _count_kinds(kinds, _RONIN_KINDS) if kinds >> RONIN & 1 else 0
+    if not kinds >> NINJA & 1:
         return total + _cards_total(cells, real_types)
-    ninjas = [i for i, card in enumerate(cells) if card == NINJA]
-    options = [card for card in _COPIES if card in cells]
+    options = [card for card in _COPIES if kinds >> card & 1]
     if not options:  # nothing to copy: the Ninjas score nothing (as Ninjas, `_card_points` gives them 0)
         return total + _cards_total(cells, real_types)
-    return total + _best_copies(cells, ninjas, 0, options, real_types)
+    ninjas = [i for i, card in enumerate(cells) if card == NINJA]
+    # A card's points depend on its cell and its neighbours' cards alone (the Ronin's on the types, which the
+    # Ninjas do not change): only the cells near the Ninjas score differently as the Ninjas copy one or another.
+    near = 0  # bit i: cell i is a Ninja's or next to one
+    for cell in ninjas:
+        near |= 1 << cell
+        for j in NEIGHBOURS[cell]:
+            near |= 1 << j
+    nearby = []
+    for i, card in enumerate(cells):
+        if near >> i & 1:
+            nearby.append(i)
+        else:
+            total += _card_points(cells, i, card, real_types)
+    return total + _best_copies(cells, ninjas, 0, options, nearby, real_types)
 
 
-def _best_copies(cells: Cells, ninjas: list[int], first: int, options: list[int], real_types: int) -> int:
-    """The most the cards scored by themselves (`_cards_total`) make, the Ninjas from `ninjas[first]` on copying
-    each of the `options` in turn; the cells are left as they were."""
+def _best_copies(
+    cells: Cells, ninjas: list[int], first: int, options: list[int], nearby: list[int], real_types: int
+) -> int:
+    """The most the cards on the `nearby` cells score, the Ninjas from `ninjas[first]` on copying each of the
+    `options` in turn; the cells are left as they were."""
     if first == len(ninjas):
-        return _cards_total(cells, real_types)
+        total = 0
+        for i in nearby:
+            total += _card_points(cells, i, cells[i], real_types)
+        return total
     cell = ninjas[first]
     best = -1000
     for copy in options:
         cells[cell] = copy
-        best = max(best, _best_copies(cells, ninjas, first + 1, options, real_types))
+        best = max(best, _best_copies(cells, ninjas, first + 1, options, nearby, real_types))
     cells[cell] = NINJA
     return best
 
 
-def territory_key(line: list[int] | tuple[int, ...], hand: list[int] | tuple[int, ...]) -> tuple[int, int]:
-    """(total, colours) of a territory: what ranks it."""
-    total, colours, _, _ = best_territory(line, hand)
-    return total, colours
+def _kinds(cells: Cells) -> int:
+    """The card types in the cells, as bits (bit c: a card c lies there)."""
+    kinds = 0
+    for card in cells:
+        if card != EMPTY:
+            kinds |= 1 << card
+    return kinds
+
+
+def _count_kinds(kinds: int, among: tuple[int, ...]) -> int:
+    """How many of the card types `among` the bits `kinds` hold."""
+    count = 0
+    for card in among:
+        if kinds >> card & 1:
+            count += 1
+    return count
 
 
 def winners(keys: list[tuple[int, int]]) -> tuple[int, ...]:

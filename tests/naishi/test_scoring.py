@@ -6,7 +6,7 @@ import random
 
 from games.naishi import GAME
 from games.naishi.data import NAMES
-from games.naishi.scoring import best_territory, score_territory, territory_total
+from games.naishi.scoring import best_territory, score_territory, territory_key, territory_total
 from tests.naishi.positions import MOUNTAINS, A, B, F, H, J, K, M, N, P, R, S, T, position
 
 
@@ -215,10 +215,13 @@ def test_live_score_counts_the_territory_as_it_is_now():
 
 
 def test_the_total_alone_is_the_best_territory_total():
-    """`territory_total` (the playout policy's) is the total `best_territory` ranks by, on random territories
-    rich in Ninjas and Ronin (whose copies and types it works out its own way)."""
+    """`territory_key` (the search's) and `territory_total` (the playout policy's) are the (total, colours)
+    `best_territory` ranks by, on random territories rich in Ninjas and Ronin (whose copies and types they work out
+    their own way)."""
     rng = random.Random(5)
     cards = list(range(len(NAMES))) + [J, J, R]
     for _ in range(3000):
         line, hand = [rng.choice(cards) for _ in range(5)], [rng.choice(cards) for _ in range(5)]
-        assert territory_total(line, hand) == best_territory(line, hand)[0], (line, hand)
+        total, colours, _, _ = best_territory(line, hand)
+        assert territory_key(line, hand) == (total, colours), (line, hand)
+        assert territory_total(line, hand) == total, (line, hand)
