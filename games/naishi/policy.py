@@ -71,6 +71,7 @@ def _spot(move: Develop) -> tuple[int, int]:
 
 
 _SPOTS: Final = tuple(tuple(_spot(move) for move in developments) for developments in DEVELOPMENTS)
+_NONE_EMPTY: Final = (1 << WIDTH) - 1  # `Work.open` while every River pile has cards: no one may declare the end
 
 
 def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], float]) -> Move:
@@ -128,6 +129,8 @@ def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], f
 
 def _leads(work: Work, seat: int, moves: Sequence[Move]) -> bool:
     """Whether the end may be declared now and `seat` leads by DECLARE_LEAD points or more."""
+    if work.open == _NONE_EMPTY:
+        return False  # the end may not be declared yet (the moves need not be looked through)
     for move in moves:
         if move is DECLARE_END:
             lines, hands = work.lines, work.hands
@@ -154,11 +157,16 @@ def _last_turn(work: Work, seat: int, moves: Sequence[Move]) -> Move:
                 best, best_value = move, value
         return best
     piles = work.piles
+    listed, spots = DEVELOPMENTS[work.open], _SPOTS[work.open]  # as in `choose`
+    known = len(listed)
     best_value = -1000
-    for move in moves:
-        if type(move) is Develop:
-            pos = move.pos
-            value = _developed(line, hand, move.row == "hand", pos, piles[pos][0])
+    for i, move in enumerate(moves):
+        if i < known and move is listed[i]:
+            pos, cell = spots[i]
+            value = _developed(line, hand, cell >= WIDTH, pos, piles[pos][0])
+        elif type(move) is Develop:
+            pos, cell = _spot(move)
+            value = _developed(line, hand, cell >= WIDTH, pos, piles[pos][0])
         elif type(move) is Switch and move.kind == "river":
             a, b = move.a, move.b
             value = max(
