@@ -2,8 +2,9 @@
 
 Written once for both readers: `Game.score` labels each category's points (`TerritoryScore.breakdown`), the
 search's `rules.outcome` and playout policy only want the total (`territory_key`, `territory_total`: the same
-rules, each card's stated once in `_card_points` or `_set_points`, without the breakdown). The grid is 10 cells, the Line's 5 (0..4) above the
-Hand's 5 (5..9); EMPTY is an empty cell (a Hand not dealt yet, a Ninja with nothing to copy).
+rules, each card's stated once in `_card_points` or `_set_points`, without the breakdown). The grid is 10 cells,
+the Line's 5 (0..4) above the Hand's 5 (5..9); EMPTY is an empty cell (a Hand not dealt yet, a Ninja with nothing
+to copy).
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ BANNER_POINTS: Final = _by_count(0, 3, 8)  # banners in the Line: "1, score 3 po
 RICE_POINTS: Final = _by_count(0, 0, 10, 20, 30)  # by the size of a group of adjacent Rice fields
 RONIN_POINTS: Final = _by_count(0, 0, 0, 0, 0, 0, 0, 0, 8, 15, 45)  # each Ronin, by the number of different types
 NAISHI_POINTS: Final[tuple[int, ...]] = (12, 8)  # in the central column: in the Line, in the Hand
-ADVISOR_POINTS: Final[tuple[int, ...]] = (2, 4, 3, 4, 2)  # "2 points in positions 1 and 5; 4 points in positions 2 and 4; 3 ... 3rd"
+# "2 points in positions 1 and 5; 4 points in positions 2 and 4; 3 ... 3rd"
+ADVISOR_POINTS: Final[tuple[int, ...]] = (2, 4, 3, 4, 2)
 ADVISOR_NAISHI_BONUS: Final = 4  # per adjacent Naishi
 MONK_HAND_POINTS: Final = 5
 MONK_TORII_BONUS: Final = 2  # per adjacent Torii
@@ -101,12 +103,6 @@ def grid_points(cells: Cells, real_types: int) -> tuple[int, ...]:
         torii,
         by_card[RONIN],
     )
-
-
-def grid_total(cells: Cells, real_types: int) -> int:
-    """sum(grid_points(cells, real_types)), without the breakdown."""
-    mountains, rice, banners, torii = _set_points(cells)
-    return mountains + rice + banners + torii + _cards_total(cells, real_types)
 
 
 def _card_points(cells: Cells, i: int, card: int, real_types: int) -> int:
