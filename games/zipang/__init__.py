@@ -17,6 +17,7 @@ DESCRIPTOR = register(GameDescriptor(
     baselines={"greedy": "games.zipang.greedy:ZipangGreedy"},
     rules_doc="docs/rules/zipang.md",
     playout="games.zipang.policy:POLICY",
+    clairvoyance="games.zipang.views:unknown_reshuffled",
 ))
 
 __all__ = ["DESCRIPTOR", "GAME", "Zipang"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from games.base import evolve
 from games.deal import shuffle
 from games.zipang.data import TYPES
 from games.zipang.state import State, View, deciding, seats_acting
@@ -126,3 +127,13 @@ def sample(v: View, rng: random.Random) -> State:
         known=known_all,
         acting=seats_acting(v.actor),
     )
+
+
+def unknown_reshuffled(state: State, rng: random.Random) -> State:
+    """`state` with what no seat knows drawn anew (the draw pile and the face-down discard, dealt again from their
+    cards together, and the seed of the chance still to come): the arena's cheating baseline searches these (its
+    descriptor's `clairvoyance`). Every hand stays as it is."""
+    hidden = [*state.deck, *state.facedown]
+    shuffle(rng, hidden)
+    size = len(state.deck)
+    return evolve(state, deck=tuple(hidden[:size]), facedown=tuple(hidden[size:]), seed=rng.getrandbits(32))

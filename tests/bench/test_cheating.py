@@ -29,7 +29,7 @@ def _position(name: str, steps: int, seats: int = 2):
     return game, state
 
 
-@pytest.mark.parametrize("name,steps", [("naishi", 8), ("hinode", 20)])
+@pytest.mark.parametrize("name,steps", [("naishi", 8), ("hinode", 20), ("zipang", 6)])
 def test_the_truth_keeps_every_hand_and_reshuffles_only_what_nobody_saw(name, steps):
     game, state = _position(name, steps)
     truth = cheating.clairvoyance(name)
@@ -40,6 +40,9 @@ def test_the_truth_keeps_every_hand_and_reshuffles_only_what_nobody_saw(name, st
             assert game.view(other, seat) == game.view(state, seat)
     if name == "naishi":
         assert len({d.piles for d in drawn}) > 1  # the River below its top cards is reshuffled
+    elif name == "zipang":
+        assert len({d.deck for d in drawn}) > 1  # the draw pile is dealt anew, with the face-down discard
+        assert all(sorted(d.deck + d.facedown) == sorted(state.deck + state.facedown) for d in drawn)
     else:
         assert len({d.hands[3] for d in drawn}) > 1  # a proxy's pile is reshuffled (seats 2 and 3 are proxies)
 
@@ -54,8 +57,8 @@ def test_the_cheater_needs_the_state_and_plays_in_the_arena():
     assert player.choose_with_state(game, state, seat, moves, random.Random(1)) in moves
     record = arena.play_game(game, ["cheat:20", "ismcts:20"], 0, 1, {})
     assert record.moves > 10 and record.winners
-    with pytest.raises(ValueError, match="no cheating baseline for zipang"):
-        arena.make_player("cheat:normal", "zipang")
+    with pytest.raises(ValueError, match="no cheating baseline for kung-fur-fight"):
+        arena.make_player("cheat:normal", "kung-fur-fight")
 
 
 @pytest.mark.integration  # it starts processes
