@@ -23,21 +23,13 @@ from games.hinode.data import (
     SUIT_SIZE,
     TRICKS,
     WHITE,
-    YELLOW,
     YOZAKURA,
 )
+from games.hinode.policy import TRIBE_PREFERENCE, usefulness
 from games.hinode.scoring import marked_areas
 from games.hinode.state import AREA, PICK, PLAY, TRIBE, ChooseArea, ChooseTribe, PlayCard, TakeResource, View
 
 RESOURCE_WORTH = 0.9  # a rough VP worth of one resource in hand
-TRIBE_PREFERENCE = (YOZAKURA, KANSAI, CHARMONT, SAMURAI)
-
-
-def usefulness(colour: int, held: int) -> float:
-    """How useful one more resource of `colour` is to a player holding `held` of it (yellow most)."""
-    if colour == YELLOW:
-        return 1.2 + 0.1 * held
-    return 1.0 - 0.3 * held
 
 
 class HinodeGreedy:

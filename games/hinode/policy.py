@@ -6,13 +6,24 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from games.base import PlayoutPolicy
-from games.hinode.data import HERO, HERO_POWER, SUIT_SIZE, TRICKS
-from games.hinode.greedy import TRIBE_PREFERENCE, usefulness
+from games.hinode.data import (
+    CHARMONT,
+    HERO,
+    HERO_POWER,
+    KANSAI,
+    SAMURAI,
+    SUIT_SIZE,
+    TRICKS,
+    YELLOW,
+    YOZAKURA,
+)
 from games.hinode.rules import hero_playable, plain_play
 from games.hinode.state import AREA, PICK, PLAY, TRIBE
 from games.hinode.work import Work
 
 EXPLORE: Final = 0.25  # share of the policy's picks made uniformly at random (skills and resources come from these)
+# The greedy player's tribes in its order of preference (games.hinode.greedy takes the first offered, as the policy)
+TRIBE_PREFERENCE: Final[tuple[int, ...]] = (YOZAKURA, KANSAI, CHARMONT, SAMURAI)
 
 _SUIT: Final = tuple(c // SUIT_SIZE for c in range(HERO)) + (-1,)  # the Hero's is never read (not in a hand)
 _POWER: Final = tuple(c % SUIT_SIZE + 1 for c in range(HERO)) + (HERO_POWER,)
@@ -26,13 +37,11 @@ def choose(work: Work, seat: int, moves: Sequence[Any], random_: Callable[[], fl
     does likewise, with no random pick: it plays its Hero in the last trick ("the player who played their Hero
     card last gains 3 VP"), takes the tribe it prefers, and picks the resource it finds most useful."""
     phase = work.phase
-    if phase == PLAY and work.trick == TRICKS - 1 and hero_playable(work, seat):
-        return plain_play(work, HERO)
-    if phase == PICK:
-        return _pick(work, seat, moves)
-    if phase == TRIBE:
-        return _tribe(moves)
-    if phase == PLAY and random_() >= EXPLORE:
+    if phase == PLAY:
+        if work.trick == TRICKS - 1 and hero_playable(work, seat):
+            return plain_play(work, HERO)
+        if random_() < EXPLORE:
+            return moves[int(random_() * len(moves))]
         # Of the plays with no resource and no skill (one per card, the Hero's where it may be played), in
         # legal_moves' order: read off the hand's ints, not the moves (their fields are attribute reads).
         wanted = work.vp[2 * work.layout[work.battlefield]] > 0  # type: ignore[index]  # set in the play phase
@@ -53,27 +62,43 @@ def choose(work: Work, seat: int, moves: Sequence[Any], random_: Callable[[], fl
             pick = HERO  # a Hero is the last resort of a winner
         if pick >= 0:
             return plain_play(work, pick)
-    elif phase == AREA and random_() >= EXPLORE:
-        return _richest_area(work, moves)
+    elif phase == AREA:
+        if random_() >= EXPLORE:
+            return _richest_area(work, moves)
+    elif phase == PICK:
+        return _pick(work, seat, moves)
+    elif phase == TRIBE:
+        return _tribe(moves)
     return moves[int(random_() * len(moves))]
 
 
-def _useful(work: Work, seat: int, colour: int) -> float:
-    """How useful one more resource of `colour` is to `seat`, as the greedy player reckons it."""
-    return usefulness(colour, work.resources[seat * 3 + colour])
+def usefulness(colour: int, held: int) -> float:
+    """How useful one more resource of `colour` is to a player holding `held` of it, as the greedy player reckons
+    it (games.hinode.greedy picks by it too): yellow most, a colour less useful the more of it is held."""
+    if colour == YELLOW:
+        return 1.2 + 0.1 * held
+    return 1.0 - 0.3 * held
 
 
 def _pick(work: Work, seat: int, moves: Sequence[Any]) -> Any:
     """The 4th place's pick, as the greedy player makes it: the resource most useful to the picker; choosing for a
-    proxy from 3rd place, the least useful (what the proxy takes leaves the game, the rest comes to the 3rd)."""
-    lowest = moves[0].receiver != seat and work.ranking[2] == seat
-    pick = moves[0]
-    best = _useful(work, seat, pick.colour)
-    for move in moves:
-        worth = _useful(work, seat, move.colour)
-        if (worth < best) if lowest else (worth > best):
-            pick, best = move, worth
-    return pick
+    proxy from 3rd place, the least useful (what the proxy takes leaves the game, the rest comes to the 3rd). The
+    moves are the rules' (one per colour left on the Battlefield, in colour order): read off the cubes, not the
+    moves' fields (attribute reads of an interpreted class), which every trick of every playout would pay."""
+    base = work.battlefield * 3  # type: ignore[operator]  # a pick follows a judged battle
+    cubes, resources, ranking = work.cubes, work.resources, work.ranking
+    lowest = ranking[3] != seat and ranking[2] == seat
+    pick = -1
+    best = 0.0
+    listed = 0
+    for colour in range(3):
+        if cubes[base + colour]:
+            worth = usefulness(colour, resources[seat * 3 + colour])
+            if pick < 0 or ((worth < best) if lowest else (worth > best)):
+                pick, best = listed, worth
+            listed += 1
+    assert listed == len(moves), "the moves of a pick are the rules' own"
+    return moves[pick]
 
 
 def _tribe(moves: Sequence[Any]) -> Any:
