@@ -17,7 +17,7 @@ from games.hinode.data import (
     YELLOW,
     YOZAKURA,
 )
-from games.hinode.rules import hero_playable, plain_play
+from games.hinode.rules import hero_playable, pickable, plain_play
 from games.hinode.state import AREA, PICK, PLAY, TRIBE
 from games.hinode.work import Work
 
@@ -82,22 +82,17 @@ def usefulness(colour: int, held: int) -> float:
 
 def _pick(work: Work, seat: int, moves: Sequence[Any]) -> Any:
     """The 4th place's pick, as the greedy player makes it: the resource most useful to the picker; choosing for a
-    proxy from 3rd place, the least useful (what the proxy takes leaves the game, the rest comes to the 3rd). The
-    moves are the rules' (one per colour left on the Battlefield, in colour order): read off the cubes, not the
-    moves' fields (attribute reads of an interpreted class), which every trick of every playout would pay."""
-    base = work.battlefield * 3  # type: ignore[operator]  # a pick follows a judged battle
-    cubes, resources, ranking = work.cubes, work.resources, work.ranking
+    proxy from 3rd place, the least useful (what the proxy takes leaves the game, the rest comes to the 3rd). Read
+    off `rules.pickable`, whose order the moves follow, not the moves' fields (attribute reads of an interpreted
+    class), which every trick of every playout would pay."""
+    resources, ranking = work.resources, work.ranking
     lowest = ranking[3] != seat and ranking[2] == seat
     pick = -1
     best = 0.0
-    listed = 0
-    for colour in range(3):
-        if cubes[base + colour]:
-            worth = usefulness(colour, resources[seat * 3 + colour])
-            if pick < 0 or ((worth < best) if lowest else (worth > best)):
-                pick, best = listed, worth
-            listed += 1
-    assert listed == len(moves), "the moves of a pick are the rules' own"
+    for i, colour in enumerate(pickable(work)):
+        worth = usefulness(colour, resources[seat * 3 + colour])
+        if pick < 0 or ((worth < best) if lowest else (worth > best)):
+            pick, best = i, worth
     return moves[pick]
 
 

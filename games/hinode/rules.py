@@ -128,14 +128,20 @@ def legal_moves(work: Work, seat: int) -> list[Any]:
         first, second = work.first, work.second
         return [_AREA_MOVES[a] for a in range(AREAS) if first[a] is None and second[a] is None]
     if phase == PICK:
-        base = work.battlefield * 3  # type: ignore[operator]  # the pick follows a judged battle
         receiver = work.ranking[3]
-        cubes = work.cubes
-        return [_TAKE[c][receiver] for c in range(3) if cubes[base + c]]
+        return [_TAKE[c][receiver] for c in pickable(work)]
     if phase == TRIBE:
         tribes = work.tribes
         return [_TRIBE_MOVES[t] for t in range(4) if t not in tribes]
     return []
+
+
+def pickable(work: Work) -> list[int]:
+    """The resources the 4th place may take: the colours left on the Battlefield, in colour order (one move each,
+    in that order)."""
+    base = work.battlefield * 3  # type: ignore[operator]  # the pick follows a judged battle
+    cubes = work.cubes
+    return [c for c in range(3) if cubes[base + c]]
 
 
 def hero_playable(work: Work, seat: int) -> bool:

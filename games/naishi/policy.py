@@ -9,7 +9,7 @@ from typing import Final
 from games.base import Move, PlayoutPolicy
 from games.naishi.data import ADVISOR, BANNER, HORSEMAN, MONK, MOUNTAIN, NAMES, NINJA, RICE, RONIN, TORII
 from games.naishi.moves import Develop, Switch
-from games.naishi.rules import DECLARE_END, DEVELOPMENTS, Work
+from games.naishi.rules import DECLARE_END, DEVELOPMENTS, Work, may_declare_end
 from games.naishi.scoring import (
     CELLS,
     EMPTY,
@@ -71,7 +71,6 @@ def _spot(move: Develop) -> tuple[int, int]:
 
 
 _SPOTS: Final = tuple(tuple(_spot(move) for move in developments) for developments in DEVELOPMENTS)
-_NONE_EMPTY: Final = (1 << WIDTH) - 1  # `Work.open` while every River pile has cards: no one may declare the end
 
 
 def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], float]) -> Move:
@@ -129,8 +128,8 @@ def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], f
 
 def _leads(work: Work, seat: int, moves: Sequence[Move]) -> bool:
     """Whether the end may be declared now and `seat` leads by DECLARE_LEAD points or more."""
-    if work.open == _NONE_EMPTY:
-        return False  # the end may not be declared yet (the moves need not be looked through)
+    if not may_declare_end(work):
+        return False  # the moves need not be looked through
     for move in moves:
         if move is DECLARE_END:
             lines, hands = work.lines, work.hands
@@ -148,7 +147,7 @@ def _last_turn(work: Work, seat: int, moves: Sequence[Move]) -> Move:
     line, hand = list(work.lines[seat]), list(work.hands[seat])
     best: Move = moves[-1]  # after developing: the end of the turn
     if work.developed:
-        best_value = _total(line, hand)
+        best_value = territory_total(line, hand)
         for move in moves:
             if type(move) is not Switch or move.kind == "river":
                 continue
@@ -161,11 +160,8 @@ def _last_turn(work: Work, seat: int, moves: Sequence[Move]) -> Move:
     known = len(listed)
     best_value = -1000
     for i, move in enumerate(moves):
-        if i < known and move is listed[i]:
-            pos, cell = spots[i]
-            value = _developed(line, hand, cell >= WIDTH, pos, piles[pos][0])
-        elif type(move) is Develop:
-            pos, cell = _spot(move)
+        if type(move) is Develop:
+            pos, cell = spots[i] if i < known and move is listed[i] else _spot(move)
             value = _developed(line, hand, cell >= WIDTH, pos, piles[pos][0])
         elif type(move) is Switch and move.kind == "river":
             a, b = move.a, move.b
@@ -182,16 +178,12 @@ def _last_turn(work: Work, seat: int, moves: Sequence[Move]) -> Move:
     return best
 
 
-def _total(line: list[int], hand: list[int]) -> int:
-    return territory_total(line, hand)
-
-
 def _developed(line: list[int], hand: list[int], in_hand: bool, pos: int, card: int) -> int:
     """The total with `card` developed at `pos` of the Hand (or the Line); the lists are left as they were."""
     cards = hand if in_hand else line
     old = cards[pos]
     cards[pos] = card
-    value = _total(line, hand)
+    value = territory_total(line, hand)
     cards[pos] = old
     return value
 
@@ -201,12 +193,12 @@ def _switched(line: list[int], hand: list[int], kind: str, a: int, b: int) -> in
     as they were."""
     if kind == "column":
         line[a], hand[a] = hand[a], line[a]
-        value = _total(line, hand)
+        value = territory_total(line, hand)
         line[a], hand[a] = hand[a], line[a]
         return value
     cards = line if kind == "line" else hand
     cards[a], cards[b] = cards[b], cards[a]
-    value = _total(line, hand)
+    value = territory_total(line, hand)
     cards[a], cards[b] = cards[b], cards[a]
     return value
 

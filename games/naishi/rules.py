@@ -298,6 +298,12 @@ _EMPTY_PILES: Final = tuple(PILES - bin(mask).count("1") for mask in _MASKS)
 assert SWITCH_SPACES == (0, 1, 2) and DISCARD_SPACES == (3, 4), "_additional spells out the court's spaces"
 
 
+def may_declare_end(work: Work) -> bool:
+    """Whether the end may be declared on a turn that has not developed nor used the court yet: "only if one of
+    the draw piles ... is depleted", and not once it is declared."""
+    return work.final_turn is None and work.open != _ALL_OPEN
+
+
 def legal_moves(work: Work, seat: int) -> list[Move]:
     phase = work.phase
     if phase == "gift":
@@ -323,7 +329,7 @@ def legal_moves(work: Work, seat: int) -> list[Move]:
             main.append(RECALLS[(space,)])
         if len(placed) == 2:
             main.append(RECALLS[(placed[0], placed[1])])
-    if work.final_turn is None and work.open != _ALL_OPEN:  # "only if one of the draw piles ... is depleted"
+    if may_declare_end(work):
         main.append(DECLARE_END)
     if not main:
         return [END_TURN]  # nothing at all is possible: the seat can only pass

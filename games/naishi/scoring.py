@@ -9,7 +9,6 @@ to copy).
 
 from __future__ import annotations
 
-from itertools import product
 from typing import Final
 
 from games.naishi.data import (
@@ -72,9 +71,7 @@ NEIGHBOURS: Final[tuple[tuple[int, ...], ...]] = tuple(
     ((i + WIDTH) % CELLS,) + ((i - 1,) if i % WIDTH else ()) + ((i + 1,) if i % WIDTH != WIDTH - 1 else ())
     for i in range(CELLS)
 )
-_COPIABLE: Final = frozenset(COPIABLE)
 _COPIES: Final[tuple[int, ...]] = tuple(sorted(COPIABLE))  # what a Ninja may copy, in card order
-_RONIN_TYPES: Final = RONIN_TYPES  # a C static here (the data module is interpreted)
 _RONIN_KINDS: Final[tuple[int, ...]] = tuple(sorted(RONIN_TYPES))
 _ALL_KINDS: Final[tuple[int, ...]] = tuple(range(len(NAMES)))
 EMPTY: Final = -1  # an empty cell: a Hand not dealt yet, a Ninja with nothing to copy
@@ -187,13 +184,6 @@ def _rice(cells: Cells) -> int:
     return points
 
 
-def _colours(cells: Cells) -> int:
-    """Different colours in the cells (one per card type; the tie-break)."""
-    kinds = set(cells)
-    kinds.discard(EMPTY)
-    return len(kinds)
-
-
 def _cells(line: list[int], hand: list[int]) -> Cells:
     """The 10 cells of a territory, the Line's then the Hand's; a Hand not dealt yet is empty."""
     cells = line + hand
@@ -206,33 +196,29 @@ def best_territory(line: list[int] | tuple[int, ...], hand: list[int] | tuple[in
     int, int, tuple[int, ...], tuple[int | None, ...]
 ]:
     """(total, colours, points per category, what each Ninja copies) of a territory whose Ninjas copy what scores
-    most, then what shows most colours (the first such choice, Ninjas left to right, in card order).
+    most (the first such choice, Ninjas left to right, in card order; the colours are the same whatever they copy,
+    `territory_key`).
 
     "At the end of the game, each ninja must copy a character card present in your territory. He then becomes
     that character card and copies its color and its scoring conditions." A Ninja with no character to copy
     scores nothing and shows no colour (as in Game Park's adaptation)."""
     cells = _cells(list(line), list(hand))
-    real_types = len(_RONIN_TYPES.intersection(cells))
-    if NINJA not in cells:
-        points = grid_points(cells, real_types)
-        return sum(points), _colours(cells), points, ()
+    kinds = _kinds(cells)
     ninjas = [i for i, card in enumerate(cells) if card == NINJA]
-    options = sorted(_COPIABLE.intersection(cells))
-    if not options:  # nothing to copy: the Ninjas score nothing and show no colour
-        for i in ninjas:
-            cells[i] = EMPTY
-        points = grid_points(cells, real_types)
-        return sum(points), _colours(cells), points, (None,) * len(ninjas)
-    best: tuple[int, int, tuple[int, ...], tuple[int | None, ...]] | None = None
-    for choice in product(options, repeat=len(ninjas)):
-        for i, copy in zip(ninjas, choice, strict=True):
-            cells[i] = copy
-        points = grid_points(cells, real_types)
-        total, colours = sum(points), _colours(cells)
-        if best is None or (total, colours) > (best[0], best[1]):
-            best = (total, colours, points, choice)
-    assert best is not None
-    return best
+    options = _copiable(kinds)
+    copies: list[int | None] = []
+    if ninjas and not options:  # nothing to copy: the Ninjas score nothing and show no colour
+        copies = [None] * len(ninjas)
+    elif ninjas:
+        best = _best_total(cells, kinds)
+        for i in ninjas:  # each Ninja the first copy that still reaches the best total
+            for copy in options:
+                cells[i] = copy
+                if _best_total(cells, _kinds(cells)) == best:
+                    break
+            copies.append(cells[i])
+    points = grid_points(cells, _ronin_types(kinds))
+    return sum(points), _colour_count(kinds), points, tuple(copies)
 
 
 def territory_total(line: list[int], hand: list[int]) -> int:
@@ -248,18 +234,17 @@ def territory_key(line: list[int], hand: list[int]) -> tuple[int, int]:
     but the Ninja's, whatever they copy."""
     cells = _cells(line, hand)
     kinds = _kinds(cells)
-    return _best_total(cells, kinds), _count_kinds(kinds & ~(1 << NINJA), _ALL_KINDS)
+    return _best_total(cells, kinds), _colour_count(kinds)
 
 
 def _best_total(cells: Cells, kinds: int) -> int:
     """`territory_total` of the cells, whose card types are the bits `kinds` (`_kinds`)."""
     mountains, rice, banners, torii = _set_points(cells)  # the same whatever the Ninjas copy
     total = mountains + rice + banners + torii
-    # the Ronin's types matter only where there is a Ronin (a Ninja copies one only then)
-    real_types = _count_kinds(kinds, _RONIN_KINDS) if kinds >> RONIN & 1 else 0
+    real_types = _ronin_types(kinds)
     if not kinds >> NINJA & 1:
         return total + _cards_total(cells, real_types)
-    options = [card for card in _COPIES if kinds >> card & 1]
+    options = _copiable(kinds)
     if not options:  # nothing to copy: the Ninjas score nothing (as Ninjas, `_card_points` gives them 0)
         return total + _cards_total(cells, real_types)
     ninjas = [i for i, card in enumerate(cells) if card == NINJA]
@@ -305,6 +290,23 @@ def _kinds(cells: Cells) -> int:
         if card != EMPTY:
             kinds |= 1 << card
     return kinds
+
+
+def _copiable(kinds: int) -> list[int]:
+    """What a Ninja may copy among the card types `kinds`, in card order."""
+    return [card for card in _COPIES if kinds >> card & 1]
+
+
+def _ronin_types(kinds: int) -> int:
+    """The different types the Ronin count among `kinds` (the Ninja's copies add none); 0 where no Ronin lies, whose
+    points alone depend on it."""
+    return _count_kinds(kinds, _RONIN_KINDS) if kinds >> RONIN & 1 else 0
+
+
+def _colour_count(kinds: int) -> int:
+    """The different colours of the card types `kinds` (the tie-break): a Ninja copies a type already there, or
+    shows no colour, so it adds none."""
+    return _count_kinds(kinds & ~(1 << NINJA), _ALL_KINDS)
 
 
 def _count_kinds(kinds: int, among: tuple[int, ...]) -> int:

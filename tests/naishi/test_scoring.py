@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+from itertools import product
 
 from games.naishi import GAME
-from games.naishi.data import NAMES
-from games.naishi.scoring import best_territory, score_territory, territory_key, territory_total
+from games.naishi.data import COPIABLE, NAMES, RONIN_TYPES
+from games.naishi.scoring import best_territory, grid_points, score_territory, territory_key, territory_total
 from tests.naishi.positions import MOUNTAINS, A, B, F, H, J, K, M, N, P, R, S, T, position
 
 
@@ -214,14 +215,33 @@ def test_live_score_counts_the_territory_as_it_is_now():
     assert dict(score.seats[0].breakdown)["Naishi"] == 8
 
 
-def test_the_total_alone_is_the_best_territory_total():
-    """`territory_key` (the search's) and `territory_total` (the playout policy's) are the (total, colours)
-    `best_territory` ranks by, on random territories rich in Ninjas and Ronin (whose copies and types they work out
-    their own way)."""
+def test_the_ninjas_copy_what_scores_most_the_first_such_choice():
+    """"Each ninja must copy a character card present in your territory": on random territories rich in Ninjas and
+    Ronin, the scoring's choice (found cell by cell, near the Ninjas only) is the first of every choice, tried in
+    turn and scored whole, that totals most; `territory_key` (the search's) and `territory_total` (the playout
+    policy's) agree with it."""
     rng = random.Random(5)
     cards = list(range(len(NAMES))) + [J, J, R]
+    ninjas_seen = 0
     for _ in range(3000):
         line, hand = [rng.choice(cards) for _ in range(5)], [rng.choice(cards) for _ in range(5)]
-        total, colours, _, _ = best_territory(line, hand)
+        total, colours, points, copies = best_territory(line, hand)
+        cells = line + hand
+        ninjas = [i for i, card in enumerate(cells) if card == J]
+        present = sorted({card for card in cells if card in COPIABLE})
+        real_types = len({card for card in cells if card in RONIN_TYPES})
+        if ninjas and present:
+            ninjas_seen += 1
+            best = None
+            for choice in product(present, repeat=len(ninjas)):
+                copied = list(cells)
+                for i, copy in zip(ninjas, choice, strict=True):
+                    copied[i] = copy
+                whole = sum(grid_points(copied, real_types))
+                if best is None or whole > best[0]:
+                    best = (whole, choice)
+            assert (total, copies) == best, (line, hand)
+        assert sum(points) == total and colours == len(set(cells) - {J})
         assert territory_key(line, hand) == (total, colours), (line, hand)
         assert territory_total(line, hand) == total, (line, hand)
+    assert ninjas_seen > 500
