@@ -41,6 +41,7 @@ COMPILED = (
     "games/kungfur/views.py",
     "games/naishi/views.py",
     "games/zipang/views.py",
+    "games/zipang/evidence.py",
     "games/naishi/rules.py",
     "games/naishi/scoring.py",
     "games/naishi/policy.py",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from games.zipang.data import MAX_PLAYERS
+from games.zipang.moves import Play, React
 
 # Phases of `State.phase`: whose decision it is (`acting`), and what it decides.
 PLAY: Final = "play"  # the active seat plays a card from its hand
@@ -34,6 +35,25 @@ def seats_acting(actor: int | None) -> tuple[int, ...]:
 def deciding(acting: tuple[int, ...]) -> int | None:
     """The seat to decide in a state whose seats to act are `acting` (None: the game is over)."""
     return acting[0] if acting else None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A seat's last play (or last answer) in the current battle, as the table saw it: every move is made in plain
+    sight. What the move tells of the hand the seat held is the search's to read (games.zipang.evidence); these
+    are the facts it reads it from."""
+
+    move: Play | React
+    kept: int  # cards in the seat's hand right after the move
+    held: int  # of those, how many are still there for certain: one fewer each time a card leaves the hand
+    coins: tuple[int, ...]  # the table when the seat decided: every seat's coins, the coin area, ...
+    pot: int
+    hand_sizes: tuple[int, ...]
+    discard: tuple[int, ...]
+    in_battle: tuple[bool, ...]
+    had_turn: tuple[bool, ...]
+    known: tuple[tuple[int, ...], ...]  # per owner: what the seat knew then of that hand (a view keeps only the
+    # viewer's own hand's entry: what a seat knew of a third hand is not the viewer's to know)
 
 
 @dataclass(frozen=True)  # no __slots__: games.base.evolve copies the instance dict
@@ -64,6 +84,8 @@ class State:
     offer: tuple[int, ...]  # card types the active seat may use now (USE phase)
     limbo: int | None  # the card taken by the Shrine Maiden, about to be used
     known: tuple[tuple[int, ...], ...]  # n * n: cards observer knows in owner's hand (sorted), see above
+    plays: tuple[Decision | None, ...]  # per seat: its last play this battle (None: none yet)
+    answers: tuple[Decision | None, ...]  # per seat: its last answer to an effect this battle
     acting: tuple[int, ...]  # the one seat that decides now (`seats_acting`); empty when the game is over
 
 
@@ -100,6 +122,8 @@ class View:
     limbo: int | None
     known: tuple[tuple[int, ...], ...]  # per owner: the cards this seat knows in that hand (own: empty)
     seen_by: tuple[tuple[int, ...], ...]  # per observer: what that seat knows of this seat's hand
+    plays: tuple[Decision | None, ...]  # per seat, as State's (`known` kept only for this seat's hand)
+    answers: tuple[Decision | None, ...]
 
 
-__all__ = ["OVER", "PLAY", "REACT", "TAKE", "USE", "State", "View", "deciding", "seats_acting"]
+__all__ = ["OVER", "PLAY", "REACT", "TAKE", "USE", "Decision", "State", "View", "deciding", "seats_acting"]

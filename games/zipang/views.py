@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from games.base import evolve
 from games.deal import shuffle
 from games.zipang.data import TYPES
-from games.zipang.state import State, View, deciding, seats_acting
+from games.zipang.evidence import weight
+from games.zipang.state import Decision, State, View, deciding, seats_acting
+
+TRIES: Final = 30  # deals drawn at most per sample to find one the seats' last moves agree with (evidence.weight)
 
 
 def view(state: State, seat: int | None) -> View:
@@ -51,7 +55,23 @@ def view(state: State, seat: int | None) -> View:
         state.limbo,
         known,
         seen_by,
+        _redacted(state.plays, seat),
+        _redacted(state.answers, seat),
     )
+
+
+def _redacted(records: tuple[Decision | None, ...], seat: int | None) -> tuple[Decision | None, ...]:
+    """The seats' decisions as `seat` may see them: what each seat knew then of a hand other than `seat`'s own is
+    left out (a spectator sees none of it)."""
+    out: list[Decision | None] = []
+    for d in records:
+        if d is not None:
+            known = tuple([cards if owner == seat else () for owner, cards in enumerate(d.known)])
+            if known != d.known:
+                d = Decision(d.move, d.kept, d.held, d.coins, d.pot, d.hand_sizes, d.discard, d.in_battle,
+                             d.had_turn, known)
+        out.append(d)
+    return tuple(out)
 
 
 def unseen(v: View) -> list[int]:
@@ -68,11 +88,26 @@ def unseen(v: View) -> list[int]:
 
 
 def sample(v: View, rng: random.Random) -> State:
-    """Deal the unseen cards at random into the unknown part of the other hands, the face-down discard and the
-    draw pile. Knowledge: this seat's own, and what it knows others know of its hand; nothing else."""
+    """Deal the unseen cards at random into the unknown part of the other hands (in seat order, each seat's from
+    the front of what is left), the face-down discard and the draw pile, each deal kept by the chance that the
+    other seats' last moves were made from it (games.zipang.evidence: drawn again until one is kept, at most
+    TRIES times, else the likeliest drawn). Knowledge: this seat's own, and what it knows others know of its hand;
+    nothing else."""
     n = v.num_players
     pool = unseen(v)
     shuffle(rng, pool)
+    likely = weight(v, pool)
+    if likely < 1.0:
+        best, most = list(pool), likely
+        for _ in range(TRIES):
+            if rng.random() < likely:
+                best = pool
+                break
+            shuffle(rng, pool)
+            likely = weight(v, pool)
+            if likely > most:
+                best, most = list(pool), likely
+        pool = best
     hands = []
     for p in range(n):
         if p == v.seat:
@@ -125,6 +160,8 @@ def sample(v: View, rng: random.Random) -> State:
         offer=v.offer,
         limbo=v.limbo,
         known=known_all,
+        plays=v.plays,
+        answers=v.answers,
         acting=seats_acting(v.actor),
     )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from games.zipang.data import MAX_PLAYERS, MIN_PLAYERS, MONK, PEASANT, TYPES
 from games.zipang.moves import ACCEPT, COIN_BLOCK, DEFEND, MONK_CANCEL, Play, React, Take, Use
-from games.zipang.state import OVER, PLAY, REACT, TAKE, USE, View
+from games.zipang.state import OVER, PLAY, REACT, TAKE, USE, Decision, View
 from tabletop.v1 import zipang_pb2 as zp
 from tabletop.wire import GameWire, WireError
 
@@ -119,6 +119,8 @@ class ZipangWire(GameWire):
                     seat=p, coins=v.coins[p], hand_size=v.hand_sizes[p], in_battle=v.in_battle[p],
                     had_turn=v.had_turn[p], known_cards=[c + 1 for c in v.known[p]],
                     knows_of_your_hand=[c + 1 for c in v.seen_by[p]],
+                    last_play=self._decision_to_proto(v.plays[p], v.seat),
+                    last_answer=self._decision_to_proto(v.answers[p], v.seat),
                 )
                 for p in range(n)
             ],
@@ -205,6 +207,44 @@ class ZipangWire(GameWire):
             limbo=limbo,
             known=tuple(_cards(p.known_cards, "a known card") for p in m.players),
             seen_by=tuple(_cards(p.knows_of_your_hand, "a card known of your hand") for p in m.players),
+            plays=tuple(self._decision_from_proto(p, "last_play", Play, n, seat) for p in m.players),
+            answers=tuple(self._decision_from_proto(p, "last_answer", React, n, seat) for p in m.players),
+        )
+
+    def _decision_to_proto(self, d: Decision | None, viewer: int | None) -> zp.ZipangDecision | None:
+        if d is None:
+            return None
+        return zp.ZipangDecision(
+            move=self.move_to_proto(d.move), kept=d.kept, held=d.held, coins=d.coins, coin_area=d.pot,
+            hand_sizes=d.hand_sizes, discard=[c + 1 for c in d.discard], in_battle=d.in_battle,
+            had_turn=d.had_turn, knew_of_your_hand=[] if viewer is None else [c + 1 for c in d.known[viewer]],
+        )
+
+    def _decision_from_proto(self, player: zp.ZipangPlayer, field: str, kind: type, n: int,
+                             viewer: int | None) -> Decision | None:
+        if not player.HasField(field):
+            return None
+        m = getattr(player, field)
+        what = f"seat {player.seat}'s {field}"
+        move = self.move_from_proto(m.move)
+        if type(move) is not kind:
+            raise WireError(f"{what} is a {'play' if kind is Play else 'react'} move")
+        if not 0 <= m.held <= m.kept <= 3:
+            raise WireError(f"{what}: held {m.held} and kept {m.kept} must satisfy 0 <= held <= kept <= 3")
+        for values, name in ((m.coins, "coins"), (m.hand_sizes, "hand_sizes"), (m.in_battle, "in_battle"),
+                             (m.had_turn, "had_turn")):
+            if len(values) != n:
+                raise WireError(f"{what}.{name} lists every seat ({n}), not {len(values)}")
+        for c in (*m.coins, *m.hand_sizes):
+            _count(c, f"{what}: a coin count or hand size")
+        knew = _cards(m.knew_of_your_hand, f"{what}: a card known of your hand")
+        if viewer is None and knew:
+            raise WireError("a spectator's hand is known to nobody")
+        return Decision(
+            move=move, kept=m.kept, held=m.held, coins=tuple(m.coins), pot=_count(m.coin_area, f"{what}.coin_area"),
+            hand_sizes=tuple(m.hand_sizes), discard=_cards(m.discard, f"{what}: a discarded card"),
+            in_battle=tuple(m.in_battle), had_turn=tuple(m.had_turn),
+            known=tuple(knew if owner == viewer else () for owner in range(n)),
         )
 
 

@@ -47,7 +47,7 @@ def _move_message(move) -> zp.ZipangMove:
 
 
 def test_every_view_and_move_round_trips_exactly():
-    views = 0
+    views = records = knew = 0
     kinds: set[str] = set()
     answers: set[int] = set()
     phases: set[int] = set()
@@ -59,6 +59,8 @@ def test_every_view_and_move_round_trips_exactly():
             packed = _through_bytes(wire.view_to_any(GAME, view))
             assert wire.view_from_any(GAME, packed) == view
             views += 1
+            records += sum(d is not None for d in view.plays + view.answers)
+            knew += any(d is not None and any(d.known) for d in view.plays + view.answers)
         phases.add(_view_message(state, None).phase)
         for move in moves:
             packed = _through_bytes(wire.move_to_any(GAME, move))
@@ -68,7 +70,7 @@ def test_every_view_and_move_round_trips_exactly():
             kinds.add(typed.WhichOneof("kind"))
             if typed.HasField("react"):
                 answers.add(typed.react.answer)
-    assert views > 10_000
+    assert views > 10_000 and records > 10_000 and knew > 100, (views, records, knew)
     assert seat_counts == {2, 3, 4, 5, 6}
     assert len(kinds) == len(MOVE_TYPES), kinds
     assert answers == {zp.ZIPANG_ANSWER_MONK, zp.ZIPANG_ANSWER_COIN_BLOCK, zp.ZIPANG_ANSWER_DEFEND,
@@ -285,12 +287,33 @@ def _broken_views():
     def spectator_with_a_hand(v):
         v.ClearField("seat")
 
+    def a_play_recorded_as_an_answer(v):
+        v.players[0].last_play.move.CopyFrom(zp.ZipangMove(react=zp.ZipangReact(
+            answer=zp.ZIPANG_ANSWER_ACCEPT, card=zp.ZIPANG_CARD_BANDIT)))
+
+    def more_held_than_kept(v):
+        v.players[0].last_play.held = v.players[0].last_play.kept + 1
+
+    def a_record_short_of_seats(v):
+        del v.players[0].last_play.coins[1:]
+
+    def negative_coins_in_a_record(v):
+        v.players[0].last_play.coins[2] = -1
+
+    def bad_card_in_a_records_discard(v):
+        v.players[0].last_play.discard.append(0)
+
+    def a_record_without_its_move(v):
+        v.players[0].last_play.ClearField("move")
+
     return [spectator_with_a_hand, unset_phase, unknown_phase, bad_card_in_hand, unset_card_in_discard, one_player,
             seven_players, players_out_of_order, card_types_short, card_types_out_of_order, negative_copies,
             negative_coins, negative_hand_size, bad_viewer, bad_actor, bad_active, bad_starter, unset_effect_card,
             effect_of_another_seat, target_out_of_range, ikki_of_a_warlord, negative_strength, bad_looked_at,
             bad_usable, bad_taken_card, battles_misnumbered, bad_winner, negative_draw_pile, negative_coin_area,
-            bad_known_card, bad_card_known_of_your_hand]
+            bad_known_card, bad_card_known_of_your_hand, a_play_recorded_as_an_answer, more_held_than_kept,
+            a_record_short_of_seats, negative_coins_in_a_record, bad_card_in_a_records_discard,
+            a_record_without_its_move]
 
 
 @pytest.mark.parametrize("damage", _broken_views(), ids=lambda f: f.__name__)
