@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from games.zipang.data import ATTACK, EFFECTS, IKKI_BTL, MONK, PEASANT
-from games.zipang.legal import _plays, _reacts
+from games.zipang.legal import play_moves, react_moves
 from games.zipang.moves import MONK_CANCEL, Play
 from games.zipang.state import PLAY, REACT, Decision, View
 
@@ -98,14 +98,14 @@ def _chance(v: View, p: int, d: Decision, kept: tuple[int, ...]) -> float:
     n = v.num_players
     if isinstance(move, Play):
         hand = tuple(sorted(kept + (move.card,) + ((PEASANT,) if move.ikki else ())))
-        moves: tuple[Any, ...] = _plays(hand, p, n, d.in_battle)
+        moves: tuple[Any, ...] = play_moves(hand, p, n, d.in_battle)
         phase, effect, ikki, strength = PLAY, None, False, 0
     else:
         hand = tuple(sorted(kept + ((MONK,) if move.kind == MONK_CANCEL else ())))
         effect, ikki = move.card, move.ikki
         strength = IKKI_BTL if ikki else v.btl[effect] if EFFECTS[effect] == ATTACK else 0
         coin = strength > 0 and not d.had_turn[p] and d.coins[p] > 0
-        moves = _reacts(MONK in hand, coin, effect, ikki, strength > 0)
+        moves = react_moves(MONK in hand, coin, effect, ikki, strength > 0)
         phase = REACT
     if move not in moves:
         return UNLIKELY

@@ -64,7 +64,7 @@ def legal_moves(work: Work, seat: int) -> Moves:
         plays = _PLAY_CACHE.get(play_key)
         if plays is None:
             _remember(_PLAY_CACHE, play_key)
-            plays = _PLAY_CACHE[play_key] = _plays(hand, seat, work.n, work.in_battle)
+            plays = _PLAY_CACHE[play_key] = play_moves(hand, seat, work.n, work.in_battle)
         return plays
     if phase == REACT:
         effect = work.effect
@@ -75,7 +75,7 @@ def legal_moves(work: Work, seat: int) -> Moves:
         react_key = effect << 4 | monk << 3 | coin << 2 | work.ikki << 1 | attacked
         reacts = _REACT_CACHE.get(react_key)
         if reacts is None:
-            reacts = _REACT_CACHE[react_key] = _reacts(monk, coin, effect, work.ikki, attacked)
+            reacts = _REACT_CACHE[react_key] = react_moves(monk, coin, effect, work.ikki, attacked)
         return reacts
     if phase == USE:
         peasant = PEASANT in work.hands[seat]
@@ -141,7 +141,7 @@ def _aims(card: int, seat: int, n: int, in_battle: tuple[bool, ...], ikki_possib
     return [((), False)]  # no target: a Shrine Maiden with no one else in the battle looks at nothing
 
 
-def _plays(hand: tuple[int, ...], seat: int, n: int, in_battle: tuple[bool, ...]) -> tuple[Play, ...]:
+def play_moves(hand: tuple[int, ...], seat: int, n: int, in_battle: tuple[bool, ...]) -> tuple[Play, ...]:
     """Every way to play each distinct card of `hand` (an Ikki: two Peasants of the hand)."""
     moves: tuple[Play, ...] = ()
     for card in sorted(set(hand)):
@@ -166,7 +166,9 @@ def _uses(offer: tuple[int, ...], peasant_in_hand: bool, seat: int, n: int, in_b
     return moves
 
 
-def _reacts(has_monk: bool, coin: bool, effect: int, ikki: bool, attack: bool) -> tuple[React, ...]:
+def react_moves(has_monk: bool, coin: bool, effect: int, ikki: bool, attack: bool) -> tuple[React, ...]:
+    """A seat's answers to `effect`: a Monk (if it holds one), a coin (an attack before its first turn, a coin
+    left), and letting it happen, in that order."""
     moves = []
     if has_monk:
         moves.append(React(MONK_CANCEL, effect, ikki))
