@@ -70,7 +70,7 @@ def legal_moves(work: Work, seat: int) -> Moves:
         effect = work.effect
         assert effect is not None
         monk = MONK in work.hands[seat]
-        coin = work.strength > 0 and not work.had_turn[seat] and work.coins[seat] > 0
+        coin = may_block(work.strength, work.had_turn[seat], work.coins[seat])
         attacked = work.strength > 0
         react_key = effect << 4 | monk << 3 | coin << 2 | work.ikki << 1 | attacked
         reacts = _REACT_CACHE.get(react_key)
@@ -164,6 +164,12 @@ def _uses(offer: tuple[int, ...], peasant_in_hand: bool, seat: int, n: int, in_b
             uses = _CARD_USES[key] = tuple(Use(card, targets, ikki) for targets, ikki in _aims(*key))
         moves += uses
     return moves
+
+
+def may_block(strength: int, had_turn: bool, coins: int) -> bool:
+    """Whether a seat may block an attack of `strength` with a coin: before its first turn of the battle, a coin in
+    hand ("Block with a coin" is not an answer to other effects)."""
+    return strength > 0 and not had_turn and coins > 0
 
 
 def react_moves(has_monk: bool, coin: bool, effect: int, ikki: bool, attack: bool) -> tuple[React, ...]:

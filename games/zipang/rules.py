@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from games.base import Move, chance
+from games.base import Move, chance, evolve
 from games.deal import shuffle
 from games.zipang.data import (
     ATTACK,
@@ -84,8 +84,9 @@ def _decision(work: Work, seat: int, move: Play | React, kept: int) -> Decision:
     cards the move itself lays down bring it to `kept` (`_lose`)."""
     n = work.n
     return Decision(
-        move, kept, len(work.hands[seat]), tuple(work.coins), work.pot, tuple([len(h) for h in work.hands]),
-        work.discard, work.in_battle, tuple(work.had_turn), tuple(work.known[seat * n : seat * n + n]),
+        move, work.strength, kept, len(work.hands[seat]), tuple(work.coins), work.pot,
+        tuple([len(h) for h in work.hands]), work.discard, work.in_battle, tuple(work.had_turn),
+        tuple(work.known[seat * n : seat * n + n]),
     )
 
 
@@ -93,8 +94,7 @@ def _one_fewer(d: Decision | None) -> Decision | None:
     """`d` after a card left its seat's hand face up: one fewer of the cards it kept is there for certain."""
     if d is None or d.held == 0:
         return d
-    return Decision(d.move, d.kept, d.held - 1, d.coins, d.pot, d.hand_sizes, d.discard, d.in_battle, d.had_turn,
-                    d.known)
+    return evolve(d, held=d.held - 1)
 
 
 # --- cards moving --------------------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ class Decision:
     are the facts it reads it from."""
 
     move: Play | React
+    strength: int  # the attack's strength the seat answered (0: not an attack, or a play)
     kept: int  # cards in the seat's hand right after the move
     held: int  # of those, how many are still there for certain: one fewer each time a card leaves the hand
     coins: tuple[int, ...]  # the table when the seat decided: every seat's coins, the coin area, ...

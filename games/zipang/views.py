@@ -68,8 +68,7 @@ def _redacted(records: tuple[Decision | None, ...], seat: int | None) -> tuple[D
         if d is not None:
             known = tuple([cards if owner == seat else () for owner, cards in enumerate(d.known)])
             if known != d.known:
-                d = Decision(d.move, d.kept, d.held, d.coins, d.pot, d.hand_sizes, d.discard, d.in_battle,
-                             d.had_turn, known)
+                d = evolve(d, known=known)
         out.append(d)
     return tuple(out)
 

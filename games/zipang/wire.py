@@ -10,6 +10,7 @@ effect from the answering seat's side for frontends; it is derived, so reading a
 from __future__ import annotations
 
 from games.zipang.data import MAX_PLAYERS, MIN_PLAYERS, MONK, PEASANT, TYPES
+from games.zipang.legal import may_block
 from games.zipang.moves import ACCEPT, COIN_BLOCK, DEFEND, MONK_CANCEL, Play, React, Take, Use
 from games.zipang.state import OVER, PLAY, REACT, TAKE, USE, Decision, View
 from tabletop.v1 import zipang_pb2 as zp
@@ -215,8 +216,8 @@ class ZipangWire(GameWire):
         if d is None:
             return None
         return zp.ZipangDecision(
-            move=self.move_to_proto(d.move), kept=d.kept, held=d.held, coins=d.coins, coin_area=d.pot,
-            hand_sizes=d.hand_sizes, discard=[c + 1 for c in d.discard], in_battle=d.in_battle,
+            move=self.move_to_proto(d.move), attack_strength=d.strength, kept=d.kept, held=d.held, coins=d.coins,
+            coin_area=d.pot, hand_sizes=d.hand_sizes, discard=[c + 1 for c in d.discard], in_battle=d.in_battle,
             had_turn=d.had_turn, knew_of_your_hand=[] if viewer is None else [c + 1 for c in d.known[viewer]],
         )
 
@@ -241,7 +242,8 @@ class ZipangWire(GameWire):
         if viewer is None and knew:
             raise WireError("a spectator's hand is known to nobody")
         return Decision(
-            move=move, kept=m.kept, held=m.held, coins=tuple(m.coins), pot=_count(m.coin_area, f"{what}.coin_area"),
+            move=move, strength=_count(m.attack_strength, f"{what}.attack_strength"), kept=m.kept, held=m.held,
+            coins=tuple(m.coins), pot=_count(m.coin_area, f"{what}.coin_area"),
             hand_sizes=tuple(m.hand_sizes), discard=_cards(m.discard, f"{what}: a discarded card"),
             in_battle=tuple(m.in_battle), had_turn=tuple(m.had_turn),
             known=tuple(knew if owner == viewer else () for owner in range(n)),
@@ -259,7 +261,7 @@ def _reaction(v: View) -> zp.ZipangReaction:
         card=card_to_proto(v.effect),
         ikki=v.ikki,
         attack_strength=v.strength,
-        coin_block_allowed=v.strength > 0 and not v.had_turn[seat] and v.coins[seat] > 0,
+        coin_block_allowed=may_block(v.strength, v.had_turn[seat], v.coins[seat]),
         monk_allowed=own and MONK in v.hand,
         defence=sum(v.btl[c] for c in v.hand) if own else 0,
     )

@@ -306,6 +306,9 @@ def _broken_views():
     def a_record_without_its_move(v):
         v.players[0].last_play.ClearField("move")
 
+    def negative_strength_in_a_record(v):
+        v.players[0].last_play.attack_strength = -1
+
     return [spectator_with_a_hand, unset_phase, unknown_phase, bad_card_in_hand, unset_card_in_discard, one_player,
             seven_players, players_out_of_order, card_types_short, card_types_out_of_order, negative_copies,
             negative_coins, negative_hand_size, bad_viewer, bad_actor, bad_active, bad_starter, unset_effect_card,
@@ -313,7 +316,7 @@ def _broken_views():
             bad_usable, bad_taken_card, battles_misnumbered, bad_winner, negative_draw_pile, negative_coin_area,
             bad_known_card, bad_card_known_of_your_hand, a_play_recorded_as_an_answer, more_held_than_kept,
             a_record_short_of_seats, negative_coins_in_a_record, bad_card_in_a_records_discard,
-            a_record_without_its_move]
+            a_record_without_its_move, negative_strength_in_a_record]
 
 
 @pytest.mark.parametrize("damage", _broken_views(), ids=lambda f: f.__name__)

@@ -97,7 +97,7 @@ class ZipangPlayer(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., coins: _Optional[int] = ..., hand_size: _Optional[int] = ..., in_battle: _Optional[bool] = ..., had_turn: _Optional[bool] = ..., known_cards: _Optional[_Iterable[_Union[ZipangCard, str]]] = ..., knows_of_your_hand: _Optional[_Iterable[_Union[ZipangCard, str]]] = ..., last_play: _Optional[_Union[ZipangDecision, _Mapping]] = ..., last_answer: _Optional[_Union[ZipangDecision, _Mapping]] = ...) -> None: ...
 
 class ZipangDecision(_message.Message):
-    __slots__ = ("move", "kept", "held", "coins", "coin_area", "hand_sizes", "discard", "in_battle", "had_turn", "knew_of_your_hand")
+    __slots__ = ("move", "kept", "held", "coins", "coin_area", "hand_sizes", "discard", "in_battle", "had_turn", "knew_of_your_hand", "attack_strength")
     MOVE_FIELD_NUMBER: _ClassVar[int]
     KEPT_FIELD_NUMBER: _ClassVar[int]
     HELD_FIELD_NUMBER: _ClassVar[int]
@@ -108,6 +108,7 @@ class ZipangDecision(_message.Message):
     IN_BATTLE_FIELD_NUMBER: _ClassVar[int]
     HAD_TURN_FIELD_NUMBER: _ClassVar[int]
     KNEW_OF_YOUR_HAND_FIELD_NUMBER: _ClassVar[int]
+    ATTACK_STRENGTH_FIELD_NUMBER: _ClassVar[int]
     move: ZipangMove
     kept: int
     held: int
@@ -118,7 +119,8 @@ class ZipangDecision(_message.Message):
     in_battle: _containers.RepeatedScalarFieldContainer[bool]
     had_turn: _containers.RepeatedScalarFieldContainer[bool]
     knew_of_your_hand: _containers.RepeatedScalarFieldContainer[ZipangCard]
-    def __init__(self, move: _Optional[_Union[ZipangMove, _Mapping]] = ..., kept: _Optional[int] = ..., held: _Optional[int] = ..., coins: _Optional[_Iterable[int]] = ..., coin_area: _Optional[int] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., discard: _Optional[_Iterable[_Union[ZipangCard, str]]] = ..., in_battle: _Optional[_Iterable[bool]] = ..., had_turn: _Optional[_Iterable[bool]] = ..., knew_of_your_hand: _Optional[_Iterable[_Union[ZipangCard, str]]] = ...) -> None: ...
+    attack_strength: int
+    def __init__(self, move: _Optional[_Union[ZipangMove, _Mapping]] = ..., kept: _Optional[int] = ..., held: _Optional[int] = ..., coins: _Optional[_Iterable[int]] = ..., coin_area: _Optional[int] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., discard: _Optional[_Iterable[_Union[ZipangCard, str]]] = ..., in_battle: _Optional[_Iterable[bool]] = ..., had_turn: _Optional[_Iterable[bool]] = ..., knew_of_your_hand: _Optional[_Iterable[_Union[ZipangCard, str]]] = ..., attack_strength: _Optional[int] = ...) -> None: ...
 
 class ZipangBattleResult(_message.Message):
     __slots__ = ("battle", "winner")
