@@ -13,7 +13,7 @@ import random
 from typing import Final
 
 from games.base import frozen
-from games.zipang.state import ALONE, Decision, State, deciding
+from games.zipang.state import ALONE, Entry, State, deciding
 
 _ALONE: Final = ALONE  # a C static of the compiled module, where the state module's global is a dict lookup
 
@@ -25,7 +25,7 @@ class Work:
     __slots__ = (
         "seed", "n", "btl", "hnr", "copies", "coins", "pot", "battle", "starter", "winners", "hands", "deck",
         "facedown", "discard", "in_battle", "had_turn", "active", "phase", "actor", "effect", "ikki", "strength",
-        "targets", "victim", "offer", "limbo", "known", "plays", "answers", "draws",
+        "targets", "victim", "offer", "limbo", "known", "record", "draws",
     )
 
     seed: int
@@ -55,10 +55,9 @@ class Work:
     offer: tuple[int, ...]
     limbo: int | None
     known: list[tuple[int, ...]]
-    plays: list[Decision | None]
-    answers: list[Decision | None]
+    record: list[tuple[Entry, ...]]
     draws: random.Random | None  # where the chance to come is drawn from: None, the seed (rules.draw_chance); a
-    # search's determinization (set) keeps no record of the seats' decisions (`plays`, `answers`): no view is made of it
+    # search's determinization (set) keeps no record of the seats' decisions (`record`): no view is made of it
 
     def __init__(
         self,
@@ -89,8 +88,7 @@ class Work:
         offer: tuple[int, ...],
         limbo: int | None,
         known: list[tuple[int, ...]],
-        plays: list[Decision | None],
-        answers: list[Decision | None],
+        record: list[tuple[Entry, ...]],
     ) -> None:
         self.seed = seed
         self.n = n
@@ -119,8 +117,7 @@ class Work:
         self.offer = offer
         self.limbo = limbo
         self.known = known
-        self.plays = plays
-        self.answers = answers
+        self.record = record
         self.draws = None
 
 
@@ -154,8 +151,7 @@ def thaw(state: State) -> Work:
         state.offer,
         state.limbo,
         list(state.known),
-        list(state.plays),
-        list(state.answers),
+        list(state.record),
     )
 
 
@@ -188,8 +184,7 @@ def freeze(work: Work) -> State:
         "offer": work.offer,
         "limbo": work.limbo,
         "known": tuple(work.known),
-        "plays": tuple(work.plays),
-        "answers": tuple(work.answers),
+        "record": tuple(work.record),
         "acting": to_act(work),
     })
 
