@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from games.base import Move, chance
+from games.base import Move, chance, evolve
 from games.deal import shuffle
 from games.zipang.data import (
     ATTACK,
@@ -35,7 +35,7 @@ from games.zipang.data import TAKE as TAKE_EFFECT
 from games.zipang.legal import clockwise, legal_moves
 from games.zipang.moves import COIN_BLOCK, MONK_CANCEL, Play, React, Take, Use
 from games.zipang.scoring import ranking
-from games.zipang.state import DREW, OVER, PLAY, REACT, TAKE, USE, Decision, Look, State
+from games.zipang.state import OVER, PLAY, REACT, TAKE, USE, Decision, State
 from games.zipang.work import Work, freeze, thaw, to_act
 
 _EFFECTS: Final = EFFECTS  # a C static of the compiled module, where the data module's global is a dict lookup
@@ -48,7 +48,7 @@ def new_game(num_players: int, table: Table, start: int, seed: int) -> State:
     work = Work(
         seed, n, table.btl, table.hnr, table.copies, [coins] * n, 0, 0, start, (), [()] * n, (), (), (),
         (False,) * n, [False] * n, start, PLAY, start, None, False, 0, (), None, (), None, [()] * (n * n),
-        [()] * n,
+        [None] * n, [None] * n,
     )
     _start_battle(work, start)
     return freeze(work)
@@ -58,11 +58,11 @@ def play(work: Work, seat: int, move: Move) -> None:
     """Make `move`, one of `seat`'s legal moves now."""
     if type(move) is Play:
         if work.draws is None:
-            work.record[seat] += (_decision(work, seat, move),)
+            work.plays[seat] = _decision(work, seat, move, len(work.hands[seat]) - 1 - move.ikki)
         _play_card(work, seat, move.card, move.targets, move.ikki)
     elif type(move) is React:
         if work.draws is None:
-            work.record[seat] += (_decision(work, seat, move),)
+            work.answers[seat] = _decision(work, seat, move, len(work.hands[seat]) - (move.kind == MONK_CANCEL))
         _react(work, seat, move.kind)
     elif type(move) is Use:
         _use(work, move.card, move.targets, move.ikki)
@@ -79,13 +79,22 @@ def outcome(work: Work) -> tuple[list[int], tuple[int, ...]]:
 
 
 # --- the record of the seats' decisions (what a search reads of their hands: games.zipang.evidence) ----------
-def _decision(work: Work, seat: int, move: Play | React) -> Decision:
-    """`seat`'s move about to be made, with the table as it sees it now."""
+def _decision(work: Work, seat: int, move: Play | React, kept: int) -> Decision:
+    """`seat`'s move about to be made, with the table as it sees it now; `held` starts at the hand's size, and the
+    cards the move itself lays down bring it to `kept` (`_lose`)."""
     n = work.n
     return Decision(
-        move, work.strength, tuple(work.coins), work.pot, tuple([len(h) for h in work.hands]), work.discard,
-        work.in_battle, tuple(work.had_turn), tuple(work.known[seat * n : seat * n + n]),
+        move, work.strength, kept, len(work.hands[seat]), tuple(work.coins), work.pot,
+        tuple([len(h) for h in work.hands]), work.discard, work.in_battle, tuple(work.had_turn),
+        tuple(work.known[seat * n : seat * n + n]),
     )
+
+
+def _one_fewer(d: Decision | None) -> Decision | None:
+    """`d` after a card left its seat's hand face up: one fewer of the cards it kept is there for certain."""
+    if d is None or d.held == 0:
+        return d
+    return evolve(d, held=d.held - 1)
 
 
 # --- cards moving --------------------------------------------------------------------------------------------
@@ -94,8 +103,6 @@ def _draw(work: Work, seat: int, count: int) -> None:
     drawn, work.deck = deck[:count], deck[count:]
     if drawn:
         work.hands[seat] = tuple(sorted(work.hands[seat] + drawn))
-        if work.draws is None:
-            work.record[seat] += (DREW,) * len(drawn)
 
 
 def _lose(work: Work, seat: int, card: int) -> None:
@@ -111,15 +118,13 @@ def _lose(work: Work, seat: int, card: int) -> None:
             j = k.index(card)
             known[at] = k[:j] + k[j + 1 :]
     if work.draws is None:
-        work.record[seat] += (card,)
+        work.plays[seat] = _one_fewer(work.plays[seat])
+        work.answers[seat] = _one_fewer(work.answers[seat])
 
 
 def _learn(work: Work, observer: int, owner: int) -> None:
-    """`owner` shows its hand to `observer` only (that it did, the whole table sees)."""
-    hand = work.hands[owner]
-    work.known[observer * work.n + owner] = hand
-    if work.draws is None:
-        work.record[owner] += (Look(observer, hand),)
+    """`owner` shows its hand to `observer` only."""
+    work.known[observer * work.n + owner] = work.hands[owner]
 
 
 def _exclude(work: Work, seat: int) -> None:
@@ -131,7 +136,7 @@ def _exclude(work: Work, seat: int) -> None:
     known, n = work.known, work.n
     for at in range(seat, n * n, n):
         known[at] = ()
-    work.record[seat] = ()
+    work.plays[seat] = work.answers[seat] = None
 
 
 def _refill(work: Work, seat: int) -> None:
@@ -389,7 +394,8 @@ def _start_battle(work: Work, start: int) -> None:
     work.in_battle = (True,) * n
     work.had_turn = [False] * n
     work.known = [()] * (n * n)
-    work.record = [()] * n
+    work.plays = [None] * n
+    work.answers = [None] * n
     for p in range(n):  # "Each player places 1 coin in the center, and 1 coin is then removed"
         work.coins[p] -= 1
     work.pot += n - 1

@@ -37,18 +37,16 @@ def deciding(acting: tuple[int, ...]) -> int | None:
     return acting[0] if acting else None
 
 
-DREW: Final = -1  # in a seat's record: a card drawn, unseen (other entries: a Decision, a Look, or a card >= 0
-# that left the hand face up)
-
-
 @dataclass(frozen=True)
 class Decision:
-    """A seat's play or answer in the current battle, as the table saw it: every move is made in plain sight. What
-    the move tells of the hand the seat held is the search's to read (games.zipang.evidence); these are the facts
-    it reads it from."""
+    """A seat's last play (or last answer) in the current battle, as the table saw it: every move is made in plain
+    sight. What the move tells of the hand the seat held is the search's to read (games.zipang.evidence); these
+    are the facts it reads it from."""
 
     move: Play | React
     strength: int  # the attack's strength the seat answered (0: not an attack, or a play)
+    kept: int  # cards in the seat's hand right after the move
+    held: int  # of those, how many are still there for certain: one fewer each time a card leaves the hand
     coins: tuple[int, ...]  # the table when the seat decided: every seat's coins, the coin area, ...
     pot: int
     hand_sizes: tuple[int, ...]
@@ -57,18 +55,6 @@ class Decision:
     had_turn: tuple[bool, ...]
     known: tuple[tuple[int, ...], ...]  # per owner: what the seat knew then of that hand (a view keeps only the
     # viewer's own hand's entry: what a seat knew of a third hand is not the viewer's to know)
-
-
-@dataclass(frozen=True)
-class Look:
-    """Seat `observer` saw the whole hand (a blocked attack shown to the attacker, a Shrine Maiden's look): that it
-    looked is public, the cards are the observer's to know (a view of another seat holds them empty)."""
-
-    observer: int
-    cards: tuple[int, ...]
-
-
-Entry = Decision | Look | int  # one public event of a seat's hand (State.record)
 
 
 @dataclass(frozen=True)  # no __slots__: games.base.evolve copies the instance dict
@@ -99,10 +85,8 @@ class State:
     offer: tuple[int, ...]  # card types the active seat may use now (USE phase)
     limbo: int | None  # the card taken by the Shrine Maiden, about to be used
     known: tuple[tuple[int, ...], ...]  # n * n: cards observer knows in owner's hand (sorted), see above
-    record: tuple[tuple[Entry, ...], ...]  # per seat, oldest first, what the table saw happen to its hand this
-    # battle: its decisions (each before the cards it lays down leave), the cards that left it face up, a DREW for
-    # each card it drew, and who saw it whole; the hand it was dealt is what is left when they are undone
-    # (games.zipang.evidence)
+    plays: tuple[Decision | None, ...]  # per seat: its last play this battle (None: none yet)
+    answers: tuple[Decision | None, ...]  # per seat: its last answer to an effect this battle
     acting: tuple[int, ...]  # the one seat that decides now (`seats_acting`); empty when the game is over
 
 
@@ -139,11 +123,8 @@ class View:
     limbo: int | None
     known: tuple[tuple[int, ...], ...]  # per owner: the cards this seat knows in that hand (own: empty)
     seen_by: tuple[tuple[int, ...], ...]  # per observer: what that seat knows of this seat's hand
-    record: tuple[tuple[Entry, ...], ...]  # per seat, as State's (a Decision's `known` kept only for this seat's
-    # hand, a Look's cards only for this seat's looks)
+    plays: tuple[Decision | None, ...]  # per seat, as State's (`known` kept only for this seat's hand)
+    answers: tuple[Decision | None, ...]
 
 
-__all__ = [
-    "DREW", "OVER", "PLAY", "REACT", "TAKE", "USE", "Decision", "Entry", "Look", "State", "View", "deciding",
-    "seats_acting",
-]
+__all__ = ["OVER", "PLAY", "REACT", "TAKE", "USE", "Decision", "State", "View", "deciding", "seats_acting"]

@@ -9,9 +9,9 @@ from games.base import evolve
 from games.deal import shuffle
 from games.zipang.data import TYPES
 from games.zipang.evidence import weight
-from games.zipang.state import Decision, Entry, Look, State, View, deciding, seats_acting
+from games.zipang.state import Decision, State, View, deciding, seats_acting
 
-TRIES: Final = 30  # deals drawn at most per sample to find one the seats' moves agree with (evidence.weight)
+TRIES: Final = 30  # deals drawn at most per sample to find one the seats' last moves agree with (evidence.weight)
 
 
 def view(state: State, seat: int | None) -> View:
@@ -55,26 +55,22 @@ def view(state: State, seat: int | None) -> View:
         state.limbo,
         known,
         seen_by,
-        tuple([_redacted(entries, seat) for entries in state.record]),
+        _redacted(state.plays, seat),
+        _redacted(state.answers, seat),
     )
 
 
-def _redacted(entries: tuple[Entry, ...], seat: int | None) -> tuple[Entry, ...]:
-    """A seat's record as `seat` may see it: what the seat knew at each decision of a hand other than `seat`'s
-    own is left out, and the cards of a look by another seat (a spectator sees none of it)."""
-    out: list[Entry] = []
-    changed = False
-    for d in entries:
-        if isinstance(d, Decision):
+def _redacted(records: tuple[Decision | None, ...], seat: int | None) -> tuple[Decision | None, ...]:
+    """The seats' decisions as `seat` may see them: what each seat knew then of a hand other than `seat`'s own is
+    left out (a spectator sees none of it)."""
+    out: list[Decision | None] = []
+    for d in records:
+        if d is not None:
             known = tuple([cards if owner == seat else () for owner, cards in enumerate(d.known)])
             if known != d.known:
                 d = evolve(d, known=known)
-                changed = True
-        elif isinstance(d, Look) and d.observer != seat and d.cards:
-            d = Look(d.observer, ())
-            changed = True
         out.append(d)
-    return tuple(out) if changed else entries
+    return tuple(out)
 
 
 def unseen(v: View) -> list[int]:
@@ -93,7 +89,7 @@ def unseen(v: View) -> list[int]:
 def sample(v: View, rng: random.Random) -> State:
     """Deal the unseen cards at random into the unknown part of the other hands (in seat order, each seat's from
     the front of what is left), the face-down discard and the draw pile, each deal kept by the chance that the
-    other seats' moves this battle were made from it (games.zipang.evidence: drawn again until one is kept, at most
+    other seats' last moves were made from it (games.zipang.evidence: drawn again until one is kept, at most
     TRIES times, else the likeliest drawn). Knowledge: this seat's own, and what it knows others know of its hand;
     nothing else."""
     n = v.num_players
@@ -163,7 +159,8 @@ def sample(v: View, rng: random.Random) -> State:
         offer=v.offer,
         limbo=v.limbo,
         known=known_all,
-        record=v.record,
+        plays=v.plays,
+        answers=v.answers,
         acting=seats_acting(v.actor),
     )
 

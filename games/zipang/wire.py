@@ -12,7 +12,7 @@ from __future__ import annotations
 from games.zipang.data import MAX_PLAYERS, MIN_PLAYERS, MONK, PEASANT, TYPES
 from games.zipang.legal import may_block
 from games.zipang.moves import ACCEPT, COIN_BLOCK, DEFEND, MONK_CANCEL, Play, React, Take, Use
-from games.zipang.state import DREW, OVER, PLAY, REACT, TAKE, USE, Decision, Entry, Look, View
+from games.zipang.state import OVER, PLAY, REACT, TAKE, USE, Decision, View
 from tabletop.v1 import zipang_pb2 as zp
 from tabletop.wire import GameWire, WireError
 
@@ -120,7 +120,8 @@ class ZipangWire(GameWire):
                     seat=p, coins=v.coins[p], hand_size=v.hand_sizes[p], in_battle=v.in_battle[p],
                     had_turn=v.had_turn[p], known_cards=[c + 1 for c in v.known[p]],
                     knows_of_your_hand=[c + 1 for c in v.seen_by[p]],
-                    record=[self._entry_to_proto(e, v.seat) for e in v.record[p]],
+                    last_play=self._decision_to_proto(v.plays[p], v.seat),
+                    last_answer=self._decision_to_proto(v.answers[p], v.seat),
                 )
                 for p in range(n)
             ],
@@ -207,64 +208,30 @@ class ZipangWire(GameWire):
             limbo=limbo,
             known=tuple(_cards(p.known_cards, "a known card") for p in m.players),
             seen_by=tuple(_cards(p.knows_of_your_hand, "a card known of your hand") for p in m.players),
-            record=tuple(self._record_from_proto(p, n, seat) for p in m.players),
+            plays=tuple(self._decision_from_proto(p, "last_play", Play, n, seat) for p in m.players),
+            answers=tuple(self._decision_from_proto(p, "last_answer", React, n, seat) for p in m.players),
         )
 
-    def _entry_to_proto(self, e: Entry, viewer: int | None) -> zp.ZipangHandEvent:
-        if isinstance(e, Decision):
-            return zp.ZipangHandEvent(decision=zp.ZipangDecision(
-                move=self.move_to_proto(e.move), attack_strength=e.strength, coins=e.coins, coin_area=e.pot,
-                hand_sizes=e.hand_sizes, discard=[c + 1 for c in e.discard], in_battle=e.in_battle,
-                had_turn=e.had_turn, knew_of_your_hand=[] if viewer is None else [c + 1 for c in e.known[viewer]],
-            ))
-        if isinstance(e, Look):
-            return zp.ZipangHandEvent(looked=zp.ZipangLook(observer=e.observer, cards=[c + 1 for c in e.cards]))
-        if e == DREW:
-            return zp.ZipangHandEvent(drew=True)
-        return zp.ZipangHandEvent(left=e + 1)
+    def _decision_to_proto(self, d: Decision | None, viewer: int | None) -> zp.ZipangDecision | None:
+        if d is None:
+            return None
+        return zp.ZipangDecision(
+            move=self.move_to_proto(d.move), attack_strength=d.strength, kept=d.kept, held=d.held, coins=d.coins,
+            coin_area=d.pot, hand_sizes=d.hand_sizes, discard=[c + 1 for c in d.discard], in_battle=d.in_battle,
+            had_turn=d.had_turn, knew_of_your_hand=[] if viewer is None else [c + 1 for c in d.known[viewer]],
+        )
 
-    def _record_from_proto(self, player: zp.ZipangPlayer, n: int, viewer: int | None) -> tuple[Entry, ...]:
-        """A seat's record, checked as far as it can be alone: each event set, each decision whole and of a kind a
-        record holds, a look's cards the viewer's own look's only, and never more cards drawn than the hand then
-        held nor a look at a hand of another size (the record undone from the newest)."""
-        out: list[Entry] = []
-        what = f"seat {player.seat}'s record"
-        for i, m in enumerate(player.record):
-            kind = m.WhichOneof("event")
-            if kind == "decision":
-                out.append(self._decision_from_proto(m.decision, f"{what}[{i}]", n, viewer))
-            elif kind == "left":
-                out.append(card_from_proto(m.left, f"{what}[{i}]: a card that left the hand"))
-            elif kind == "drew" and m.drew:
-                out.append(DREW)
-            elif kind == "looked":
-                observer = m.looked.observer
-                _seat(observer, n, f"{what}[{i}]: the seat that looked")
-                seen = tuple(sorted(_cards(m.looked.cards, f"{what}[{i}]: a card seen")))
-                if seen and observer != viewer:
-                    raise WireError(f"{what}[{i}]: seat {observer}'s look is not the viewer's to see")
-                if observer == player.seat:
-                    raise WireError(f"{what}[{i}]: a seat does not look at its own hand")
-                out.append(Look(observer, seen))
-            else:
-                raise WireError(f"{what}[{i}] has no event set (a draw is drew: true)")
-        held = player.hand_size
-        for e in reversed(out):
-            if isinstance(e, Look):
-                if e.observer == viewer and len(e.cards) != held:
-                    raise WireError(f"{what}: a look saw {len(e.cards)} cards where the hand held {held}")
-            elif e == DREW:
-                held -= 1
-                if held < 0:
-                    raise WireError(f"{what} draws more cards than seat {player.seat}'s hand holds")
-            elif not isinstance(e, Decision):
-                held += 1
-        return tuple(out)
-
-    def _decision_from_proto(self, m: zp.ZipangDecision, what: str, n: int, viewer: int | None) -> Decision:
+    def _decision_from_proto(self, player: zp.ZipangPlayer, field: str, kind: type, n: int,
+                             viewer: int | None) -> Decision | None:
+        if not player.HasField(field):
+            return None
+        m = getattr(player, field)
+        what = f"seat {player.seat}'s {field}"
         move = self.move_from_proto(m.move)
-        if type(move) is not Play and type(move) is not React:
-            raise WireError(f"{what} is a play or a react move, not {type(move).__name__.lower()}")
+        if type(move) is not kind:
+            raise WireError(f"{what} is a {'play' if kind is Play else 'react'} move")
+        if not 0 <= m.held <= m.kept <= 3:
+            raise WireError(f"{what}: held {m.held} and kept {m.kept} must satisfy 0 <= held <= kept <= 3")
         for values, name in ((m.coins, "coins"), (m.hand_sizes, "hand_sizes"), (m.in_battle, "in_battle"),
                              (m.had_turn, "had_turn")):
             if len(values) != n:
@@ -275,7 +242,7 @@ class ZipangWire(GameWire):
         if viewer is None and knew:
             raise WireError("a spectator's hand is known to nobody")
         return Decision(
-            move=move, strength=_count(m.attack_strength, f"{what}.attack_strength"),
+            move=move, strength=_count(m.attack_strength, f"{what}.attack_strength"), kept=m.kept, held=m.held,
             coins=tuple(m.coins), pot=_count(m.coin_area, f"{what}.coin_area"),
             hand_sizes=tuple(m.hand_sizes), discard=_cards(m.discard, f"{what}: a discarded card"),
             in_battle=tuple(m.in_battle), had_turn=tuple(m.had_turn),

@@ -13,7 +13,7 @@ import random
 from typing import Final
 
 from games.base import frozen
-from games.zipang.state import ALONE, Entry, State, deciding
+from games.zipang.state import ALONE, Decision, State, deciding
 
 _ALONE: Final = ALONE  # a C static of the compiled module, where the state module's global is a dict lookup
 
@@ -25,7 +25,7 @@ class Work:
     __slots__ = (
         "seed", "n", "btl", "hnr", "copies", "coins", "pot", "battle", "starter", "winners", "hands", "deck",
         "facedown", "discard", "in_battle", "had_turn", "active", "phase", "actor", "effect", "ikki", "strength",
-        "targets", "victim", "offer", "limbo", "known", "record", "draws",
+        "targets", "victim", "offer", "limbo", "known", "plays", "answers", "draws",
     )
 
     seed: int
@@ -55,9 +55,10 @@ class Work:
     offer: tuple[int, ...]
     limbo: int | None
     known: list[tuple[int, ...]]
-    record: list[tuple[Entry, ...]]
+    plays: list[Decision | None]
+    answers: list[Decision | None]
     draws: random.Random | None  # where the chance to come is drawn from: None, the seed (rules.draw_chance); a
-    # search's determinization (set) keeps no record of the seats' decisions (`record`): no view is made of it
+    # search's determinization (set) keeps no record of the seats' decisions (`plays`, `answers`): no view is made of it
 
     def __init__(
         self,
@@ -88,7 +89,8 @@ class Work:
         offer: tuple[int, ...],
         limbo: int | None,
         known: list[tuple[int, ...]],
-        record: list[tuple[Entry, ...]],
+        plays: list[Decision | None],
+        answers: list[Decision | None],
     ) -> None:
         self.seed = seed
         self.n = n
@@ -117,7 +119,8 @@ class Work:
         self.offer = offer
         self.limbo = limbo
         self.known = known
-        self.record = record
+        self.plays = plays
+        self.answers = answers
         self.draws = None
 
 
@@ -151,7 +154,8 @@ def thaw(state: State) -> Work:
         state.offer,
         state.limbo,
         list(state.known),
-        list(state.record),
+        list(state.plays),
+        list(state.answers),
     )
 
 
@@ -184,7 +188,8 @@ def freeze(work: Work) -> State:
         "offer": work.offer,
         "limbo": work.limbo,
         "known": tuple(work.known),
-        "record": tuple(work.record),
+        "plays": tuple(work.plays),
+        "answers": tuple(work.answers),
         "acting": to_act(work),
     })
 

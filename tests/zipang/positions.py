@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.base import evolve
 from games.zipang import GAME
 from games.zipang.data import KEYS
-from games.zipang.state import DREW, PLAY, State
+from games.zipang.state import PLAY, State
 
 
 def card(name: str) -> int:
@@ -55,7 +55,6 @@ def position(
         "acting": (active,),  # as the rules have it: the active seat plays
         "starter": active,
         "known": ((),) * (n * n),
-        "record": tuple((DREW,) if p == active else () for p in range(n)),  # the active seat drew its third card
     }
     base.update(fields)
     return evolve(state, **base)

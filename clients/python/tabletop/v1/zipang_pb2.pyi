@@ -75,7 +75,7 @@ class ZipangCardType(_message.Message):
     def __init__(self, card: _Optional[_Union[ZipangCard, str]] = ..., battle_points: _Optional[int] = ..., honor_points: _Optional[int] = ..., copies: _Optional[int] = ...) -> None: ...
 
 class ZipangPlayer(_message.Message):
-    __slots__ = ("seat", "coins", "hand_size", "in_battle", "had_turn", "known_cards", "knows_of_your_hand", "record")
+    __slots__ = ("seat", "coins", "hand_size", "in_battle", "had_turn", "known_cards", "knows_of_your_hand", "last_play", "last_answer")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     COINS_FIELD_NUMBER: _ClassVar[int]
     HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
@@ -83,7 +83,8 @@ class ZipangPlayer(_message.Message):
     HAD_TURN_FIELD_NUMBER: _ClassVar[int]
     KNOWN_CARDS_FIELD_NUMBER: _ClassVar[int]
     KNOWS_OF_YOUR_HAND_FIELD_NUMBER: _ClassVar[int]
-    RECORD_FIELD_NUMBER: _ClassVar[int]
+    LAST_PLAY_FIELD_NUMBER: _ClassVar[int]
+    LAST_ANSWER_FIELD_NUMBER: _ClassVar[int]
     seat: int
     coins: int
     hand_size: int
@@ -91,32 +92,15 @@ class ZipangPlayer(_message.Message):
     had_turn: bool
     known_cards: _containers.RepeatedScalarFieldContainer[ZipangCard]
     knows_of_your_hand: _containers.RepeatedScalarFieldContainer[ZipangCard]
-    record: _containers.RepeatedCompositeFieldContainer[ZipangHandEvent]
-    def __init__(self, seat: _Optional[int] = ..., coins: _Optional[int] = ..., hand_size: _Optional[int] = ..., in_battle: _Optional[bool] = ..., had_turn: _Optional[bool] = ..., known_cards: _Optional[_Iterable[_Union[ZipangCard, str]]] = ..., knows_of_your_hand: _Optional[_Iterable[_Union[ZipangCard, str]]] = ..., record: _Optional[_Iterable[_Union[ZipangHandEvent, _Mapping]]] = ...) -> None: ...
-
-class ZipangHandEvent(_message.Message):
-    __slots__ = ("decision", "left", "drew", "looked")
-    DECISION_FIELD_NUMBER: _ClassVar[int]
-    LEFT_FIELD_NUMBER: _ClassVar[int]
-    DREW_FIELD_NUMBER: _ClassVar[int]
-    LOOKED_FIELD_NUMBER: _ClassVar[int]
-    decision: ZipangDecision
-    left: ZipangCard
-    drew: bool
-    looked: ZipangLook
-    def __init__(self, decision: _Optional[_Union[ZipangDecision, _Mapping]] = ..., left: _Optional[_Union[ZipangCard, str]] = ..., drew: _Optional[bool] = ..., looked: _Optional[_Union[ZipangLook, _Mapping]] = ...) -> None: ...
-
-class ZipangLook(_message.Message):
-    __slots__ = ("observer", "cards")
-    OBSERVER_FIELD_NUMBER: _ClassVar[int]
-    CARDS_FIELD_NUMBER: _ClassVar[int]
-    observer: int
-    cards: _containers.RepeatedScalarFieldContainer[ZipangCard]
-    def __init__(self, observer: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[ZipangCard, str]]] = ...) -> None: ...
+    last_play: ZipangDecision
+    last_answer: ZipangDecision
+    def __init__(self, seat: _Optional[int] = ..., coins: _Optional[int] = ..., hand_size: _Optional[int] = ..., in_battle: _Optional[bool] = ..., had_turn: _Optional[bool] = ..., known_cards: _Optional[_Iterable[_Union[ZipangCard, str]]] = ..., knows_of_your_hand: _Optional[_Iterable[_Union[ZipangCard, str]]] = ..., last_play: _Optional[_Union[ZipangDecision, _Mapping]] = ..., last_answer: _Optional[_Union[ZipangDecision, _Mapping]] = ...) -> None: ...
 
 class ZipangDecision(_message.Message):
-    __slots__ = ("move", "coins", "coin_area", "hand_sizes", "discard", "in_battle", "had_turn", "knew_of_your_hand", "attack_strength")
+    __slots__ = ("move", "kept", "held", "coins", "coin_area", "hand_sizes", "discard", "in_battle", "had_turn", "knew_of_your_hand", "attack_strength")
     MOVE_FIELD_NUMBER: _ClassVar[int]
+    KEPT_FIELD_NUMBER: _ClassVar[int]
+    HELD_FIELD_NUMBER: _ClassVar[int]
     COINS_FIELD_NUMBER: _ClassVar[int]
     COIN_AREA_FIELD_NUMBER: _ClassVar[int]
     HAND_SIZES_FIELD_NUMBER: _ClassVar[int]
@@ -126,6 +110,8 @@ class ZipangDecision(_message.Message):
     KNEW_OF_YOUR_HAND_FIELD_NUMBER: _ClassVar[int]
     ATTACK_STRENGTH_FIELD_NUMBER: _ClassVar[int]
     move: ZipangMove
+    kept: int
+    held: int
     coins: _containers.RepeatedScalarFieldContainer[int]
     coin_area: int
     hand_sizes: _containers.RepeatedScalarFieldContainer[int]
@@ -134,7 +120,7 @@ class ZipangDecision(_message.Message):
     had_turn: _containers.RepeatedScalarFieldContainer[bool]
     knew_of_your_hand: _containers.RepeatedScalarFieldContainer[ZipangCard]
     attack_strength: int
-    def __init__(self, move: _Optional[_Union[ZipangMove, _Mapping]] = ..., coins: _Optional[_Iterable[int]] = ..., coin_area: _Optional[int] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., discard: _Optional[_Iterable[_Union[ZipangCard, str]]] = ..., in_battle: _Optional[_Iterable[bool]] = ..., had_turn: _Optional[_Iterable[bool]] = ..., knew_of_your_hand: _Optional[_Iterable[_Union[ZipangCard, str]]] = ..., attack_strength: _Optional[int] = ...) -> None: ...
+    def __init__(self, move: _Optional[_Union[ZipangMove, _Mapping]] = ..., kept: _Optional[int] = ..., held: _Optional[int] = ..., coins: _Optional[_Iterable[int]] = ..., coin_area: _Optional[int] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., discard: _Optional[_Iterable[_Union[ZipangCard, str]]] = ..., in_battle: _Optional[_Iterable[bool]] = ..., had_turn: _Optional[_Iterable[bool]] = ..., knew_of_your_hand: _Optional[_Iterable[_Union[ZipangCard, str]]] = ..., attack_strength: _Optional[int] = ...) -> None: ...
 
 class ZipangBattleResult(_message.Message):
     __slots__ = ("battle", "winner")
