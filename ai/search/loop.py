@@ -61,7 +61,9 @@ def outcome_rewards(totals: Sequence[int], winners: Sequence[int]) -> list[float
 
     The margin term is `MARGIN_WEIGHT x (1 + (own total - best other total) / spread) / 2`, with the spread the
     highest total minus the lowest: 0 for the worst possible margin, 0.1 for the best. So 1 is a sure win by the
-    widest margin and 0 a sure loss by it; a mean reward is mostly the chance of winning."""
+    widest margin and 0 a sure loss by it; a mean reward is mostly the chance of winning. At two seats the spread
+    is the margin itself, so the term is 0.1 for the winner and 0 for the loser whatever the margin: the reward is
+    the win alone (docs/ai.md, *Zipang: the tree's constant and the observer's nodes*)."""
     n = len(totals)
     spread = (max(totals) - min(totals)) or 1
     win = 1.0 - MARGIN_WEIGHT
