@@ -26,9 +26,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from games.zipang.data import MONK, PEASANT
+from games.zipang.data import MONK
 from games.zipang.legal import may_block, play_moves, react_moves
-from games.zipang.moves import MONK_CANCEL, Play
+from games.zipang.moves import Play
+from games.zipang.rules import laid_down
 from games.zipang.state import PLAY, REACT, Decision, View
 
 UNLIKELY: Final = 0.01  # a deal's weight for each move the greedy player would not have made from it
@@ -96,12 +97,11 @@ def _chance(v: View, p: int, d: Decision, kept: tuple[int, ...]) -> float:
     `d.move` as the greedy player would, else `UNLIKELY`."""
     move = d.move
     n = v.num_players
+    hand = tuple(sorted(kept + laid_down(move)))
     if isinstance(move, Play):
-        hand = tuple(sorted(kept + (move.card,) + ((PEASANT,) if move.ikki else ())))
         moves: tuple[Any, ...] = play_moves(hand, p, n, d.in_battle)
         phase, effect, ikki, strength = PLAY, None, False, 0
     else:
-        hand = tuple(sorted(kept + ((MONK,) if move.kind == MONK_CANCEL else ())))
         effect, ikki, strength = move.card, move.ikki, d.strength
         moves = react_moves(MONK in hand, may_block(strength, d.had_turn[p], d.coins[p]), effect, ikki, strength > 0)
         phase = REACT

@@ -58,11 +58,11 @@ def play(work: Work, seat: int, move: Move) -> None:
     """Make `move`, one of `seat`'s legal moves now."""
     if type(move) is Play:
         if work.draws is None:
-            work.plays[seat] = _decision(work, seat, move, len(work.hands[seat]) - 1 - move.ikki)
+            work.plays[seat] = _decision(work, seat, move, len(work.hands[seat]) - len(laid_down(move)))
         _play_card(work, seat, move.card, move.targets, move.ikki)
     elif type(move) is React:
         if work.draws is None:
-            work.answers[seat] = _decision(work, seat, move, len(work.hands[seat]) - (move.kind == MONK_CANCEL))
+            work.answers[seat] = _decision(work, seat, move, len(work.hands[seat]) - len(laid_down(move)))
         _react(work, seat, move.kind)
     elif type(move) is Use:
         _use(work, move.card, move.targets, move.ikki)
@@ -88,6 +88,14 @@ def _decision(work: Work, seat: int, move: Play | React, kept: int) -> Decision:
         tuple([len(h) for h in work.hands]), work.discard, work.in_battle, tuple(work.had_turn),
         tuple(work.known[seat * n : seat * n + n]),
     )
+
+
+def laid_down(move: Play | React) -> tuple[int, ...]:
+    """The cards of the hand that `move` lays face up (`_play_card`, `_react`): the card played and, for an Ikki,
+    a second Peasant; a Monk for a Monk's cancel; none for another answer."""
+    if isinstance(move, Play):
+        return (move.card, PEASANT) if move.ikki else (move.card,)
+    return (MONK,) if move.kind == MONK_CANCEL else ()
 
 
 def _one_fewer(d: Decision | None) -> Decision | None:
@@ -402,4 +410,4 @@ def _start_battle(work: Work, start: int) -> None:
     _begin_turn(work, start)
 
 
-__all__ = ["draw_chance", "freeze", "legal_moves", "new_game", "outcome", "play", "thaw", "to_act"]
+__all__ = ["draw_chance", "freeze", "laid_down", "legal_moves", "new_game", "outcome", "play", "thaw", "to_act"]
