@@ -37,6 +37,7 @@ COMPILED = (
     "games/kungfur/policy.py",
     "games/deal.py",
     "games/tuples.py",
+    "games/values.py",
     "games/hinode/views.py",
     "games/kungfur/views.py",
     "games/naishi/views.py",

@@ -9,39 +9,37 @@ import json
 import random
 import time
 
-from ai.ismcts import outcome_rewards, rules_and_policy
+from ai.ismcts import SearchConfig, _playout, _playout_pick, outcome_rewards, rules_and_policy
 from bench import paths as both_paths
 from games import compiled, registry
 
+_UNIFORM = SearchConfig(game_policy=False)  # the search's playouts without a policy: uniform, to the end
 
-def working_playout(rules, game, num_seats: int, options: dict, seed: int, rng: random.Random) -> int:
-    """One random game on the working state, as the search plays out (a uniform pick by `random()`), ending with
-    the rewards from its outcome; return how many moves it took."""
+
+def working_playout(rules, pick, game, num_seats: int, options: dict, seed: int, rng: random.Random) -> int:
+    """One random game on the working state, played out by the search's own playout (compiled with it; a uniform
+    pick by `random()`), ending with the rewards from its outcome; return how many moves it took."""
     work = rules.thaw(game.new_game(num_seats, options, seed))
-    to_act, legal_moves, play = rules.to_act, rules.legal_moves, rules.play
-    random_ = rng.random
-    moves = 0
-    while acting := to_act(work):
-        seat = acting[0]
-        legal = legal_moves(work, seat)
-        play(work, seat, legal[int(random_() * len(legal))])
-        moves += 1
+    moves = _playout(rules, work, rng, _UNIFORM, pick)
     outcome_rewards(*rules.outcome(work))
     return moves
 
 
 def playout(game, num_seats: int, options: dict, seed: int, rng: random.Random) -> int:
-    """Play one game with uniformly random moves as the search does (legal moves, then the unchecked
-    `transition`); return how many moves it took."""
+    """Play one game through the public engine on frozen states, with uniformly random moves picked as the search
+    picks them (`random()`; `Random.choice` is interpreted, and would be timed as the engine's): the legal moves,
+    then the unchecked `transition`; return how many moves it took."""
     state = game.new_game(num_seats, options, seed)
     to_act, legal_moves, apply = game.to_act, game.legal_moves, game.transition
+    random_ = rng.random
     moves = 0
     while True:
         acting = to_act(state)
         if not acting:
             return moves
         seat = min(acting) if len(acting) > 1 else next(iter(acting))
-        state = apply(state, seat, rng.choice(legal_moves(state, seat)))
+        legal = legal_moves(state, seat)
+        state = apply(state, seat, legal[int(random_() * len(legal))])
         moves += 1
 
 
@@ -69,8 +67,9 @@ def main(argv: list[str]) -> int:
     rng = random.Random(args.seed)
     print(f"game={args.game} seats={seats} options={json.dumps(options)}; path: {compiled.PATH}")
     rules, _ = rules_and_policy(game)
+    pick = _playout_pick(rules, None, _UNIFORM)
     paths = [("engine", lambda seed: playout(game, seats, options, seed, rng)),
-             ("fast path", lambda seed: working_playout(rules, game, seats, options, seed, rng))]
+             ("fast path", lambda seed: working_playout(rules, pick, game, seats, options, seed, rng))]
     figures = {}
     for name, run in paths:
         games = moves = 0

@@ -1,9 +1,11 @@
-"""The rules' shuffle: `random.Random.shuffle` step for step, compiled with the rules that deal (setup.py).
+"""The rules' shuffle and pick: `random.Random.shuffle` and `randrange(n)` step for step, compiled with the rules
+that deal (setup.py).
 
-CPython's `Random.shuffle` is interpreted (random.py), and a game that deals during play pays for it in every
-playout: a Zipang battle's deal cost 9% of a compiled search, a Naishi gift phase's two Hand shuffles a tenth of
-its opening playouts. The same algorithm (Fisher-Yates from the end, each index drawn by `_randbelow` from
-`getrandbits`), so the same order from the same generator; tests/test_deal.py holds it to the standard library's.
+CPython's `Random.shuffle` and `randrange` are interpreted (random.py), and a game that deals during play pays for
+them in every playout: a Zipang battle's deal cost 9% of a compiled search, a Naishi gift phase's two Hand shuffles
+a tenth of its opening playouts; the search's tree draws its untried moves and breaks its ties by `randrange`. The
+same algorithms (Fisher-Yates from the end, each index drawn by `_randbelow` from `getrandbits`), so the same order
+and index from the same generator; tests/test_deal.py holds them to the standard library's.
 """
 
 from __future__ import annotations
@@ -24,3 +26,13 @@ def shuffle(rng: random.Random, cards: list[T]) -> None:
         while j >= n:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+def randbelow(rng: random.Random, n: int) -> int:
+    """`rng.randrange(n)` for `n` >= 1: the same index, and the same draws taken from `rng`."""
+    k = n.bit_length()
+    getrandbits = rng.getrandbits
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r

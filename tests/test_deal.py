@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from games.deal import shuffle
+from games.deal import randbelow, shuffle
 
 
 def test_the_rules_shuffle_as_the_standard_library_does():
@@ -28,3 +28,10 @@ def test_the_order_depends_on_the_generator():
         assert sorted(cards) == list(range(10))
         orders.add(tuple(cards))
     assert len(orders) == 20
+
+
+def test_the_rules_pick_as_the_standard_library_does():
+    ours, theirs = random.Random("7:tree"), random.Random("7:tree")
+    for n in [1, 2, 3, 5, 7, 8, 9, 31, 32, 33, 1000, 2**40 + 3] * 30:
+        assert randbelow(ours, n) == theirs.randrange(n), n
+    assert ours.random() == theirs.random()  # the same draws were taken

@@ -12,6 +12,7 @@ from math import log, sqrt  # by name: compiled, mypyc calls C's sqrt (as a loca
 from typing import Any, Final
 
 from games.base import Move, PlayoutPolicy
+from games.deal import randbelow
 
 MARGIN_WEIGHT: Final = 0.1  # share of the reward that is the normalised score margin; the rest is winning
 
@@ -234,10 +235,10 @@ def _select(node: Node, seat: int, moves: Sequence[Move], c: float, rng: random.
         elif value == best_value:
             # Break ties at random: decoupled seats breaking them alike would move in lockstep.
             ties += 1
-            if rng.randrange(ties) == 0:
+            if randbelow(rng, ties) == 0:
                 best, best_move = child, move
     if untried:
-        mid, move = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+        mid, move = untried[randbelow(rng, len(untried))] if len(untried) > 1 else untried[0]
         child = table[mid] = Node()
         child.avail = 1
         return child, move, True
@@ -280,8 +281,9 @@ def _match_regret(
     return children[index], moves[index], new, children, probs[index]
 
 
-def _playout(rules: Rules, work: Any, rng: random.Random, config: Any, pick: Pick) -> None:
-    """Play on in `work` (random moves, or a policy's) to the end or the depth cut."""
+def _playout(rules: Rules, work: Any, rng: random.Random, config: Any, pick: Pick) -> int:
+    """Play on in `work` (random moves, or a policy's) to the end or the depth cut; return how many moves that took
+    (`tabletop bench engine` counts its fast path's moves by it)."""
     to_act = rules.to_act
     legal_moves = rules.legal_moves
     play = rules.play  # unchecked: every move made here was listed by legal_moves
@@ -296,6 +298,7 @@ def _playout(rules: Rules, work: Any, rng: random.Random, config: Any, pick: Pic
         seat = acting[0]
         play(work, seat, pick(work, seat, legal_moves(work, seat), rng))
         steps += 1
+    return steps
 
 
 def _playout_pick(rules: Rules, policy: PlayoutPolicy | None, config: Any) -> Pick:

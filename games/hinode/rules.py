@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from games.base import chance
+from games.deal import shuffle
 from games.hinode.data import (
     ADJACENT,
     ADJACENT_MASK,
@@ -34,6 +34,7 @@ from games.hinode.scoring import marked_areas, outcome
 from games.hinode.state import AREA, OVER, PICK, PLAY, TRIBE, State
 from games.hinode.work import ACTING, Card, Work, freeze, thaw, to_act
 from games.tuples import with_item
+from games.values import chance
 
 __all__ = ["freeze", "legal_moves", "new_game", "outcome", "play", "thaw", "to_act", "why_illegal"]
 
@@ -59,14 +60,14 @@ def new_game(num_players: int, advanced: bool, vp: tuple[int, ...], start: int, 
     """Lay out the Areas and cubes, deal as if four played; the start player then picks a tribe first."""
     rng = chance(seed, "setup")
     layout = list(range(NAWABARI_CARDS))
-    rng.shuffle(layout)
+    shuffle(rng, layout)
     cube_bag = [c for c in range(3) for _ in range(12)]
-    rng.shuffle(cube_bag)
+    shuffle(rng, cube_bag)
     cubes = [0] * (AREAS * 3)
     for i, colour in enumerate(cube_bag):
         cubes[(i // 3) * 3 + colour] += 1
     deck = list(range(BATTLE_CARDS))
-    rng.shuffle(deck)
+    shuffle(rng, deck)
     hands = tuple(
         tuple(sorted(deck[p * HAND_SIZE : (p + 1) * HAND_SIZE]))
         if p < num_players

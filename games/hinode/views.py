@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from games.base import evolve
 from games.deal import shuffle
 from games.hinode.data import BATTLE_CARDS, HERO, PLAYERS
 from games.hinode.state import State, View
 from games.hinode.work import ACTING
+from games.values import evolve
 
 
 def view(state: State, seat: int | None) -> View:

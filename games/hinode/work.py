@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from games.base import unsealed_copy
 from games.hinode.data import HERO, PLAYERS
 from games.hinode.moves import PlayCard
 from games.hinode.state import Played, State
+from games.values import unsealed_copy
 
 # A card on the table while the rules play: Played's (position, move, power, follow) as a tuple, which costs a
 # tenth of a frozen Played; `freeze` turns the new ones into Played (the trick is their place in the history).

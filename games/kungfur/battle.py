@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from games.base import Move, chance
+from games.base import Move
+from games.deal import randbelow
 from games.kungfur.data import (
     APPLE,
     ARENAS,
@@ -85,6 +86,7 @@ from games.kungfur.state import (
 )
 from games.kungfur.work import Side, Work, leader, with_cards, without
 from games.tuples import with_item
+from games.values import chance
 
 WEAPON_IGNORE: Final = 5  # Senior Brother Bang
 WEAPON_STEAL: Final = 2
@@ -189,7 +191,7 @@ def _open(work: Work) -> None:
         draws = work.draws
         if draws is None:
             draws = chance(work.seed, "rock-paper-scissors", work.round, k)
-        if queue[0][0] != draws.randrange(2):
+        if queue[0][0] != randbelow(draws, 2):
             queue.reverse()
     work.stage = FIGHT
 

@@ -14,7 +14,8 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from games.base import Move, chance, evolve, frozen
+from games.base import Move
+from games.deal import shuffle
 from games.kungfur import battle, scoring
 from games.kungfur.data import (
     CATS,
@@ -38,11 +39,12 @@ from games.kungfur.planning import LONER, arena_shape, card_limit, change_plan, 
 from games.kungfur.regroup import prepare
 from games.kungfur.state import EMPTY_PLAN, OPEN, OVER, PLAN, Plan, Player, State
 from games.kungfur.work import Side, Work
+from games.values import chance, evolve, frozen
 
 
 def new_game(table: Table, cats: int, seed: int) -> State:
     deck = list(table.rewards)
-    chance(seed, "deck").shuffle(deck)
+    shuffle(chance(seed, "deck"), deck)
     players = tuple(_new_player(table, CATS if seat == cats else DOGS) for seat in (0, 1))
     # Set out before the first preparation, and thawed at once: the game's first state is the one `freeze` makes.
     setup = frozen(State, {

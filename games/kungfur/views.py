@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import random
 
-from games.base import frozen
 from games.deal import shuffle
 from games.kungfur.moves import DONE
 from games.kungfur.policy import choose
 from games.kungfur.rules import finish_hidden_plan, freeze, legal_moves, play, thaw
 from games.kungfur.state import BANANA, EMPTY_PLAN, PLAN, Plan, State, View
 from games.kungfur.work import Work
+from games.values import frozen
 
 _HIDDEN = (None, None)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from games.base import Move, chance, frozen
+from games.base import Move
 from games.deal import shuffle
 from games.naishi.data import DEVELOPMENT_DECK, HAND_MOUNTAINS, LINE_MOUNTAINS, MOUNTAIN, NAMES, PILE_SIZE, PILES
 from games.naishi.moves import (
@@ -40,6 +40,7 @@ from games.naishi.state import (
     revealed_replacement,
     switched,
 )
+from games.values import chance, frozen
 
 # Final: the compiled rules (mypyc) read these as constants (or C statics), not as globals looked up by name
 EMISSARIES: Final = 2

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-from games.base import evolve
 from games.deal import shuffle
 from games.naishi.data import COPIES, HAND_MOUNTAINS, MOUNTAIN
 from games.naishi.rules import seats_to_act
@@ -16,6 +15,7 @@ from games.naishi.state import (
     View,
     knowledge_index,
 )
+from games.values import evolve
 
 
 def view(state: State, seat: int | None) -> View:

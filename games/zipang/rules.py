@@ -11,8 +11,9 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from games.base import Move, chance, evolve
+from games.base import Move
 from games.deal import shuffle
+from games.values import chance, evolve
 from games.zipang.data import (
     ATTACK,
     EFFECTS,

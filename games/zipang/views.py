@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from games.base import evolve
 from games.deal import shuffle
+from games.values import evolve
 from games.zipang.data import TYPES
 from games.zipang.evidence import weight
 from games.zipang.state import Decision, State, View, deciding, seats_acting

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from games.base import frozen
+from games.values import frozen
 from games.zipang.state import ALONE, Decision, State, deciding
 
 _ALONE: Final = ALONE  # a C static of the compiled module, where the state module's global is a dict lookup

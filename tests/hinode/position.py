@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from games.base import evolve
 from games.hinode import GAME, rules
 from games.hinode.data import BATTLE_CARDS, COLOUR_LETTERS, HERO, SUIT_SIZE
 from games.hinode.state import AREA, State
+from games.values import evolve
 
 # Area grid used by default: row 1 red-1..red-4, row 2 blue-1..4, row 3 yellow-1..4; the Bonus Area is white.
 #   0 1 2 3        VP (assumed table): x-1 6/3, x-2 5/2, x-3 4/1, x-4 -2/-1, white 8/4

@@ -5,11 +5,11 @@ act that the rules give it, as every state the game makes does."""
 
 from __future__ import annotations
 
-from games.base import evolve
 from games.kungfur import GAME, rules
 from games.kungfur.battle import arena_aps
 from games.kungfur.data import CODE
 from games.kungfur.state import State
+from games.values import evolve
 
 CATS, DOGS = 0, 1
 

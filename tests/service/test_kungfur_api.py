@@ -10,9 +10,9 @@ import time
 import grpc
 
 from games import wire
-from games.base import evolve
 from games.kungfur import GAME
 from games.kungfur.state import EMPTY_PLAN
+from games.values import evolve
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tabletop.v1 import kungfur_pb2 as kp

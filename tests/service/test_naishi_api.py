@@ -10,7 +10,7 @@ import time
 import grpc
 
 from games import registry, wire
-from games.base import evolve
+from games.values import evolve
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tabletop.v1 import naishi_pb2 as np

@@ -14,8 +14,8 @@ import grpc
 import pytest
 
 from games import registry, wire
-from games.base import evolve
 from games.kungfur.state import EMPTY_PLAN
+from games.values import evolve
 from service.auth import Credentials
 from service.play import Play, seen_after
 from service.seats import Seats

@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import Game, GameInfo, Move, OptionSpec, Score, SeatScore, chance
+from games.base import Game, GameInfo, Move, OptionSpec, Score, SeatScore
 from games.registry import GameDescriptor
+from games.values import chance
 
 ROUNDS = 3
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.base import evolve
+from games.values import evolve
 from games.zipang import GAME
 from games.zipang.data import KEYS
 from games.zipang.state import PLAY, State

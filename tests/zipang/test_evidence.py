@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from games.base import evolve
+from games.values import evolve
 from games.zipang import GAME
 from games.zipang.evidence import UNLIKELY, weight
 from games.zipang.greedy import ZipangGreedy

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from games.base import InvalidOptions, evolve
+from games.base import InvalidOptions
+from games.values import evolve
 from games.zipang import GAME
 from games.zipang.data import CARDS, KEYS, card_table, removed
 from games.zipang.state import PLAY

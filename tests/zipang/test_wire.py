@@ -11,7 +11,7 @@ import pytest
 from google.protobuf import any_pb2
 
 from games import wire
-from games.base import evolve
+from games.values import evolve
 from games.zipang import GAME
 from games.zipang.data import KEYS, TITLES
 from games.zipang.moves import MOVE_TYPES, Play, React, Take, Use
