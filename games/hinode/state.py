@@ -32,7 +32,7 @@ PICK: Final = "pick"
 OVER: Final = "over"
 
 
-@dataclass(frozen=True)  # no __slots__: games.base.evolve copies the instance dict, ~10x cheaper than a frozen __init__
+@dataclass(frozen=True)  # no __slots__: games.values.evolve copies the instance dict, ~10x cheaper than a frozen __init__
 class State:
     """A whole game, frozen: made by games.hinode.work.freeze (and `acting` is what games.hinode.rules.to_act
     gives), so the base's `to_act` reads the seats to act without a thaw."""

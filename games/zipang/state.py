@@ -57,7 +57,7 @@ class Decision:
     # viewer's own hand's entry: what a seat knew of a third hand is not the viewer's to know)
 
 
-@dataclass(frozen=True)  # no __slots__: games.base.evolve copies the instance dict
+@dataclass(frozen=True)  # no __slots__: games.values.evolve copies the instance dict
 class State:
     seed: int
     num_players: int
