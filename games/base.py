@@ -258,11 +258,20 @@ def _one_of(types_: tuple[type, ...]) -> Any:
     return Union[types_]  # noqa: UP007 - a union built from a tuple of types
 
 
-# The last state `legal_moves` thawed, with its working state: a checked move lists the legal moves and then makes one
-# from the same state, and the second thaw would cost a checked move a sixth of its time (Hinode). The state is kept,
-# so no other object can take its identity while the pair is here; `transition` takes the pair with one `dict.pop`,
-# atomic under the GIL, so two threads never play on one working state.
+# The last state the checked engine thawed or froze, with its working state (which `freeze` leaves playable, the same
+# as a thaw of the state it made): a checked move lists the legal moves and then makes one from the same state, and
+# a caller that plays a game on (the arena, a replay, a checked playout) lists and moves from the state just made, so
+# such a game thaws once, not twice a move (a thaw was a fifth of a compiled checked move, Hinode). The state is
+# kept, so no other object can take its identity while the pair is here. Each user takes the pair with one
+# `dict.pop`, atomic under the GIL, and puts it back when done: one thread at a time holds a working state, and a
+# thread that finds none thaws its own.
 _spare: dict[int, tuple[Any, Any]] = {}
+
+
+def _working(rules: Any, state: Any) -> Any:
+    """A working state of `state` for the caller alone: the spare one if it is of `state`, else a new thaw."""
+    spare = _spare.pop(0, None)
+    return spare[1] if spare is not None and spare[0] is state else rules.thaw(state)
 
 
 class Game(ABC, Generic[S, V]):
@@ -293,7 +302,7 @@ class Game(ABC, Generic[S, V]):
     def legal_moves(self, state: S, seat: int) -> Sequence[Move]:
         """The moves `seat` may make now (empty if it is not to act)."""
         rules = self.rules
-        work = rules.thaw(state)
+        work = _working(rules, state)
         moves = rules.legal_moves(work, seat)
         _spare[0] = (state, work)  # unchanged by legal_moves: a transition from `state` next plays on it
         return moves
@@ -302,10 +311,11 @@ class Game(ABC, Generic[S, V]):
         """The state after `seat` makes `move`, which the caller guarantees is one of its legal moves now
         (unchecked: everyone but the rules' own tests calls `apply`, which checks first)."""
         rules = self.rules
-        spare = _spare.pop(0, None)
-        work = spare[1] if spare is not None and spare[0] is state else rules.thaw(state)
+        work = _working(rules, state)
         rules.play(work, seat, move)
-        return rules.freeze(work)
+        after = rules.freeze(work)
+        _spare[0] = (after, work)  # `work` is `after` thawed: the next move from `after` plays on it
+        return after
 
     def outcome(self, state: S) -> tuple[list[int], tuple[int, ...]]:
         """Every seat's total and the winners, as `score` ranks them (the search's cheap reading of a score)."""

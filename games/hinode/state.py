@@ -13,7 +13,7 @@ from games.hinode.data import HERO
 from games.hinode.moves import MOVE_TYPES, ChooseArea, ChooseTribe, PlayCard, TakeResource
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no __slots__: games.hinode.work.freeze makes one a move by games.values.frozen, not __init__
 class Played:
     """A card on the table: who played it in which trick, how, and what it counts as."""
 
@@ -32,7 +32,7 @@ PICK: Final = "pick"
 OVER: Final = "over"
 
 
-@dataclass(frozen=True)  # no __slots__: games.values.evolve copies the instance dict, ~10x cheaper than a frozen __init__
+@dataclass(frozen=True)  # no __slots__: games.values.evolve copies the instance dict (~10x cheaper than __init__)
 class State:
     """A whole game, frozen: made by games.hinode.work.freeze (and `acting` is what games.hinode.rules.to_act
     gives), so the base's `to_act` reads the seats to act without a thaw."""

@@ -8,7 +8,7 @@ from games.deal import shuffle
 from games.hinode.data import BATTLE_CARDS, HERO, PLAYERS
 from games.hinode.state import State, View
 from games.hinode.work import ACTING
-from games.values import evolve
+from games.values import evolve, frozen
 
 
 def view(state: State, seat: int | None) -> View:
@@ -72,34 +72,34 @@ def sample(v: View, rng: random.Random) -> State:
         size = v.hand_sizes[p]
         dealt, unseen = unseen[:size], unseen[size:]
         hands.append(tuple(sorted(dealt)) if p < v.num_players else tuple(dealt))
-    return State(
-        rng.getrandbits(32),
-        v.num_players,
-        v.advanced,
-        v.vp,
-        v.layout,
-        v.cubes,
-        v.tribes,
-        tuple(hands),
-        tuple(sorted(unseen)),
-        v.heroes,
-        v.resources,
-        v.first,
-        v.second,
-        v.skill_markers,
-        v.trick,
-        v.phase,
-        v.actor,
-        v.start,
-        v.battlefield,
-        v.colour,
-        v.plays,
-        v.history,
-        v.hero_last,
-        v.ranking,
-        v.next_start,
-        ACTING[v.actor],
-    )
+    return frozen(State, {  # not State's frozen __init__: an interpreted call, a sample a search iteration
+        "seed": rng.getrandbits(32),
+        "num_players": v.num_players,
+        "advanced": v.advanced,
+        "vp": v.vp,
+        "layout": v.layout,
+        "cubes": v.cubes,
+        "tribes": v.tribes,
+        "hands": tuple(hands),
+        "removed": tuple(sorted(unseen)),
+        "heroes": v.heroes,
+        "resources": v.resources,
+        "first": v.first,
+        "second": v.second,
+        "skill_markers": v.skill_markers,
+        "trick": v.trick,
+        "phase": v.phase,
+        "actor": v.actor,
+        "start": v.start,
+        "battlefield": v.battlefield,
+        "colour": v.colour,
+        "plays": v.plays,
+        "history": v.history,
+        "hero_last": v.hero_last,
+        "ranking": v.ranking,
+        "next_start": v.next_start,
+        "acting": ACTING[v.actor],
+    })
 
 
 def unknown_reshuffled(state: State, rng: random.Random) -> State:

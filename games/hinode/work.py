@@ -12,7 +12,7 @@ from typing import Final
 from games.hinode.data import HERO, PLAYERS
 from games.hinode.moves import PlayCard
 from games.hinode.state import Played, State
-from games.values import unsealed_copy
+from games.values import frozen, unsealed_copy
 
 # A card on the table while the rules play: Played's (position, move, power, follow) as a tuple, which costs a
 # tenth of a frozen Played; `freeze` turns the new ones into Played (the trick is their place in the history).
@@ -117,7 +117,8 @@ def freeze(work: Work) -> State:
         at = len(history)
         played: list[Played] = []
         for seat, move, power, follow in fresh:
-            played.append(Played(at // PLAYERS, seat, move, power, follow))
+            played.append(frozen(Played, {"trick": at // PLAYERS, "seat": seat, "move": move, "power": power,
+                                          "follow": follow}))
             at += 1
         history = work.history = history + tuple(played)
         work.fresh = []

@@ -15,7 +15,7 @@ from games.naishi.state import (
     View,
     knowledge_index,
 )
-from games.values import evolve
+from games.values import evolve, frozen
 
 
 def view(state: State, seat: int | None) -> View:
@@ -148,25 +148,25 @@ def _fill_piles(v: View, depths: list[int], cards: list[int]) -> tuple[tuple[int
 
 def _state(v: View, rng, offers, gifts, hands, piles, knowledge) -> State:
     assert all(k is not None for k in knowledge)
-    return State(
-        seed=rng.getrandbits(32),
-        first=v.first,
-        phase=v.phase,
-        acting=seats_to_act(v.phase, v.turn, gifts),
-        turn=v.turn,
-        developed=v.developed,
-        court_used=v.court_used,
-        final_turn=v.final_turn,
-        declared_by=v.declared_by,
-        offers=offers,
-        gifts=gifts,
-        hands=hands,
-        lines=v.lines,
-        piles=piles,
-        discard=v.discard,
-        court=v.court,
-        knowledge=knowledge,  # type: ignore[arg-type]
-    )
+    return frozen(State, {  # not State's frozen __init__: an interpreted call, a sample a search iteration
+        "seed": rng.getrandbits(32),
+        "first": v.first,
+        "phase": v.phase,
+        "acting": seats_to_act(v.phase, v.turn, gifts),
+        "turn": v.turn,
+        "developed": v.developed,
+        "court_used": v.court_used,
+        "final_turn": v.final_turn,
+        "declared_by": v.declared_by,
+        "offers": offers,
+        "gifts": gifts,
+        "hands": hands,
+        "lines": v.lines,
+        "piles": piles,
+        "discard": v.discard,
+        "court": v.court,
+        "knowledge": knowledge,
+    })
 
 
 def unknown_reshuffled(state: State, rng: random.Random) -> State:

@@ -37,7 +37,7 @@ def deciding(acting: tuple[int, ...]) -> int | None:
     return acting[0] if acting else None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True)  # no __slots__: games.zipang.rules makes one a play by games.values.frozen, not __init__
 class Decision:
     """A seat's last play (or last answer) in the current battle, as the table saw it: every move is made in plain
     sight. What the move tells of the hand the seat held is the search's to read (games.zipang.evidence); these

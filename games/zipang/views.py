@@ -6,7 +6,7 @@ import random
 from typing import Final
 
 from games.deal import shuffle
-from games.values import evolve
+from games.values import evolve, frozen
 from games.zipang.data import TYPES
 from games.zipang.evidence import weight
 from games.zipang.state import Decision, State, View, deciding, seats_acting
@@ -132,37 +132,37 @@ def sample(v: View, rng: random.Random) -> State:
                 else:
                     rows.append(())
         known_all = tuple(rows)
-    return State(
-        seed=rng.getrandbits(32),
-        num_players=n,
-        btl=v.btl,
-        hnr=v.hnr,
-        copies=v.copies,
-        coins=v.coins,
-        pot=v.pot,
-        battle=v.battle,
-        starter=v.starter,
-        winners=v.winners,
-        hands=tuple(hands),
-        deck=deck,
-        facedown=facedown,
-        discard=v.discard,
-        in_battle=v.in_battle,
-        had_turn=v.had_turn,
-        active=v.active,
-        phase=v.phase,
-        effect=v.effect,
-        ikki=v.ikki,
-        strength=v.strength,
-        targets=v.targets,
-        victim=v.victim,
-        offer=v.offer,
-        limbo=v.limbo,
-        known=known_all,
-        plays=v.plays,
-        answers=v.answers,
-        acting=seats_acting(v.actor),
-    )
+    return frozen(State, {  # not State's frozen __init__: an interpreted call, a sample a search iteration
+        "seed": rng.getrandbits(32),
+        "num_players": n,
+        "btl": v.btl,
+        "hnr": v.hnr,
+        "copies": v.copies,
+        "coins": v.coins,
+        "pot": v.pot,
+        "battle": v.battle,
+        "starter": v.starter,
+        "winners": v.winners,
+        "hands": tuple(hands),
+        "deck": deck,
+        "facedown": facedown,
+        "discard": v.discard,
+        "in_battle": v.in_battle,
+        "had_turn": v.had_turn,
+        "active": v.active,
+        "phase": v.phase,
+        "effect": v.effect,
+        "ikki": v.ikki,
+        "strength": v.strength,
+        "targets": v.targets,
+        "victim": v.victim,
+        "offer": v.offer,
+        "limbo": v.limbo,
+        "known": known_all,
+        "plays": v.plays,
+        "answers": v.answers,
+        "acting": seats_acting(v.actor),
+    })
 
 
 def unknown_reshuffled(state: State, rng: random.Random) -> State:

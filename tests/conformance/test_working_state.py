@@ -16,7 +16,7 @@ import random
 import pytest
 
 from ai.ismcts import rules_and_policy
-from games import registry
+from games import base, registry
 from games.base import Game
 
 # The fast tier (make test-fast) plays a tenth of them; make test plays them all.
@@ -114,3 +114,30 @@ def test_thawing_and_playing_leave_the_state_alone(game: Game):
         kernel.play(fast, acting[0], rng.choice(list(kernel.legal_moves(fast, acting[0]))))
     assert state == copy
 
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_the_engine_playing_on_from_its_last_move_agrees_with_a_fresh_thaw(game: Game):
+    """`Game.transition` keeps the working state it froze (games.base: `_spare`), and a move from the state it made
+    plays on it rather than thawing again: the legal moves and the state after each move are those that a working
+    state thawed afresh from the same frozen state gives, every seat count and option set."""
+    kernel, _ = rules_and_policy(game)
+    variants = game.variants()
+    kept = 0
+    for i in range(max(20, GAMES_PER_TYPE // 5)):
+        seats, options = variants[i % len(variants)]
+        rng = random.Random(70_000 + i)
+        state = game.new_game(seats, options, 70_000 + i)
+        while acting := sorted(game.to_act(state)):
+            seat = rng.choice(acting)
+            spare = base._spare.get(0)
+            kept += spare is not None and spare[0] is state  # the working state the last move froze
+            fresh = kernel.thaw(state)  # by the rules directly: the engine's spare is left alone
+            legal = list(game.legal_moves(state, seat))
+            assert legal == list(kernel.legal_moves(fresh, seat)), (i, state)
+            move = rng.choice(legal)
+            after = game.apply(state, seat, move)
+            kernel.play(fresh, seat, move)
+            assert after == kernel.freeze(fresh), (i, state, move)
+            state = after
+    assert kept > 0  # the engine did play on from its own states
