@@ -43,6 +43,7 @@ COMPILED = (
     "games/naishi/views.py",
     "games/zipang/views.py",
     "games/zipang/evidence.py",
+    "games/naishi/knowledge.py",
     "games/naishi/rules.py",
     "games/naishi/scoring.py",
     "games/naishi/policy.py",

@@ -256,7 +256,7 @@ def _grow(
     rules, policy = rules_and_policy(game)
     thaw = rules.thaw
     draw_chance = getattr(rules, "draw_chance", None)  # the chance to come drawn from `rng`, not the seed's
-    pick = _playout_pick(rules, policy, config)  # once per search, not per iteration
+    pick = _playout_pick(rules, policy, config, rng)  # once per search, not per iteration
     by_policy = config.opponent_policy
     if by_policy is None:
         by_policy = policy is not None and policy.tree_opponents

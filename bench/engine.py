@@ -67,7 +67,7 @@ def main(argv: list[str]) -> int:
     rng = random.Random(args.seed)
     print(f"game={args.game} seats={seats} options={json.dumps(options)}; path: {compiled.PATH}")
     rules, _ = rules_and_policy(game)
-    pick = _playout_pick(rules, None, _UNIFORM)
+    pick = _playout_pick(rules, None, _UNIFORM, rng)
     paths = [("engine", lambda seed: playout(game, seats, options, seed, rng)),
              ("fast path", lambda seed: working_playout(rules, pick, game, seats, options, seed, rng))]
     figures = {}

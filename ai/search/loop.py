@@ -301,13 +301,17 @@ def _playout(rules: Rules, work: Any, rng: random.Random, config: Any, pick: Pic
     return steps
 
 
-def _playout_pick(rules: Rules, policy: PlayoutPolicy | None, config: Any) -> Pick:
-    """How playouts pick a move: the config's policy, else the game's own (if `game_policy`), else uniformly."""
+def _playout_pick(rules: Rules, policy: PlayoutPolicy | None, config: Any, rng: random.Random) -> Pick:
+    """How playouts pick a move: the config's policy, else the game's own (if `game_policy`), else uniformly.
+
+    `rng` is the search's generator, the one every pick of the search is passed: the game's policy and the uniform
+    pick draw from its `random`, bound here once (binding it at every pick cost a compiled Hinode iteration 3%)."""
     custom = config.playout_policy
     if custom is not None:
         return lambda work, seat, moves, rng: custom(rules, work, seat, moves, rng)
+    random_ = rng.random
     if policy is not None and config.game_policy:
         choose = policy.choose
-        return lambda work, seat, moves, rng: choose(work, seat, moves, rng.random)
-    return lambda work, seat, moves, rng: moves[int(rng.random() * len(moves))]  # random() beats randrange()
+        return lambda work, seat, moves, rng: choose(work, seat, moves, random_)
+    return lambda work, seat, moves, rng: moves[int(random_() * len(moves))]  # random() beats randrange()
 

@@ -12,10 +12,11 @@ import random
 from collections.abc import Sequence
 
 from games.naishi.data import BANNER, FORT, NAISHI, RONIN, SENTINEL, TORII
+from games.naishi.knowledge import knowledge_index
 from games.naishi.moves import DeclareEnd, Decree, Develop, DiscardRiver, EndTurn, Give, Recall, Switch
 from games.naishi.rules import PAIRS
 from games.naishi.scoring import score_territory
-from games.naishi.state import View, knowledge_index
+from games.naishi.state import View
 from games.tuples import with_item
 
 # Setup: give away what is worth least in a Hand (a lone Torii even costs its receiver 5 points).

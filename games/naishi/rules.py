@@ -16,6 +16,7 @@ from typing import Final
 from games.base import Move
 from games.deal import shuffle
 from games.naishi.data import DEVELOPMENT_DECK, HAND_MOUNTAINS, LINE_MOUNTAINS, MOUNTAIN, NAMES, PILE_SIZE, PILES
+from games.naishi.knowledge import decreed_hands, initial_knowledge, knowledge_index, revealed_replacement, switched
 from games.naishi.moves import (
     DECREE_SPACE,
     DISCARD_SPACES,
@@ -31,15 +32,7 @@ from games.naishi.moves import (
     Switch,
 )
 from games.naishi.scoring import territory_key, winners
-from games.naishi.state import (
-    HandKnowledge,
-    State,
-    decreed_hands,
-    initial_knowledge,
-    knowledge_index,
-    revealed_replacement,
-    switched,
-)
+from games.naishi.state import HandKnowledge, State
 from games.values import chance, frozen
 
 # Final: the compiled rules (mypyc) read these as constants (or C statics), not as globals looked up by name

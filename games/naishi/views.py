@@ -6,15 +6,9 @@ import random
 
 from games.deal import shuffle
 from games.naishi.data import COPIES, HAND_MOUNTAINS, MOUNTAIN
+from games.naishi.knowledge import knowledge_index
 from games.naishi.rules import seats_to_act
-from games.naishi.state import (
-    PUBLIC_OF_HAND0,
-    PUBLIC_OF_HAND1,
-    HandKnowledge,
-    State,
-    View,
-    knowledge_index,
-)
+from games.naishi.state import PUBLIC_OF_HAND0, PUBLIC_OF_HAND1, HandKnowledge, State, View
 from games.values import evolve, frozen
 
 

@@ -9,6 +9,7 @@ knowledge, the Court's spaces by kind). A card's enum value is the engine's int 
 from __future__ import annotations
 
 from games.naishi.data import CARD_TABLE, PILES
+from games.naishi.knowledge import knowledge_index
 from games.naishi.moves import (
     DECREE_SPACE,
     DISCARD_SPACES,
@@ -22,7 +23,7 @@ from games.naishi.moves import (
     Recall,
     Switch,
 )
-from games.naishi.state import HandKnowledge, View, knowledge_index
+from games.naishi.state import HandKnowledge, View
 from tabletop.v1 import naishi_pb2 as np
 from tabletop.wire import GameWire, WireError
 

@@ -274,10 +274,10 @@ def test_at_a_shared_root_the_others_choices_are_drawn_before_the_observer_picks
     tree holds there, picked by UCB1, whether the other seat has finished its plan or not."""
     game = registry.get("kung-fur-fight")
     rules, policy = ismcts.rules_and_policy(game)
-    pick = ismcts._playout_pick(rules, policy, SearchConfig())
+    rng = random.Random(5)
+    pick = ismcts._playout_pick(rules, policy, SearchConfig(), rng)
     state = game.new_game(2, {"cats": "seat0"}, 3)
     assert sorted(game.to_act(state)) == [0, 1]
-    rng = random.Random(5)
     for observer in (0, 1):
         work = rules.thaw(game.sample(game.view(state, observer), rng))
         ismcts._others_first(rules, work, observer, rng, pick)

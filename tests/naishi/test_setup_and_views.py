@@ -6,8 +6,8 @@ import random
 from collections import Counter
 
 from games.naishi import GAME
+from games.naishi.knowledge import knowledge_index
 from games.naishi.moves import Give
-from games.naishi.state import knowledge_index
 from tests.naishi.positions import MOUNTAINS, RIVER, A, H, K, M, N, S, T, changed, play, position
 
 
