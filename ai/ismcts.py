@@ -186,10 +186,16 @@ def root_statistics(
     started: float | None = None,
 ) -> tuple[dict[str, tuple[int, float, float]], int]:
     """Grow one tree and return the observer's root statistics {move id: (visits, total reward, wins)}."""
-    tree = _Tree()
-    _grow(tree, game, view, seat, budget, rng, config, time.perf_counter() if started is None else started)
-    children = tree.root.children.get(seat, {})
-    return {mid: (n.visits, n.total, n.wins) for mid, n in children.items()}, tree.iterations
+    # The tree lives and dies with the collector paused: resumed while the tree lived, the collector's next pass
+    # traversed every node of it (4% of a 500-iteration Kung Fur Fight search, by instruction counts).
+    with collector_paused():
+        tree = _Tree()
+        _grow(tree, game, view, seat, budget, rng, config, time.perf_counter() if started is None else started)
+        children = tree.root.children.get(seat, {})
+        stats = {mid: (n.visits, n.total, n.wins) for mid, n in children.items()}
+        iterations = tree.iterations
+        del tree, children
+    return stats, iterations
 
 
 def _result(
