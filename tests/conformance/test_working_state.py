@@ -120,7 +120,8 @@ def test_thawing_and_playing_leave_the_state_alone(game: Game):
 def test_the_engine_playing_on_from_its_last_move_agrees_with_a_fresh_thaw(game: Game):
     """`Game.transition` keeps the working state it froze (games.base: `_spare`), and a move from the state it made
     plays on it rather than thawing again: the legal moves and the state after each move are those that a working
-    state thawed afresh from the same frozen state gives, every seat count and option set."""
+    state thawed afresh from the same frozen state gives, every seat count and option set, and no state it made
+    changes as it plays on (a freeze that kept a list of the working state would)."""
     kernel, _ = rules_and_policy(game)
     variants = game.variants()
     kept = 0
@@ -128,6 +129,7 @@ def test_the_engine_playing_on_from_its_last_move_agrees_with_a_fresh_thaw(game:
         seats, options = variants[i % len(variants)]
         rng = random.Random(70_000 + i)
         state = game.new_game(seats, options, 70_000 + i)
+        made = [(state, game.dump_state(state))] if i < 10 else []  # each state as it was made
         while acting := sorted(game.to_act(state)):
             seat = rng.choice(acting)
             spare = base._spare.get(0)
@@ -139,5 +141,10 @@ def test_the_engine_playing_on_from_its_last_move_agrees_with_a_fresh_thaw(game:
             after = game.apply(state, seat, move)
             kernel.play(fresh, seat, move)
             assert after == kernel.freeze(fresh), (i, state, move)
+            hash(after)  # immutable all through: no list of the working state it was frozen from
             state = after
+            if made:
+                made.append((state, game.dump_state(state)))
+        for step, (earlier, dumped) in enumerate(made):  # playing on from a state never changed it
+            assert game.dump_state(earlier) == dumped, (i, step)
     assert kept > 0  # the engine did play on from its own states
