@@ -11,6 +11,7 @@ and index from the same generator; tests/test_deal.py holds them to the standard
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -18,20 +19,20 @@ T = TypeVar("T")
 
 def shuffle(rng: random.Random, cards: list[T]) -> None:
     """`rng.shuffle(cards)`: the same order, and the same draws taken from `rng`."""
-    getrandbits = rng.getrandbits
+    getrandbits = rng.getrandbits  # bound once: binding it for each card cost a compiled Hinode deal 4% of a move
     for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
+        j = _below(getrandbits, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
 
 
 def randbelow(rng: random.Random, n: int) -> int:
     """`rng.randrange(n)` for `n` >= 1: the same index, and the same draws taken from `rng`."""
+    return _below(rng.getrandbits, n)
+
+
+def _below(getrandbits: Callable[[int], int], n: int) -> int:
+    """`Random._randbelow_with_getrandbits`: a draw of `n`'s bit length, again until it is below `n`."""
     k = n.bit_length()
-    getrandbits = rng.getrandbits
     r = getrandbits(k)
     while r >= n:
         r = getrandbits(k)

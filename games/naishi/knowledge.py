@@ -1,7 +1,7 @@
 """What each observer knows of the Naishi Hands it cannot see (`State.knowledge`), and how the public events change
 it: compiled with the rules (setup.py), which fold the events into it whenever they freeze a state (a checked move
 does, every move). From the plain data module (games.naishi.state) these were interpreted calls, each making a
-HandKnowledge by its frozen `__init__`: a fifth of a compiled checked move."""
+HandKnowledge by its frozen `__init__` (the fold was 14% of a compiled checked move, by callgrind)."""
 
 from __future__ import annotations
 
