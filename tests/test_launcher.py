@@ -236,3 +236,44 @@ def test_run_refuses_a_port_asked_for_that_is_taken(flag, tmp_path):
     assert "Traceback" not in done.stderr, done.stderr
     assert f"port {port}" in done.stderr and flag in done.stderr and "is in use" in done.stderr, done.stderr
     assert not (tmp_path / "redis").exists() and not (tmp_path / "postgres").exists(), "nothing was started"
+
+
+# --- a child that cannot start says why; ports drawn in two processes at once differ -----------------------------
+
+@pytest.mark.integration  # it starts processes
+def test_a_stack_whose_service_cannot_start_quotes_its_last_words(tmp_path):
+    """The stack's children are quiet (their logs go to files of their own); when one exits before it is ready,
+    the error quotes what it said, not just its exit code, and nothing is left running."""
+    import socket
+
+    from tabletop.stack.launcher import LocalStack
+
+    with socket.socket() as taken:
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        stack = LocalStack(data_dir=tmp_path / "redis", grpc_port=port, with_worker=False)
+        with pytest.raises(RuntimeError) as failed:
+            stack.start()
+    message = str(failed.value)
+    assert "game service exited with code 1 before it was ready" in message, message
+    assert f"cannot listen on 127.0.0.1:{port}" in message and "in use" in message, message
+    assert stack.procs == [] and stack.redis is None and stack.logs is None, "stopped and cleaned up"
+
+
+@pytest.mark.integration  # it binds sockets
+def test_free_ports_given_in_another_process_are_not_given_here():
+    """A test run's two workers draw ports at once; a port one of them gave, whose server has not bound it yet,
+    must not be given by the other (two servers on one port: one fails to listen). 300 ports drawn in a child
+    and 2,000 here would share about 25 if each process drew on its own."""
+    from tabletop.stack.embedded import free_port as draw
+
+    child = subprocess.run(
+        [sys.executable, "-c", "from tabletop.stack.embedded import free_port\n"
+                               "print(' '.join(str(free_port()) for _ in range(300)))"],
+        capture_output=True, text=True, timeout=60, check=True)
+    theirs = {int(p) for p in child.stdout.split()}
+    ours = {draw() for _ in range(2000)}
+    assert len(theirs) == 300 and len(ours) == 2000
+    assert not theirs & ours, sorted(theirs & ours)

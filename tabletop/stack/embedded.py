@@ -3,11 +3,13 @@ child process, and the life cycle around `start` and `stop`: restart, cleanup an
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import socket
 import subprocess
 import tempfile
+import time
 from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Self
@@ -25,13 +27,36 @@ def _ephemeral_low() -> int:
 
 _GIVEN: set[int] = set()  # the ports free_port gave in this process
 _PORTS = random.SystemRandom()  # not the module's generator, which a caller may have seeded alike in every process
+# Ports given to any process on this machine (a test run's workers, a second clone's `make test`), each a file named
+# by its number, made with O_EXCL: another process's draw of the same port in the seconds before its server binds
+# it would otherwise pass the bind probe too, and one of the two servers would fail to listen.
+_CLAIMS = Path(tempfile.gettempdir()) / "tabletop-ports"
+_CLAIM_SECONDS = 120.0  # a claim older than this is spent: its server has bound the port, or never will
+
+
+def _claim(port: int) -> bool:
+    """Whether this process may give `port`: no other process claimed it in the last _CLAIM_SECONDS."""
+    try:
+        _CLAIMS.mkdir(mode=0o1777, exist_ok=True)
+        path = _CLAIMS / str(port)
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
+            return True
+        except FileExistsError:
+            if time.time() - path.stat().st_mtime < _CLAIM_SECONDS:
+                return False
+            os.utime(path)  # a spent claim, renewed as ours
+            return True
+    except OSError:  # no shared folder to write in (or the claim vanished as we looked): the bind probe alone
+        return True
 
 
 def free_port() -> int:
     """A port on 127.0.0.1 that nothing listens on now, for a server started next. Drawn at random below the
     ephemeral range, where the kernel would not hand it to a client's outgoing connection in the meantime (a port
     from bind(0) is in that range, and a busy test run's many connections took such a port before its server could
-    bind it); bind(0) where that range leaves no room."""
+    bind it), and claimed for a while across processes (_claim) so that no other process gives it before that
+    server binds it; bind(0) where that range leaves no room."""
     low = _ephemeral_low()
     if low > 12000:
         for _ in range(50):
@@ -43,6 +68,8 @@ def free_port() -> int:
                     s.bind(("127.0.0.1", port))
                 except OSError:
                     continue
+            if not _claim(port):
+                continue
             if len(_GIVEN) >= 10000:
                 _GIVEN.clear()
             _GIVEN.add(port)

@@ -30,10 +30,25 @@ from tabletop.stack.watchdog import WATCHDOG
 WEB_DIST = Path(__file__).resolve().parents[2] / "clients" / "web" / "dist"
 
 
+def last_words(log: Path | None, limit: int = 2000) -> str:
+    """The end of a child's stderr kept in `log` (its last `limit` characters), for an error saying why it exited;
+    "" when there is none."""
+    if log is None:
+        return ""
+    try:
+        with open(log, "rb") as f:
+            f.seek(max(0, f.seek(0, os.SEEK_END) - limit))
+            text = f.read().decode("utf-8", "replace").strip()
+    except OSError:
+        return ""
+    return f"; it said: {text}" if text else ""
+
+
 def wait_serving(target: str, proc: subprocess.Popen, name: str, timeout: float = 30.0, service: str = "",
-                 ca_file: str | None = None) -> None:
-    """Wait until the gRPC health service at `target` answers SERVING for `service` (or the process dies); over
-    TLS trusting `ca_file` ("": the system's roots) when it is not None."""
+                 ca_file: str | None = None, log: Path | None = None) -> None:
+    """Wait until the gRPC health service at `target` answers SERVING for `service` (or the process dies, the error
+    quoting the end of its stderr `log` when given); over TLS trusting `ca_file` ("": the system's roots) when it is
+    not None."""
     import grpc
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
@@ -46,7 +61,8 @@ def wait_serving(target: str, proc: subprocess.Popen, name: str, timeout: float 
         stub = health_pb2_grpc.HealthStub(channel)
         while time.monotonic() < deadline:
             if proc.poll() is not None:
-                raise RuntimeError(f"{name} exited with code {proc.returncode} before it was ready")
+                raise RuntimeError(f"{name} exited with code {proc.returncode} before it was ready"
+                                   f"{last_words(log)}")
             try:
                 reply = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=1)
                 if reply.status == health_pb2.HealthCheckResponse.SERVING:
@@ -57,15 +73,15 @@ def wait_serving(target: str, proc: subprocess.Popen, name: str, timeout: float 
     raise RuntimeError(f"{name} at {target} was not SERVING within {timeout}s")
 
 
-def wait_http(url: str, proc: subprocess.Popen, name: str, timeout: float = 30.0) -> None:
-    """Wait until `url` answers 200 (or the process dies)."""
+def wait_http(url: str, proc: subprocess.Popen, name: str, timeout: float = 30.0, log: Path | None = None) -> None:
+    """Wait until `url` answers 200 (or the process dies, the error quoting the end of its stderr `log`)."""
     import urllib.error
     import urllib.request
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"{name} exited with code {proc.returncode} before it was ready")
+            raise RuntimeError(f"{name} exited with code {proc.returncode} before it was ready{last_words(log)}")
         try:
             with urllib.request.urlopen(url, timeout=1) as reply:
                 if reply.status == 200:
@@ -132,6 +148,8 @@ class LocalStack:
         # The game service's identity settings (TABLETOP_JWT_*: tabletop/stack/dev_identity.py), over the environment's.
         self.identity_env = dict(identity_env or {})
         self.procs: list[tuple[str, subprocess.Popen]] = []
+        # Quiet, each child's stderr (its logs) goes to a file here, removed on stop, whose end a start's error quotes.
+        self.logs: tempfile.TemporaryDirectory | None = None
         self.tls_ca_file: str | None = None  # once started with TLS: the CA file to trust ("": system roots)
 
     @property
@@ -174,12 +192,19 @@ class LocalStack:
     def gateway_url(self) -> str:
         return f"http://127.0.0.1:{self.gateway_port}"
 
+    def log(self, name: str) -> Path | None:
+        """Where the child named `name` writes its stderr when quiet (None: the terminal's)."""
+        return Path(self.logs.name) / f"{name.replace(' ', '-')}.log" if self.logs else None
+
     def _spawn(self, name: str, command: tuple[str, ...], env: dict[str, str]) -> subprocess.Popen:
         """Start `python -m *command` (a module and its arguments) as a child process named `name`."""
-        out = subprocess.DEVNULL if self.quiet else None
-        proc = subprocess.Popen(
-            [sys.executable, "-m", *command], env=env, stdout=out, stderr=out, start_new_session=True
-        )
+        if self.quiet and self.logs is None:
+            self.logs = tempfile.TemporaryDirectory(prefix="tabletop-logs-")
+        log = self.log(name)
+        with open(log, "wb") if log else contextlib.nullcontext() as err:
+            proc = subprocess.Popen([sys.executable, "-m", *command], env=env,
+                                    stdout=subprocess.DEVNULL if self.quiet else None, stderr=err,
+                                    start_new_session=True)
         WATCHDOG.guard(proc.pid)  # stopped even if this process is killed (tabletop/stack/watchdog.py)
         self.procs.append((name, proc))
         return proc
@@ -197,17 +222,18 @@ class LocalStack:
             if env.get("TABLETOP_TLS_CERT_FILE"):
                 self.tls_ca_file = env.get("TABLETOP_TLS_CA_FILE", "")
             service = self._spawn("game service", self.service_command, env)
-            wait_serving(self.target, service, "game service", ca_file=self.tls_ca_file)
+            wait_serving(self.target, service, "game service", ca_file=self.tls_ca_file, log=self.log("game service"))
             if self.database:
                 # It applies the schema's migrations, then drains finished games into PostgreSQL; nothing waits
                 # for it (a game finished before it is up waits on the archive stream).
                 self._spawn("archive writer", ("commands.cli", "archive-writer"), env)
             if self.with_worker:
                 worker = self._spawn("AI worker", ("commands.cli", "ai-worker"), env)
-                wait_serving(env["TABLETOP_AI_TARGET"], worker, "AI worker", ca_file=self.tls_ca_file)
+                wait_serving(env["TABLETOP_AI_TARGET"], worker, "AI worker", ca_file=self.tls_ca_file,
+                             log=self.log("AI worker"))
             if self.gateway_port is not None:
                 gateway = self._spawn("gateway", ("commands.cli", "gateway"), env)
-                wait_http(f"{self.gateway_url}/readyz", gateway, "gateway")
+                wait_http(f"{self.gateway_url}/readyz", gateway, "gateway", log=self.log("gateway"))
             self.metrics = {"service": int(env["TABLETOP_METRICS_PORT"])}
             if self.with_worker:
                 self.metrics["worker"] = int(env["TABLETOP_AI_METRICS_PORT"])
@@ -239,6 +265,9 @@ class LocalStack:
         if self.redis:
             self.redis.cleanup()  # stops it; removes its directory only if it made a temporary one
             self.redis = None
+        if self.logs:
+            self.logs.cleanup()
+            self.logs = None
 
     def __enter__(self) -> LocalStack:
         return self.start()
