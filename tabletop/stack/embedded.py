@@ -3,12 +3,13 @@ child process, and the life cycle around `start` and `stop`: restart, cleanup an
 
 from __future__ import annotations
 
-import os
 import random
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
+import threading
 import time
 from abc import ABC, abstractmethod
 from pathlib import Path
@@ -27,36 +28,50 @@ def _ephemeral_low() -> int:
 
 _GIVEN: set[int] = set()  # the ports free_port gave in this process
 _PORTS = random.SystemRandom()  # not the module's generator, which a caller may have seeded alike in every process
-# Ports given to any process on this machine (a test run's workers, a second clone's `make test`), each a file named
-# by its number, made with O_EXCL: another process's draw of the same port in the seconds before its server binds
-# it would otherwise pass the bind probe too, and one of the two servers would fail to listen.
-_CLAIMS = Path(tempfile.gettempdir()) / "tabletop-ports"
-_CLAIM_SECONDS = 120.0  # a claim older than this is spent: its server has bound the port, or never will
+# Ports given to any process on this machine (a test run's two workers, a second clone's `make test`): each held for
+# a while as a Unix socket in Linux's abstract namespace, named by the port, which no other process can bind while
+# this one holds it, and which leaves nothing behind (it is gone with the socket, or with the process). Without it,
+# another process's draw of the same port in the seconds before this one's server binds it would pass the bind probe
+# too, and one of the two servers would fail to listen. Elsewhere (no abstract namespace) the bind probe alone.
+_CLAIMS: dict[int, tuple[socket.socket, float]] = {}  # port -> (its claim, when made), oldest first
+_CLAIM_SECONDS = 120.0  # a claim older than this is dropped: its server has bound the port, or never will
+_CLAIMS_HELD = 256  # and at most this many are held (each a file descriptor), the oldest dropped first
+_CLAIMS_LOCK = threading.Lock()
 
 
 def _claim(port: int) -> bool:
-    """Whether this process may give `port`: no other process claimed it in the last _CLAIM_SECONDS."""
-    try:
-        _CLAIMS.mkdir(mode=0o1777, exist_ok=True)
-        path = _CLAIMS / str(port)
-        try:
-            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
-            return True
-        except FileExistsError:
-            if time.time() - path.stat().st_mtime < _CLAIM_SECONDS:
-                return False
-            os.utime(path)  # a spent claim, renewed as ours
-            return True
-    except OSError:  # no shared folder to write in (or the claim vanished as we looked): the bind probe alone
+    """Whether this process may give `port`: no other process holds a claim on it. The claim is held (see _CLAIMS)."""
+    with _CLAIMS_LOCK:
+        return _claim_locked(port)
+
+
+def _claim_locked(port: int) -> bool:
+    now = time.monotonic()
+    while _CLAIMS:
+        oldest = next(iter(_CLAIMS))
+        held, made = _CLAIMS[oldest]
+        if now - made < _CLAIM_SECONDS and len(_CLAIMS) < _CLAIMS_HELD:
+            break
+        held.close()
+        del _CLAIMS[oldest]
+    if not hasattr(socket, "AF_UNIX") or not sys.platform.startswith("linux"):
         return True
+    claim = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        claim.bind(f"\0tabletop-port-{port}")
+    except OSError:  # another process holds it
+        claim.close()
+        return False
+    _CLAIMS[port] = (claim, now)
+    return True
 
 
 def free_port() -> int:
     """A port on 127.0.0.1 that nothing listens on now, for a server started next. Drawn at random below the
     ephemeral range, where the kernel would not hand it to a client's outgoing connection in the meantime (a port
     from bind(0) is in that range, and a busy test run's many connections took such a port before its server could
-    bind it), and claimed for a while across processes (_claim) so that no other process gives it before that
-    server binds it; bind(0) where that range leaves no room."""
+    bind it), and claimed for a while (_claim) so that no other process gives it before that server binds it;
+    bind(0) where that range leaves no room."""
     low = _ephemeral_low()
     if low > 12000:
         for _ in range(50):

@@ -200,6 +200,7 @@ class LocalStack:
         """Start `python -m *command` (a module and its arguments) as a child process named `name`."""
         if self.quiet and self.logs is None:
             self.logs = tempfile.TemporaryDirectory(prefix="tabletop-logs-")
+            WATCHDOG.clean(self.logs.name)  # removed even if this process is killed
         log = self.log(name)
         with open(log, "wb") if log else contextlib.nullcontext() as err:
             proc = subprocess.Popen([sys.executable, "-m", *command], env=env,
@@ -267,6 +268,7 @@ class LocalStack:
             self.redis = None
         if self.logs:
             self.logs.cleanup()
+            WATCHDOG.forget(self.logs.name)
             self.logs = None
 
     def __enter__(self) -> LocalStack:
