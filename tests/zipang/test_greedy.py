@@ -43,3 +43,25 @@ def test_greedy_blocks_with_a_coin_when_its_hand_would_lose():
     state = act(state, (0, "play:warlord>s1"))
     move = ZipangGreedy().choose(GAME, GAME.view(state, 1), GAME.legal_moves(state, 1), random.Random(1))
     assert move.id == "coin"
+
+
+def test_the_chance_a_hand_of_two_unknown_cards_falls_short_is_the_share_of_pairs_that_do():
+    """The greedy player counts the pairs of unseen cards by BTL value, not pair by pair: the same count, so the
+    same float, as listing every unordered pair of the pool (what it did before), for any pool and strength."""
+    from types import SimpleNamespace
+
+    from games.zipang.data import CARDS
+
+    btl = tuple(card.btl for card in CARDS)
+    greedy = ZipangGreedy()
+    rng = random.Random(5)
+    for _ in range(3000):
+        pool = [rng.randrange(len(btl)) for _ in range(rng.randrange(0, 14))]
+        known = tuple(rng.randrange(len(btl)) for _ in range(rng.randrange(0, 2)))
+        view = SimpleNamespace(seat=0, known=((), known), btl=btl, hand_sizes=(3, len(known) + 2))
+        strength = rng.randrange(0, 14)
+        base = sum(btl[c] for c in known)
+        values = [btl[c] for c in pool]
+        pairs = [(a, b) for i, a in enumerate(values) for b in values[i + 1:]]
+        expected = sum(base + a + b < strength for a, b in pairs) / len(pairs) if pairs else float(base < strength)
+        assert greedy._lose_chance(view, 1, strength, pool) == expected, (pool, known, strength)
