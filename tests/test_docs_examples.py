@@ -127,13 +127,15 @@ def run_tabletop(argv: list[str], timeout: float = HANG_BOUND) -> subprocess.Com
 
 
 def cheap(argv: list[str]) -> list[str]:
-    """The same command, made short: --seconds 0.2, --rounds 1, --games 1, --throughput 2, an arena's searching
-    players on 20 iterations and no --record; a demo gets a --seed (with the stack's iteration budgets, the same game
-    every time, whatever the load)."""
+    """The same command, made short: --seconds 0.2, --rounds 1 (given to every `bench engine` / `bench ai`),
+    --games 1, --throughput 2, an arena's searching players on 20 iterations and no --record; a demo gets a --seed
+    (with the stack's iteration budgets, the same game every time, whatever the load)."""
     out = list(argv)
     for flag, value in (("--seconds", "0.2"), ("--rounds", "1"), ("--games", "1"), ("--throughput", "2")):
         if flag in out:
             out[out.index(flag) + 1] = value
+    if kind(out) in {("bench", "engine"), ("bench", "ai")} and "--rounds" not in out:
+        out += ["--rounds", "1"]  # each path once (both paths still run, alternated, each in a process of its own)
     if "--record" in out:  # a documented run's record file is the docs' data: never written, nor read as a resume
         at = out.index("--record")
         del out[at : at + 2]
