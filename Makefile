@@ -58,8 +58,10 @@ node-deps-if-node:
 	  echo "make: npm ci failed in $(NODE_EXAMPLE); its test will skip" >&2; fi
 
 ## Run every test (unit, integration against real Redis and servers, deploy checks, the browser and Node.js ones).
+## Three workers on two cores: much of an integration test is waiting (on a process starting, a socket, a timer),
+## and a third worker fills it (a full run took 545-558 s with three against 626 s with two, 2026-12-03).
 test: $(STAMP) web-if-node node-deps-if-node
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+	$(BIN)/python -m pytest -q -n 3 --dist loadfile
 
 ## The fast tier for a developer's loop, under 2 minutes: rules engines, conformance, wire, layers, renderers. It
 ## starts no server, browser or process: a test that tries fails (TABLETOP_FAST_TIER, tests/conftest.py).
