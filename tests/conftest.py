@@ -111,35 +111,11 @@ SERVER_FIXTURES = {
 }
 
 
-# The files that take longest (a full run's times, 2026-12-03: 74 s down to 23 s of one worker's time each), run
-# first: `make test` hands whole files to its workers (xdist's loadfile) in the order collected, and a long file
-# handed out last keeps one worker busy while the others idle (tests/test_*.py are collected after every folder).
-# It gained little where measured (545 s against 558 s, three workers), but costs nothing. The order changes which
-# worker runs a file and when, never what it runs.
-FIRST = (
-    "service/test_timers.py", "conformance/test_conformance.py", "ai/test_compiled.py", "test_docs_examples.py",
-    "frontends/test_web_click_play.py", "test_redis_cluster.py", "conformance/test_working_state.py",
-    "frontends/test_frontends.py", "service/test_watch_fanout.py", "service/test_fuzz.py", "ai/test_worker.py",
-    "frontends/test_web_a11y.py", "service/test_replay_consistency.py", "service/test_archive.py",
-    "service/test_chaos.py", "test_launcher.py",
-)
-_TESTS = Path(__file__).parent
-
-
 def pytest_collection_modifyitems(config, items):
     for item in items:
         deploy_check = item.path.is_relative_to(DEPLOY_TESTS)
         if deploy_check or SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.integration)
-    rank = {name: i for i, name in enumerate(FIRST)}
-
-    def first(item) -> int:
-        try:
-            return rank.get(item.path.relative_to(_TESTS).as_posix(), len(FIRST))
-        except ValueError:  # a test outside tests/
-            return len(FIRST)
-
-    items.sort(key=first)  # stable: the rest keep their order, and each file its own
 
 
 # The fast tier (`make test-fast`, TABLETOP_FAST_TIER=1) starts no server, browser or process stack: a test that

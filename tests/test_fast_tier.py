@@ -78,12 +78,3 @@ def test_the_makefile_s_fast_tier_turns_the_guard_on():
     fast = makefile[makefile.index("test-fast:"):]
     fast = fast[: fast.index("\n\n")]
     assert "TABLETOP_FAST_TIER=1" in fast and 'not integration and not slow' in fast
-
-
-def test_the_files_run_first_exist():
-    """tests/conftest.py's FIRST names the slowest files, run first to keep a full run's tail short: a file renamed
-    or removed must leave the list too (a name that matches nothing would silently stop counting)."""
-    from tests.conftest import _TESTS, FIRST
-
-    assert len(set(FIRST)) == len(FIRST)
-    assert [name for name in FIRST if not (_TESTS / name).is_file()] == []
