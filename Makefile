@@ -59,7 +59,7 @@ node-deps-if-node:
 
 ## Run every test (unit, integration against real Redis and servers, deploy checks, the browser and Node.js ones).
 ## Three workers on two cores: much of an integration test is waiting (on a process starting, a socket, a timer),
-## and a third worker fills it (a full run took 545-558 s with three against 626 s with two, 2026-12-03).
+## and a third worker fills it (a full run took 552-562 s with three against 622-650 s with two, 2026-12-03).
 test: $(STAMP) web-if-node node-deps-if-node
 	$(BIN)/python -m pytest -q -n 3 --dist loadfile
 
