@@ -24,6 +24,12 @@ from setuptools.command.build_ext import build_ext
 # The modules mypyc compiles: each game's rules on its working state, and the search's loop. Each must type-check
 # (mypy) and run alike compiled and interpreted (tests/conformance, tests/ai/test_compiled.py).
 COMPILED = (
+    # The moves and their base: native classes, whose fields the compiled rules read as C fields (games/move.py).
+    "games/move.py",
+    "games/hinode/moves.py",
+    "games/naishi/moves.py",
+    "games/zipang/moves.py",
+    "games/kungfur/moves.py",
     "games/hinode/work.py",
     "games/hinode/scoring.py",
     "games/hinode/rules.py",

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, Union
 
 from games import codec
+from games.move import Move  # the base of the typed moves, compiled with them (games/move.py)
 from games.values import chance
 
 S = TypeVar("S")  # state type
@@ -122,32 +123,6 @@ def third_person(verb: str) -> str:
     if len(verb) > 1 and verb.endswith("y") and verb[-2] not in "aeiou":
         return verb[:-1] + "ies"
     return verb + "s"
-
-
-@dataclass(frozen=True)
-class Move:
-    """Base of every typed move. Subclasses are frozen dataclasses and define `id` and `label`.
-
-    `id` is stable (the same move in the same position always has the same id) and short; a frontend sends it
-    back. `label` is the move in the imperative, for its mover ("Develop: ..."); `describe(words)` is the
-    sentence a given reader sees ("You develop ...", "Ann develops ..."). The default sentence conjugates the
-    label's first word and turns "your" into "their"; a move that names other seats overrides `describe`.
-    """
-
-    @property
-    def id(self) -> str:  # pragma: no cover - every subclass overrides
-        raise NotImplementedError
-
-    @property
-    def label(self) -> str:  # pragma: no cover
-        raise NotImplementedError
-
-    def describe(self, words: Words) -> str:
-        verb, _, rest = self.label.partition(" ")
-        verb = verb.rstrip(":").lower()
-        if not words.you:
-            rest = rest.replace("your ", "their ").replace("yourself", "themselves")
-        return f"{words.subject} {words.verb(verb)} {rest}".rstrip()
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ import typing
 from functools import cache
 from typing import Any, TypeVar, Union, get_args, get_origin
 
+from games import compiled
+
 T = TypeVar("T")
 
 class CodecError(ValueError):
@@ -46,7 +48,8 @@ def _fields(cls: type) -> tuple[dataclasses.Field, ...]:
 
 @cache
 def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+    """The field types `cls` declares; for a class compiled by mypyc, as its source writes them (games.compiled)."""
+    return compiled.written_types(cls) if "__mypyc_attrs__" in cls.__dict__ else typing.get_type_hints(cls)
 
 
 def decode(tp: Any, data: Any) -> Any:

@@ -14,6 +14,8 @@ module of an engine package that reads the environment and the file system, once
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -21,7 +23,10 @@ import importlib.util
 import json
 import os
 import sys
+import typing
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 ENV = "TABLETOP_PURE_PYTHON"
 MANIFEST = Path(__file__).with_name("compiled.json")
@@ -106,3 +111,29 @@ def loaded() -> dict[str, bool]:
         for name in MODULES
         if name in sys.modules
     }
+
+
+@cache
+def written_types(cls: type) -> dict[str, Any]:
+    """The field types a class compiled by mypyc was written with, from its source (the codec's, games.codec).
+
+    mypyc rewrites a native class's `__annotations__` (and its dataclass fields' `type`) to the C types it stores:
+    a field written `int | None` reads back as `type`. The build keeps every compiled module's source beside its
+    extension, checked by hash above, so the written annotations are read there (the class body's, and its
+    dataclass bases'), and evaluated in the class's module as `typing.get_type_hints` evaluates them."""
+    hints: dict[str, Any] = {}
+    for base in reversed(cls.__mro__[1:]):
+        if dataclasses.is_dataclass(base):
+            hints.update(written_types(base) if "__mypyc_attrs__" in base.__dict__ else typing.get_type_hints(base))
+    source = Path(__file__).resolve().parent.parent.joinpath(*cls.__module__.split(".")).with_suffix(".py")
+    tree = ast.parse(source.read_text(encoding="utf-8"), str(source))
+    body = next((node.body for node in tree.body if isinstance(node, ast.ClassDef) and node.name == cls.__qualname__),
+                None)
+    if body is None:
+        raise TypeError(f"{cls.__qualname__} is not a top-level class of {source}")
+    fields = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+    written = {stmt.target.id: ast.unparse(stmt.annotation) for stmt in body
+               if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id in fields}
+    holder = type(cls.__name__, (), {"__annotations__": written, "__module__": cls.__module__})
+    hints.update(typing.get_type_hints(holder, vars(sys.modules[cls.__module__])))
+    return hints

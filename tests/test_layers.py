@@ -57,7 +57,9 @@ ENGINE_STDLIB = frozenset({
 EXTRA_STDLIB = {
     "games.registry": {"importlib"},  # it imports the game packages it hosts
     # which path runs (compiled or interpreted) is decided once, from the environment and the build's record
-    "games.compiled": {"hashlib", "importlib", "os", "pathlib", "sys"},
+    "games.compiled": {"ast", "hashlib", "importlib", "os", "pathlib", "sys"},
+    # the compiler's own decorator library (a dependency, as for every package mypyc builds): games/move.py
+    "games.move": {"mypy_extensions"},
 }
 
 

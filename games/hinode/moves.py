@@ -8,6 +8,12 @@ from games.base import Move, Words
 from games.hinode.data import COLOURS, SKILL_COST, TRIBE_TITLES, TRIBES, card_name, card_title
 
 
+def _colour(colour: int | None) -> str:
+    """A colour the move sets with another field (a skill's payment with the skill, a robbery's with its victim)."""
+    assert colour is not None, "a skill's payment and a robbery's colour are set with the skill and the victim"
+    return COLOURS[colour]
+
+
 def area_title(area: int) -> str:
     """An Area in words: the grid counts rows and columns from 1; area 12 is the Bonus Area."""
     if area == 12:
@@ -63,11 +69,11 @@ class PlayCard(Move):
         if self.resource is not None:
             text += "+" + COLOURS[self.resource]
         if self.skill is not None:
-            text += f"+{TRIBES[self.skill]}/{COLOURS[self.pay]}"
+            text += f"+{TRIBES[self.skill]}/{_colour(self.pay)}"
             if self.target_area is not None:
                 text += f">a{self.target_area}"
             if self.target_seat is not None:
-                text += f">s{self.target_seat}:{COLOURS[self.target_colour]}"
+                text += f">s{self.target_seat}:{_colour(self.target_colour)}"
         return text
 
     @property
@@ -84,12 +90,12 @@ class PlayCard(Move):
         if self.resource is not None:
             text += f" with a {COLOURS[self.resource]} resource"
         if self.skill is not None:
-            text += f" with the {TRIBE_TITLES[self.skill]} skill (paying {SKILL_COST[self.skill]} {COLOURS[self.pay]})"
+            text += f" with the {TRIBE_TITLES[self.skill]} skill (paying {SKILL_COST[self.skill]} {_colour(self.pay)})"
             if self.target_area is not None:
                 text += f", marking {area_title(self.target_area)}"
             if self.target_seat is not None:
                 victim = f"seat {self.target_seat + 1}" if words is None else words.seat(self.target_seat)
-                text += f", taking a {COLOURS[self.target_colour]} resource from {victim}"
+                text += f", taking a {_colour(self.target_colour)} resource from {victim}"
         return text
 
 
