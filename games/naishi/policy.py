@@ -80,9 +80,10 @@ def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], f
     DECLARE_LEAD points it declares the end; its last turn is planned by the exact scores (`_last_turn`)."""
     if work.phase != "turn":
         return moves[int(random_() * len(moves))]
-    if work.final_turn == seat:
+    final = work.final_turn  # an int | None: compared as an int once it is one (None == int is a slow compare)
+    if final is not None and final == seat:
         return _last_turn(work, seat, moves)
-    if not work.developed and work.final_turn is None and _leads(work, seat, moves):
+    if not work.developed and final is None and _leads(work, seat, moves):
         return DECLARE_END
     if random_() < EXPLORE:
         return moves[int(random_() * len(moves))]
@@ -108,7 +109,7 @@ def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], f
         gain = value[card][cell] - value[old][cell] + random_()
         if card == TORII or old == TORII:
             if torii < 0:
-                torii = line.count(TORII) + hand.count(TORII)
+                torii = _count(line, TORII) + _count(hand, TORII)
             after = torii + (card == TORII) - (old == TORII)
             gain += TORII_POINTS[after] - TORII_POINTS[torii]
         if card == RICE:
@@ -176,6 +177,15 @@ def _last_turn(work: Work, seat: int, moves: Sequence[Move]) -> Move:
         if value > best_value:
             best, best_value = move, value
     return best
+
+
+def _count(cards: list[int], card: int) -> int:
+    """`cards.count(card)` spelt out: compiled, a loop compares C ints where `list.count` compares objects."""
+    found = 0
+    for c in cards:
+        if c == card:
+            found += 1
+    return found
 
 
 def _developed(line: list[int], hand: list[int], in_hand: bool, pos: int, card: int) -> int:
