@@ -125,7 +125,8 @@ def written_types(cls: type) -> dict[str, Any]:
     for base in reversed(cls.__mro__[1:]):
         if dataclasses.is_dataclass(base):
             hints.update(written_types(base) if "__mypyc_attrs__" in base.__dict__ else typing.get_type_hints(base))
-    source = Path(__file__).resolve().parent.parent.joinpath(*cls.__module__.split(".")).with_suffix(".py")
+    module = sys.modules[cls.__module__]
+    source = Path(str(module.__file__)).with_name(cls.__module__.rpartition(".")[2] + ".py")  # beside the extension
     tree = ast.parse(source.read_text(encoding="utf-8"), str(source))
     body = next((node.body for node in tree.body if isinstance(node, ast.ClassDef) and node.name == cls.__qualname__),
                 None)
@@ -135,5 +136,5 @@ def written_types(cls: type) -> dict[str, Any]:
     written = {stmt.target.id: ast.unparse(stmt.annotation) for stmt in body
                if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id in fields}
     holder = type(cls.__name__, (), {"__annotations__": written, "__module__": cls.__module__})
-    hints.update(typing.get_type_hints(holder, vars(sys.modules[cls.__module__])))
+    hints.update(typing.get_type_hints(holder, vars(module)))
     return hints
