@@ -108,7 +108,8 @@ def new_game(num_players: int, advanced: bool, vp: tuple[int, ...], start: int, 
 
 def legal_moves(work: Work, seat: int) -> list[Any]:
     """Every legal move of `seat`, in a stable order (empty if it is not to act)."""
-    if work.actor != seat:
+    actor = work.actor  # an int | None, compared as an int (see _card)
+    if actor is None or actor != seat:
         return []
     phase = work.phase
     if phase == PLAY:
@@ -254,11 +255,12 @@ def _card(seat: int, move: PlayCard, colour: int | None) -> Card:
         power, follow = HERO_POWER, True  # "Hero cards are multi-suit and always count as Follow"
     else:
         power, follow = card % SUIT_SIZE + 1, colour is not None and card // SUIT_SIZE == colour
-    resource = move.resource
-    if resource == RED:
-        power = HERO_POWER - power  # "14 minus the current value"; the Hero becomes 0
-    elif resource == BLUE:
-        follow = not follow
+    resource = move.resource  # an int | None, compared as an int (None == int is the slowest compare compiled)
+    if resource is not None:
+        if resource == RED:
+            power = HERO_POWER - power  # "14 minus the current value"; the Hero becomes 0
+        elif resource == BLUE:
+            follow = not follow
     return (seat, move, power, follow)
 
 

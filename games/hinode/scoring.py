@@ -109,7 +109,7 @@ def rank_keys(work: Work) -> tuple[list[tuple[int, int, int, int, int]], list[tu
             ranking_points[p],
             bonus[p],
             2 * largest_group(marked),
-            HERO_LAST_VP if hero_last == p else 0,
+            HERO_LAST_VP if hero_last is not None and hero_last == p else 0,
             mine // 2 + (majority if mine == most else 0),
         )
         parts.append(seat)
