@@ -99,8 +99,6 @@ BLOCKADE_LOSS: Final = 1
 COUNTER_LOSS: Final = 2
 BANANA_DRAW: Final = 3
 
-_ARENAS: Final = tuple(range(ARENAS))
-_SEATS: Final = (0, 1)
 _RECOVER_CHEF, _RECOVER_DISH, _RECOVER_FOOD, _RECOVER_NONE = (RECOVERS[h] for h in ("chef", "dish", "food", "none"))
 
 
@@ -118,7 +116,7 @@ def reveal(work: Work) -> None:
     assert work.origin is None, "materialized first (games.kungfur.rules.materialize), both sides derived"
     raifu: list[int | None] = [None, None, None]
     used = [0, 0]
-    for seat in _SEATS:
+    for seat in range(2):
         side = work.sides[seat]
         side.hand = tuple(side.avail)
         side.avail = []
@@ -128,7 +126,7 @@ def reveal(work: Work) -> None:
         side.weapons -= sum(side.pw)
         stacks = side.stacks
         used[seat] = len(stacks[0]) + len(stacks[1]) + len(stacks[2])
-        for k in _ARENAS:
+        for k in range(ARENAS):
             stack = stacks[k]
             if stack and stack[0] == RAIFU:
                 for other in OTHER_ARENAS[k]:
@@ -181,7 +179,7 @@ def _open(work: Work) -> None:
     when they face each other: the loser decides first)."""
     k = work.arena
     queue = work.queue  # empty: the battle's decisions are all made
-    for seat in _SEATS:
+    for seat in range(2):
         lead = leader(work.sides[seat], k)
         if lead == SHU:
             queue.append((seat, SHU_CHOICE))
@@ -345,7 +343,7 @@ def fight(work: Work) -> None:
     k = work.arena
     sides = work.sides
     ap = work.ap
-    for seat in _SEATS:
+    for seat in range(2):
         me, them = sides[seat], sides[1 - seat]
         stack = me.stacks[k]
         lead = stack[0] if stack else None
@@ -381,7 +379,7 @@ def fight(work: Work) -> None:
         work.todo = list(work.rewards[k])
         work.rewards = with_item(work.rewards, k, ())
     if work.hua[k] is None:
-        for seat in _SEATS:
+        for seat in range(2):
             side = sides[seat]
             if side.hua and leader(side, k) == HUA:
                 work.hua = with_item(work.hua, k, seat)

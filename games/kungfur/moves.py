@@ -7,6 +7,7 @@ small; every move is built once (`LEADS`, `ASSISTS`, ...) and shared.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from games.base import Move, Words
 from games.kungfur.data import ARENAS, CARDS, KEYS, NAMES
@@ -179,17 +180,18 @@ class Recover(Move):
 
 MOVE_TYPES = (Lead, Assist, Token, Reinforce, Done, ShuAdd, RingoAdd, BananaPick, KkamiTake, Recover)
 
-_N = len(CARDS)
-LEADS = tuple(tuple(Lead(k, c) for c in range(_N)) for k in range(ARENAS))
-ASSISTS = tuple(tuple(Assist(k, c) for c in range(_N)) for k in range(ARENAS))
-WEAPON_TOKENS = tuple(Token(k, "weapon") for k in range(ARENAS))
-COCONUT_TOKENS = tuple(Token(k, "coconut") for k in range(ARENAS))
-REINFORCE = Reinforce()
-DONE = Done()
-SHU_ADDS = tuple(ShuAdd(c) for c in range(_N))
-SHU_NONE = ShuAdd(None)
-RINGO_ADDS = tuple(RingoAdd(n) for n in range(5))
-BANANA_PICKS = tuple(BananaPick(c) for c in range(_N))
-KKAMI_TAKES = tuple(KkamiTake(c) for c in range(_N))
+_N: Final = len(CARDS)
+# The moves, built once and shared (Final: compiled, a read is a C global, not a module dictionary lookup).
+LEADS: Final = tuple(tuple(Lead(k, c) for c in range(_N)) for k in range(ARENAS))
+ASSISTS: Final = tuple(tuple(Assist(k, c) for c in range(_N)) for k in range(ARENAS))
+WEAPON_TOKENS: Final = tuple(Token(k, "weapon") for k in range(ARENAS))
+COCONUT_TOKENS: Final = tuple(Token(k, "coconut") for k in range(ARENAS))
+REINFORCE: Final = Reinforce()
+DONE: Final = Done()
+SHU_ADDS: Final = tuple(ShuAdd(c) for c in range(_N))
+SHU_NONE: Final = ShuAdd(None)
+RINGO_ADDS: Final = tuple(RingoAdd(n) for n in range(5))
+BANANA_PICKS: Final = tuple(BananaPick(c) for c in range(_N))
+KKAMI_TAKES: Final = tuple(KkamiTake(c) for c in range(_N))
 RECOVERS = {how: Recover(how) for how in RECOVER_LABELS}
 PLANNING_TYPES = (Lead, Assist, Token, Reinforce, Done)

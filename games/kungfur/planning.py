@@ -17,7 +17,8 @@ from games.kungfur.moves import ASSISTS, COCONUT_TOKENS, DONE, LEADS, REINFORCE,
 from games.kungfur.state import Plan, Player
 from games.kungfur.work import Side, Work
 
-_ARENAS: Final = (0, 1, 2)
+# The arenas are 0-2 and the seats 0-1: loops run over `range(3)` and `range(2)`, which mypyc compiles to C loops
+# (over a tuple constant it iterated Python objects).
 LONER: Final = TUMAZ  # the animal that fights alone: never an assistant, and none under it
 _CACHE_MAX: Final = 100_000  # keys a long search sees stay far below this; a bound all the same
 
@@ -144,23 +145,31 @@ def plan_moves(work: Work, seat: int) -> Sequence[Move]:
     return moves  # the remembered tuple itself: a list of legal moves is read, never changed
 
 
-def _list_plan_moves(animals: bool, avail: Sequence[int], room: bool, reinforce: bool, weapons_left: bool,
-                     coconuts_left: bool, *shapes: int) -> tuple[Move, ...]:
+def _list_plan_moves(animals: bool, avail: list[int], room: bool, reinforce: bool, weapons_left: bool,
+                     coconuts_left: bool, shape0: int, shape1: int, shape2: int) -> tuple[Move, ...]:
+    # Spelt out for the compiled path, where this runs for every key a search has not met yet (several an iteration,
+    # all search long): native loops over the arenas and the cards (`avail` is sorted, so a repeated card is the one
+    # before), no set, sort, comprehension, `+=` or tuple of the shapes.
     moves: list[Move] = []
     if animals:
-        cards = sorted(set(avail))
-        for k in _ARENAS:
-            if shapes[k] == 0:
-                leads = LEADS[k]
-                moves += [leads[c] for c in cards if room or c == HIMIKO]
-            elif shapes[k] == 1:
-                assists = ASSISTS[k]
-                moves += [assists[c] for c in cards if c != LONER and (room or c == HIMIKO)]
+        for k in range(3):
+            shape = shape0 if k == 0 else shape1 if k == 1 else shape2
+            if shape > 1:
+                continue
+            lead = shape == 0
+            table = LEADS[k] if lead else ASSISTS[k]
+            last = -1
+            for c in avail:
+                if c == last:
+                    continue
+                last = c
+                if (room or c == HIMIKO) and (lead or c != LONER):
+                    moves.append(table[c])
         if reinforce:
             moves.append(REINFORCE)
     if weapons_left or coconuts_left:
-        for k in _ARENAS:
-            if shapes[k]:
+        for k in range(3):
+            if (shape0 if k == 0 else shape1 if k == 1 else shape2) != 0:
                 if weapons_left:
                     moves.append(WEAPON_TOKENS[k])
                 if coconuts_left:

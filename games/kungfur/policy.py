@@ -15,7 +15,8 @@ from games.kungfur.work import Side, Work
 
 EXPLORE: Final = 0.25  # share of uniformly random picks
 WEAPON: Final = 0.8  # chance to put down another Hidden Weapon
-_ARENAS: Final = (0, 1, 2)
+# The arenas are 0-2 and the seats 0-1: loops run over `range(3)` and `range(2)`, which mypyc compiles to C loops
+# (over a tuple constant it iterated Python objects).
 
 
 def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], float]) -> Move:
@@ -53,7 +54,7 @@ def _plan_pick(work: Work, side: Side, random_: Callable[[], float]) -> Move | N
             best, best_key = -1, -1.0
             rewards = work.rewards
             shapes = side.shapes
-            for k in _ARENAS:
+            for k in range(3):
                 shape = shapes[k]
                 if shape == 0:
                     key = 2 * len(rewards[k]) + 1 + random_()
@@ -73,7 +74,7 @@ def _plan_pick(work: Work, side: Side, random_: Callable[[], float]) -> Move | N
                     return LEADS[best][card]
                 if card != LONER:
                     return ASSISTS[best][card]
-    used = [k for k in _ARENAS if stacks[k]]
+    used = [k for k in range(3) if stacks[k]]
     if used:
         if side.coconuts > sum(side.pc):
             return COCONUT_TOKENS[used[int(random_() * len(used))]]

@@ -16,7 +16,6 @@ LIMIT_4_SP: Final = 8
 LIMIT_5_SP: Final = 4
 LEAD_VP: Final = 4  # a lead of this many VP wins
 
-_SEATS: Final = (0, 1)
 _BOTH: Final = (0, 1)
 _ONE: Final = ((0,), (1,))
 
@@ -60,7 +59,7 @@ def _start_regroup(work: Work) -> None:
     """The used animals go to the rest area; the card limit and the Special Dish follow the SP; a seat that placed
     no animal (or won a Ginseng, above SP 4) recovers for free; the others decide in the open."""
     queue = work.queue
-    for seat in _SEATS:
+    for seat in range(2):
         side = work.sides[seat]
         stacks = side.stacks
         rest = with_cards(side.rest, (*stacks[0], *stacks[1], *stacks[2]))
