@@ -90,16 +90,24 @@ def rank_keys(work: Work) -> tuple[list[tuple[int, int, int, int, int]], list[tu
         in_bonus = bonus_colour != WHITE and NAWABARI_COLOUR[card] == bonus_colour
         if on_first is not None:
             ranking_points[on_first] += vp[2 * card]
-            bonus[on_first] += in_bonus
+            if in_bonus:
+                bonus[on_first] += 1
         if on_second is not None:
             ranking_points[on_second] += vp[2 * card + 1]
-            bonus[on_second] += in_bonus
+            if in_bonus:
+                bonus[on_second] += 1
     marks = marked_by_position(work.skill_markers, first, second)
     # Treasure: 1 VP per 2 yellow held, plus the 6 VP majority split evenly (rounded down) among those tied for most
     resources = work.resources
     yellows = [resources[p * 3 + YELLOW] for p in range(work.num_players)]
-    most = max(yellows)
-    majority = TREASURE_MAJORITY_VP // yellows.count(most) if most > 0 else 0  # nobody "has the most" of none
+    # the most held and by how many seats, by loops on ints (compiled, max() and list.count compare objects)
+    most = holders = 0
+    for held in yellows:
+        if held > most:
+            most, holders = held, 1
+        elif held == most:
+            holders += 1
+    majority = TREASURE_MAJORITY_VP // holders if most > 0 else 0  # nobody "has the most" of none
     hero_last = work.hero_last
     parts = []
     keys = []
@@ -113,15 +121,19 @@ def rank_keys(work: Work) -> tuple[list[tuple[int, int, int, int, int]], list[tu
             mine // 2 + (majority if mine == most else 0),
         )
         parts.append(seat)
-        keys.append((sum(seat), marked.bit_count()))
+        keys.append((seat[0] + seat[1] + seat[2] + seat[3] + seat[4], marked.bit_count()))
     return parts, keys
 
 
 def outcome(work: Work) -> tuple[list[int], tuple[int, ...]]:
     """Every seat's total and the seats ranked first (the search's cheap reading of `score`)."""
     _, keys = rank_keys(work)
-    best = max(keys)
-    return [total for total, _ in keys], tuple([p for p, key in enumerate(keys) if key == best])
+    best, best_tie = keys[0]  # the best key, compared as ints (compiled, max() of tuples compares objects)
+    for total, tie in keys:
+        if total > best or (total == best and tie > best_tie):
+            best, best_tie = total, tie
+    winners = tuple([p for p, (total, tie) in enumerate(keys) if total == best and tie == best_tie])
+    return [total for total, _ in keys], winners
 
 
 def score(state: State) -> Score:
