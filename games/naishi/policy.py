@@ -109,7 +109,7 @@ def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], f
         gain = value[card][cell] - value[old][cell] + random_()
         if card == TORII or old == TORII:
             if torii < 0:
-                torii = _count(line, TORII) + _count(hand, TORII)
+                torii = line.count(TORII) + hand.count(TORII)
             after = torii + (card == TORII) - (old == TORII)
             gain += TORII_POINTS[after] - TORII_POINTS[torii]
         if card == RICE:
@@ -177,15 +177,6 @@ def _last_turn(work: Work, seat: int, moves: Sequence[Move]) -> Move:
         if value > best_value:
             best, best_value = move, value
     return best
-
-
-def _count(cards: list[int], card: int) -> int:
-    """`cards.count(card)` spelt out: compiled, a loop compares C ints where `list.count` compares objects."""
-    found = 0
-    for c in cards:
-        if c == card:
-            found += 1
-    return found
 
 
 def _developed(line: list[int], hand: list[int], in_hand: bool, pos: int, card: int) -> int:
