@@ -46,10 +46,7 @@ def _fields(cls: type) -> tuple[dataclasses.Field, ...]:
     return tuple(f for f in dataclasses.fields(cls) if f.init)
 
 
-@cache
-def _hints(cls: type) -> dict[str, Any]:
-    """The field types `cls` declares; for a class compiled by mypyc, as its source writes them (games.compiled)."""
-    return compiled.written_types(cls) if "__mypyc_attrs__" in cls.__dict__ else typing.get_type_hints(cls)
+_hints = compiled.field_types  # the field types `cls` declares (a class compiled by mypyc: as its source writes them)
 
 
 def decode(tp: Any, data: Any) -> Any:

@@ -114,17 +114,19 @@ def loaded() -> dict[str, bool]:
 
 
 @cache
-def written_types(cls: type) -> dict[str, Any]:
-    """The field types a class compiled by mypyc was written with, from its source (the codec's, games.codec).
-
-    mypyc rewrites a native class's `__annotations__` (and its dataclass fields' `type`) to the C types it stores:
-    a field written `int | None` reads back as `type`. The build keeps every compiled module's source beside its
-    extension, checked by hash above, so the written annotations are read there (the class body's, and its
-    dataclass bases'), and evaluated in the class's module as `typing.get_type_hints` evaluates them."""
+def field_types(cls: type) -> dict[str, Any]:
+    """The field types a dataclass was written with (the codec's, games.codec): `typing.get_type_hints`, except for
+    a class compiled by mypyc (a native class: `__mypyc_attrs__`), whose `__annotations__` (and dataclass fields'
+    `type`) mypyc rewrote to the C types it stores: a field written `int | None` reads back as `type`. The build keeps
+    every compiled module's source beside its extension, checked by hash above, so such a class's annotations are
+    read there (its body's, and its dataclass bases' by this same function) and evaluated in its module as
+    `typing.get_type_hints` evaluates them."""
+    if "__mypyc_attrs__" not in cls.__dict__:
+        return typing.get_type_hints(cls)
     hints: dict[str, Any] = {}
     for base in reversed(cls.__mro__[1:]):
         if dataclasses.is_dataclass(base):
-            hints.update(written_types(base) if "__mypyc_attrs__" in base.__dict__ else typing.get_type_hints(base))
+            hints.update(field_types(base))
     module = sys.modules[cls.__module__]
     source = Path(str(module.__file__)).with_name(cls.__module__.rpartition(".")[2] + ".py")  # beside the extension
     tree = ast.parse(source.read_text(encoding="utf-8"), str(source))

@@ -12,13 +12,11 @@ from collections.abc import Sequence
 from typing import Final
 
 from games.base import Move
-from games.kungfur.data import HIMIKO, MAX_PER_ARENA, REINFORCEMENTS, TUMAZ
+from games.kungfur.data import ARENAS, HIMIKO, MAX_PER_ARENA, REINFORCEMENTS, TUMAZ
 from games.kungfur.moves import ASSISTS, COCONUT_TOKENS, DONE, LEADS, REINFORCE, WEAPON_TOKENS
 from games.kungfur.state import Plan, Player
 from games.kungfur.work import Side, Work
 
-# The arenas are 0-2 and the seats 0-1: loops run over `range(3)` and `range(2)`, which mypyc compiles to C loops
-# (over a tuple constant it iterated Python objects).
 LONER: Final = TUMAZ  # the animal that fights alone: never an assistant, and none under it
 _CACHE_MAX: Final = 100_000  # keys a long search sees stay far below this; a bound all the same
 
@@ -139,21 +137,20 @@ def plan_moves(work: Work, seat: int) -> Sequence[Move]:
     if moves is None:
         if len(_PLAN_MOVES) >= _CACHE_MAX:
             _PLAN_MOVES.clear()
-        moves = _PLAN_MOVES[key] = _list_plan_moves(
-            animals, side.avail, room, reinforce, weapons_left, coconuts_left, shapes[0], shapes[1], shapes[2]
-        )
+        moves = _PLAN_MOVES[key] = _list_plan_moves(animals, side.avail, room, reinforce, weapons_left, coconuts_left,
+                                                    shapes)
     return moves  # the remembered tuple itself: a list of legal moves is read, never changed
 
 
 def _list_plan_moves(animals: bool, avail: list[int], room: bool, reinforce: bool, weapons_left: bool,
-                     coconuts_left: bool, shape0: int, shape1: int, shape2: int) -> tuple[Move, ...]:
+                     coconuts_left: bool, shapes: list[int]) -> tuple[Move, ...]:
     # Spelt out for the compiled path, where this runs for every key a search has not met yet (several an iteration,
-    # all search long): native loops over the arenas and the cards (`avail` is sorted, so a repeated card is the one
-    # before), no set, sort, comprehension, `+=` or tuple of the shapes.
+    # all search long): loops over `range()` and the cards (`avail` is sorted, so a repeated card is the one before),
+    # which mypyc compiles to C loops, with no set, sort, comprehension, `+=` or tuple constant to iterate.
     moves: list[Move] = []
     if animals:
-        for k in range(3):
-            shape = shape0 if k == 0 else shape1 if k == 1 else shape2
+        for k in range(ARENAS):
+            shape = shapes[k]
             if shape > 1:
                 continue
             lead = shape == 0
@@ -168,8 +165,8 @@ def _list_plan_moves(animals: bool, avail: list[int], room: bool, reinforce: boo
         if reinforce:
             moves.append(REINFORCE)
     if weapons_left or coconuts_left:
-        for k in range(3):
-            if (shape0 if k == 0 else shape1 if k == 1 else shape2) != 0:
+        for k in range(ARENAS):
+            if shapes[k]:
                 if weapons_left:
                     moves.append(WEAPON_TOKENS[k])
                 if coconuts_left:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from games.base import Move, PlayoutPolicy
-from games.kungfur.data import HIMIKO
+from games.kungfur.data import ARENAS, HIMIKO
 from games.kungfur.moves import ASSISTS, COCONUT_TOKENS, DONE, LEADS, WEAPON_TOKENS
 from games.kungfur.planning import LONER, derive
 from games.kungfur.state import PLAN, RECOVER
@@ -15,8 +15,6 @@ from games.kungfur.work import Side, Work
 
 EXPLORE: Final = 0.25  # share of uniformly random picks
 WEAPON: Final = 0.8  # chance to put down another Hidden Weapon
-# The arenas are 0-2 and the seats 0-1: loops run over `range(3)` and `range(2)`, which mypyc compiles to C loops
-# (over a tuple constant it iterated Python objects).
 
 
 def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], float]) -> Move:
@@ -54,7 +52,7 @@ def _plan_pick(work: Work, side: Side, random_: Callable[[], float]) -> Move | N
             best, best_key = -1, -1.0
             rewards = work.rewards
             shapes = side.shapes
-            for k in range(3):
+            for k in range(ARENAS):  # a C loop compiled (over a tuple constant: Python objects)
                 shape = shapes[k]
                 if shape == 0:
                     key = 2 * len(rewards[k]) + 1 + random_()
@@ -74,7 +72,7 @@ def _plan_pick(work: Work, side: Side, random_: Callable[[], float]) -> Move | N
                     return LEADS[best][card]
                 if card != LONER:
                     return ASSISTS[best][card]
-    used = [k for k in range(3) if stacks[k]]
+    used = [k for k in range(ARENAS) if stacks[k]]
     if used:
         if side.coconuts > sum(side.pc):
             return COCONUT_TOKENS[used[int(random_() * len(used))]]

@@ -197,7 +197,7 @@ print(json.dumps(out))
 @pytest.mark.integration
 def test_the_codec_reads_a_compiled_moves_field_types_as_the_pure_path_does():
     """mypyc rewrites a native class's annotations (`int | None` reads back as `type`); the codec reads the types
-    the source writes (games.compiled.written_types), so a stored move decodes alike on both paths."""
+    the source writes (games.compiled.field_types), so a stored move decodes alike on both paths."""
     def hints(env: dict[str, str]) -> dict:
         done = subprocess.run([sys.executable, "-c", HINTS], env=env, cwd=REPO, capture_output=True, text=True,
                               check=True)
