@@ -26,6 +26,8 @@ from setuptools.command.build_ext import build_ext
 COMPILED = (
     # The moves and their base: native classes, whose fields the compiled rules read as C fields (games/move.py).
     "games/move.py",
+    # A game's rules and playout pick as one native object, the search's loop calls (games/search_rules.py).
+    "games/search_rules.py",
     "games/hinode/moves.py",
     "games/naishi/moves.py",
     "games/zipang/moves.py",

@@ -9,19 +9,20 @@ import json
 import random
 import time
 
-from ai.ismcts import SearchConfig, _playout, _playout_pick, outcome_rewards, rules_and_policy
+from ai.ismcts import SearchConfig, _playout, outcome_rewards, rules_and_policy, search_rules
 from bench import paths as both_paths
 from games import compiled, registry
 
 _UNIFORM = SearchConfig(game_policy=False)  # the search's playouts without a policy: uniform, to the end
 
 
-def working_playout(rules, pick, game, num_seats: int, options: dict, seed: int, rng: random.Random) -> int:
-    """One random game on the working state, played out by the search's own playout (compiled with it; a uniform
-    pick by `random()`), ending with the rewards from its outcome; return how many moves it took."""
+def working_playout(rules, searched, game, num_seats: int, options: dict, seed: int) -> int:
+    """One random game on the working state, played out by the search's own playout (compiled with it, through the
+    rules as it calls them, `searched`: a uniform pick by `random()`), ending with the rewards from its outcome;
+    return how many moves it took."""
     work = rules.thaw(game.new_game(num_seats, options, seed))
-    moves = _playout(rules, work, rng, _UNIFORM, pick)
-    outcome_rewards(*rules.outcome(work))
+    moves = _playout(searched, work, _UNIFORM)
+    outcome_rewards(*searched.outcome(work))
     return moves
 
 
@@ -66,10 +67,10 @@ def main(argv: list[str]) -> int:
         options[name] = json.loads(value)
     rng = random.Random(args.seed)
     print(f"game={args.game} seats={seats} options={json.dumps(options)}; path: {compiled.PATH}")
-    rules, _ = rules_and_policy(game)
-    pick = _playout_pick(rules, None, _UNIFORM, rng)
+    rules, policy = rules_and_policy(game)
+    searched = search_rules(rules, policy, _UNIFORM, rng)  # the game's policy off: uniform picks
     paths = [("engine", lambda seed: playout(game, seats, options, seed, rng)),
-             ("fast path", lambda seed: working_playout(rules, pick, game, seats, options, seed, rng))]
+             ("fast path", lambda seed: working_playout(rules, searched, game, seats, options, seed))]
     figures = {}
     for name, run in paths:
         games = moves = 0

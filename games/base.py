@@ -223,6 +223,9 @@ class PlayoutPolicy:
 
     choose: Any  # Callable[[W, int, Sequence[Move], Callable[[], float]], Move]
     tree_opponents: bool = False
+    # The game's `games.search_rules.SearchRules` subclass (its rules and this policy as one native object), which
+    # the compiled search's loop calls through C; None: the loop calls the rules module's functions.
+    search: Any = None
 
 
 _ACTING: dict[tuple[int, ...], frozenset[int]] = {}

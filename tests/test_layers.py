@@ -58,8 +58,10 @@ EXTRA_STDLIB = {
     "games.registry": {"importlib"},  # it imports the game packages it hosts
     # which path runs (compiled or interpreted) is decided once, from the environment and the build's record
     "games.compiled": {"ast", "hashlib", "importlib", "os", "pathlib", "sys"},
-    # the compiler's own decorator library (a dependency, as for every package mypyc builds): games/move.py
+    # the compiler's own decorator library (a dependency, as for every package mypyc builds): the native bases
+    # that interpreted classes may derive from (games/move.py, games/search_rules.py)
     "games.move": {"mypy_extensions"},
+    "games.search_rules": {"mypy_extensions"},
 }
 
 

@@ -1,23 +1,23 @@
 """The search's inner loop (ai.ismcts): one iteration's selection, expansion, playout and back-up on a working
 state, and the tree's nodes. A module of its own so that the build compiles it (mypyc, setup.py) beside the games'
 rules; ai.ismcts keeps the search's interface (budgets, results, the tree's growth) and re-exports these names.
-Typed for mypyc: the rules, the working state and the moves stay `Any` (each game's own), the tree is native."""
+Typed for mypyc: the rules are a `games.search_rules.SearchRules` (a native call each, compiled), the working state
+and the moves stay `Any` (each game's own), the tree is native."""
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from math import log, sqrt  # by name: compiled, mypyc calls C's sqrt (as a local it was a Python call)
 from typing import Any, Final
 
-from games.base import Move, PlayoutPolicy
+from games.base import Move
 from games.deal import randbelow
+from games.search_rules import SearchRules
 
 MARGIN_WEIGHT: Final = 0.1  # share of the reward that is the normalised score margin; the rest is winning
 
-Pick = Callable[[Any, int, Sequence[Move], random.Random], Move]  # a playout's choice: (work, seat, moves, rng)
-Rules = Any  # a game's rules module (games.base.Rules): its functions are called as the module's attributes
 
 
 class Node:
@@ -85,36 +85,32 @@ def outcome_rewards(totals: Sequence[int], winners: Sequence[int]) -> list[float
 
 
 
-def _others_first(rules: Rules, work: Any, observer: int, rng: random.Random, pick: Pick) -> None:
+def _others_first(rules: SearchRules, work: Any, observer: int) -> None:
     """At a root the observer shares with other seats (a simultaneous step: Kung Fur Fight's secret plans, Naishi's
     gifts), what the others choose in it is hidden from the observer until the step ends, as their hands are: each
     determinization draws it, by the playout policy, before the observer chooses, and the observer then picks by
     UCB1 among its own moves alone. Searched in the tree (regret matching over both seats' moves), the seat that
     planned first played far worse than the one that planned once the other was done (83% and 65% of equal
     games won by the second planner): the choice was the same, only the search differed."""
-    to_act = rules.to_act
-    acting = to_act(work)
+    acting = rules.to_act(work)
     if len(acting) < 2 or observer not in acting:
         return
-    legal_moves = rules.legal_moves
-    play = rules.play
     for _ in range(1000):  # a simultaneous step ends; the bound only guards against rules that never end it
         others = [s for s in acting if s != observer]
         if not others or observer not in acting:
             break
         seat = others[0]
-        play(work, seat, pick(work, seat, legal_moves(work, seat), rng))
-        acting = to_act(work)
+        rules.play(work, seat, rules.pick(work, seat, rules.legal_moves(work, seat)))
+        acting = rules.to_act(work)
 
 
 def _iterate(
     root: Node,
-    rules: Rules,
+    rules: SearchRules,
     work: Any,
     observer: int,
     rng: random.Random,
     config: Any,
-    pick: Pick,
     by_policy: bool = False,
 ) -> None:
     """One iteration on one determinization (`work`, played on in place): select and expand, play out, back up.
@@ -125,23 +121,21 @@ def _iterate(
     search on the true state lets it play its hand. In Naishi at normal's budget, not peeking cost 5.7 points with
     these over 600 games (44.3% against the cheating twin); UCB1 opponents lost 5.5 and 10.5 points more on the
     deals of two of those seeds (docs/ai.md). The policy sees the determinized hand,
-    so the opponent plays it; the tree still branches on every move it makes."""
-    to_act = rules.to_act
-    legal_moves = rules.legal_moves
-    play = rules.play  # unchecked: every move made here was listed by legal_moves
+    so the opponent plays it; the tree still branches on every move it makes. Every move made here was listed by
+    `legal_moves`, so `play` is the unchecked one."""
     c = config.exploration
     path: list[tuple[Node, int]] = []  # (edge node, seat whose reward it keeps)
     matched: list[tuple[Node, int, list[Node], float]] = []  # simultaneous picks: (edge, seat, siblings, prob)
     node = root
     expanded = False
     while not expanded:
-        acting = to_act(work)
+        acting = rules.to_act(work)
         if not acting:
             break
         if len(acting) == 1:
             (seat,) = acting
             if by_policy and seat != observer:
-                move = pick(work, seat, legal_moves(work, seat), rng)
+                move = rules.pick(work, seat, rules.legal_moves(work, seat))
                 table = node.children.get(seat)
                 if table is None:
                     table = node.children[seat] = {}
@@ -150,12 +144,12 @@ def _iterate(
                 if child is None:
                     child = table[mid] = Node()
                     expanded = True
-                play(work, seat, move)
+                rules.play(work, seat, move)
                 node = child
                 continue
-            child, move, expanded = _select(node, seat, legal_moves(work, seat), c, rng)
+            child, move, expanded = _select(node, seat, rules.legal_moves(work, seat), c, rng)
             path.append((child, seat))
-            play(work, seat, move)
+            rules.play(work, seat, move)
             node = child
             continue
         # A simultaneous step: the observer first, from its information set; every seat decoupled, by regret
@@ -167,10 +161,10 @@ def _iterate(
         mover_ids: list[str] = []
         observer_child: Node | None = None
         for seat in order:
-            child, move, new, siblings, prob = _match_regret(node, seat, legal_moves(work, seat), rng)
+            child, move, new, siblings, prob = _match_regret(node, seat, rules.legal_moves(work, seat), rng)
             expanded = expanded or new
             matched.append((child, seat, siblings, prob))
-            play(work, seat, move)
+            rules.play(work, seat, move)
             if seat == observer:
                 observer_child = child
             else:
@@ -181,8 +175,8 @@ def _iterate(
         if following is None:
             following = holder.after[key] = Node()
         node = following
-    if to_act(work):
-        _playout(rules, work, rng, config, pick)
+    if rules.to_act(work):
+        _playout(rules, work, config)
     totals, winners = rules.outcome(work)
     result = outcome_rewards(totals, winners)
     share = 1.0 / len(winners) if winners else 0.0
@@ -281,37 +275,18 @@ def _match_regret(
     return children[index], moves[index], new, children, probs[index]
 
 
-def _playout(rules: Rules, work: Any, rng: random.Random, config: Any, pick: Pick) -> int:
-    """Play on in `work` (random moves, or a policy's) to the end or the depth cut; return how many moves that took
-    (`tabletop bench engine` counts its fast path's moves by it)."""
-    to_act = rules.to_act
-    legal_moves = rules.legal_moves
-    play = rules.play  # unchecked: every move made here was listed by legal_moves
+def _playout(rules: SearchRules, work: Any, config: Any) -> int:
+    """Play on in `work` (by `rules.pick`) to the end or the depth cut; return how many moves that took (`tabletop
+    bench engine` counts its fast path's moves by it). `play` is unchecked: every move was listed by legal_moves."""
     depth = config.playout_depth
     steps = 0
     while True:
-        acting = to_act(work)
+        acting = rules.to_act(work)
         if not acting:
             break
         if depth is not None and steps >= depth:
             break
         seat = acting[0]
-        play(work, seat, pick(work, seat, legal_moves(work, seat), rng))
+        rules.play(work, seat, rules.pick(work, seat, rules.legal_moves(work, seat)))
         steps += 1
     return steps
-
-
-def _playout_pick(rules: Rules, policy: PlayoutPolicy | None, config: Any, rng: random.Random) -> Pick:
-    """How playouts pick a move: the config's policy, else the game's own (if `game_policy`), else uniformly.
-
-    `rng` is the search's generator, the one every pick of the search is passed: the game's policy and the uniform
-    pick draw from its `random`, bound here once (binding it at every pick cost a compiled Hinode iteration 3%)."""
-    custom = config.playout_policy
-    if custom is not None:
-        return lambda work, seat, moves, rng: custom(rules, work, seat, moves, rng)
-    random_ = rng.random
-    if policy is not None and config.game_policy:
-        choose = policy.choose
-        return lambda work, seat, moves, rng: choose(work, seat, moves, random_)
-    return lambda work, seat, moves, rng: moves[int(random_() * len(moves))]  # random() beats randrange()
-

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from games.base import PlayoutPolicy
+from games import search_rules
+from games.base import Move, PlayoutPolicy
+from games.hinode import rules
 from games.hinode.data import (
     CHARMONT,
     HERO,
@@ -130,4 +132,25 @@ def _key(strength: int, wanted: bool, best: int) -> int:
 # (ai.ismcts._iterate). Against three greedy players at 5,000 iterations, on the same deals as UCB1-picked opponents:
 # 42.5 of 75 games won against 33.5 (seed 4574), 16.5 of 40 against 21.0 (seed 3193): not shown better either way
 # (docs/ai.md, "Strength"); it models an opponent playing its own hand, as the arena's greedy player does.
-POLICY = PlayoutPolicy(choose=choose, tree_opponents=True)
+class Search(search_rules.SearchRules):
+    """Hinode's rules and this playout policy, for the compiled search's loop (games/search_rules.py)."""
+
+    def to_act(self, work: Any) -> tuple[int, ...]:
+        return rules.to_act(work)
+
+    def legal_moves(self, work: Any, seat: int) -> Sequence[Move]:
+        return rules.legal_moves(work, seat)
+
+    def play(self, work: Any, seat: int, move: Move) -> None:
+        rules.play(work, seat, move)
+
+    def outcome(self, work: Any) -> tuple[list[int], tuple[int, ...]]:
+        return rules.outcome(work)
+
+    def pick(self, work: Any, seat: int, moves: Sequence[Move]) -> Move:
+        if self.by_policy:
+            return choose(work, seat, moves, self.random_)
+        return search_rules.uniform(moves, self.random_)
+
+
+POLICY = PlayoutPolicy(choose=choose, tree_opponents=True, search=Search)

@@ -4,9 +4,11 @@ plans a seat cannot see (games.kungfur.views). Strategy only: what is legal is t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Any, Final
 
+from games import search_rules
 from games.base import Move, PlayoutPolicy
+from games.kungfur import rules
 from games.kungfur.data import ARENAS, HIMIKO
 from games.kungfur.moves import ASSISTS, COCONUT_TOKENS, DONE, LEADS, WEAPON_TOKENS
 from games.kungfur.planning import LONER, derive
@@ -90,4 +92,25 @@ def _strongest(cards: Sequence[int], ap: Sequence[int]) -> int:
     return best
 
 
-POLICY = PlayoutPolicy(choose=choose)
+class Search(search_rules.SearchRules):
+    """Kung Fur Fight's rules and this playout policy, for the compiled search's loop (games/search_rules.py)."""
+
+    def to_act(self, work: Any) -> tuple[int, ...]:
+        return rules.to_act(work)
+
+    def legal_moves(self, work: Any, seat: int) -> Sequence[Move]:
+        return rules.legal_moves(work, seat)
+
+    def play(self, work: Any, seat: int, move: Move) -> None:
+        rules.play(work, seat, move)
+
+    def outcome(self, work: Any) -> tuple[list[int], tuple[int, ...]]:
+        return rules.outcome(work)
+
+    def pick(self, work: Any, seat: int, moves: Sequence[Move]) -> Move:
+        if self.by_policy:
+            return choose(work, seat, moves, self.random_)
+        return search_rules.uniform(moves, self.random_)
+
+
+POLICY = PlayoutPolicy(choose=choose, search=Search)

@@ -4,9 +4,11 @@ and the scoring's constants, and picks among the legal moves it is given)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Any, Final
 
+from games import search_rules
 from games.base import Move, PlayoutPolicy
+from games.naishi import rules
 from games.naishi.data import ADVISOR, BANNER, HORSEMAN, MONK, MOUNTAIN, NAMES, NINJA, RICE, RONIN, TORII
 from games.naishi.moves import Develop, Switch
 from games.naishi.rules import DECLARE_END, DEVELOPMENTS, Work, may_declare_end
@@ -206,4 +208,25 @@ def _switched(line: list[int], hand: list[int], kind: str, a: int, b: int) -> in
 
 # The search draws the opponent's moves in its tree with this policy on each determinization, so that the opponent
 # plays the Hand it is dealt there (ai.ismcts._iterate); docs/ai.md has the arena runs.
-POLICY = PlayoutPolicy(choose=choose, tree_opponents=True)
+class Search(search_rules.SearchRules):
+    """Naishi's rules and this playout policy, for the compiled search's loop (games/search_rules.py)."""
+
+    def to_act(self, work: Any) -> tuple[int, ...]:
+        return rules.to_act(work)
+
+    def legal_moves(self, work: Any, seat: int) -> Sequence[Move]:
+        return rules.legal_moves(work, seat)
+
+    def play(self, work: Any, seat: int, move: Move) -> None:
+        rules.play(work, seat, move)
+
+    def outcome(self, work: Any) -> tuple[list[int], tuple[int, ...]]:
+        return rules.outcome(work)
+
+    def pick(self, work: Any, seat: int, moves: Sequence[Move]) -> Move:
+        if self.by_policy:
+            return choose(work, seat, moves, self.random_)
+        return search_rules.uniform(moves, self.random_)
+
+
+POLICY = PlayoutPolicy(choose=choose, tree_opponents=True, search=Search)

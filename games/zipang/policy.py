@@ -11,9 +11,11 @@ that seat has seen of them (`Work.known`) and their sizes: never the cards a det
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final, cast
+from typing import Any, Final, cast
 
+from games import search_rules
 from games.base import Move, PlayoutPolicy
+from games.zipang import rules
 from games.zipang.data import (
     ATTACK,
     CANCEL,
@@ -338,4 +340,25 @@ def _react(work: Work, seat: int, moves: Sequence[Move]) -> Move:
 
 # The search draws the other seats' moves in its tree with this policy on each determinization, so that an opponent
 # plays the hand it is dealt there as the greedy player would (ai.ismcts._iterate); docs/ai.md has the arena runs.
-POLICY = PlayoutPolicy(choose=choose, tree_opponents=True)
+class Search(search_rules.SearchRules):
+    """Zipang's rules and this playout policy, for the compiled search's loop (games/search_rules.py)."""
+
+    def to_act(self, work: Any) -> tuple[int, ...]:
+        return rules.to_act(work)
+
+    def legal_moves(self, work: Any, seat: int) -> Sequence[Move]:
+        return rules.legal_moves(work, seat)
+
+    def play(self, work: Any, seat: int, move: Move) -> None:
+        rules.play(work, seat, move)
+
+    def outcome(self, work: Any) -> tuple[list[int], tuple[int, ...]]:
+        return rules.outcome(work)
+
+    def pick(self, work: Any, seat: int, moves: Sequence[Move]) -> Move:
+        if self.by_policy:
+            return choose(work, seat, moves, self.random_)
+        return search_rules.uniform(moves, self.random_)
+
+
+POLICY = PlayoutPolicy(choose=choose, tree_opponents=True, search=Search)

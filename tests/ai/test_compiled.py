@@ -86,6 +86,31 @@ def test_the_compiled_modules_run_compiled():
 
 
 @needs_both
+def test_the_compiled_search_calls_each_game_through_its_native_class():
+    """The compiled loop reaches the rules by native calls only through the game's own `SearchRules` class
+    (games/search_rules.py): a game whose search fell back to the rules module's functions would still search
+    alike, only slower, so this is what says it did not. A custom playout policy gets the functions."""
+    import random
+
+    from ai import ismcts
+    from games.search_rules import SearchRules
+
+    games = [g for g in registry.all_games() if g.rules.__name__ in compiled.MODULES]
+    assert len(games) >= 4
+    for game in games:
+        rules, policy = ismcts.rules_and_policy(game)
+        assert policy is not None and policy.search is not None, game.info.name
+        searched = ismcts.search_rules(rules, policy, ismcts.SearchConfig(), random.Random(1))
+        assert type(searched) is policy.search and compiled.loaded()[type(searched).__module__]
+        assert searched.by_policy
+        uniform = ismcts.search_rules(rules, policy, ismcts.SearchConfig(game_policy=False), random.Random(1))
+        assert type(uniform) is policy.search and not uniform.by_policy
+        custom = ismcts.SearchConfig(playout_policy=lambda rules, work, seat, moves, rng: moves[0])
+        assert type(ismcts.search_rules(rules, policy, custom, random.Random(1))) is not policy.search
+        assert isinstance(searched, SearchRules)
+
+
+@needs_both
 @pytest.mark.integration
 def test_the_pure_path_runs_the_sources_in_the_same_install():
     code = ("import json, ai.ismcts, games.registry; from games import compiled; "

@@ -275,18 +275,18 @@ def test_at_a_shared_root_the_others_choices_are_drawn_before_the_observer_picks
     game = registry.get("kung-fur-fight")
     rules, policy = ismcts.rules_and_policy(game)
     rng = random.Random(5)
-    pick = ismcts._playout_pick(rules, policy, SearchConfig(), rng)
+    searched = ismcts.search_rules(rules, policy, SearchConfig(), rng)
     state = game.new_game(2, {"cats": "seat0"}, 3)
     assert sorted(game.to_act(state)) == [0, 1]
     for observer in (0, 1):
         work = rules.thaw(game.sample(game.view(state, observer), rng))
-        ismcts._others_first(rules, work, observer, rng, pick)
+        ismcts._others_first(searched, work, observer)
         assert list(rules.to_act(work)) == [observer]
     # Only one seat to act: nothing is drawn, nothing is played.
     alone = game.apply_id(state, 1, "done")
     drawn = game.sample(game.view(alone, 0), random.Random(6))
     work = rules.thaw(drawn)
-    ismcts._others_first(rules, work, 0, rng, pick)
+    ismcts._others_first(searched, work, 0)
     assert list(rules.to_act(work)) == [0] and rules.legal_moves(work, 0) == game.legal_moves(drawn, 0)
 
     tree = ismcts._Tree()

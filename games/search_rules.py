@@ -1,0 +1,52 @@
+"""A game's rules and its playout pick as one object, the one the search's loop (ai/search/loop.py) calls.
+
+Compiled (setup.py), `SearchRules` is a native class. A game's policy module derives its own from it
+(`games.<game>.policy.Search`), whose methods call the game's compiled rules directly, so the compiled loop reaches
+the rules through a native method call: no Python call, no boxed seat, no parsed arguments. Called as the rules
+module's functions, those Python calls were 8% of a compiled Hinode search iteration (docs/ai.md, *Eighth step*).
+
+The class is open to interpreted subclasses. ai.ismcts.search_rules builds the object: the game's own class on the
+compiled path; otherwise an interpreted subclass that holds the rules module's functions and the pick as plain
+attributes, which is what the pure path runs (a method calling the function would add an interpreted frame to every
+call, 3% of a pure Hinode iteration), and what a game with no class of its own (a plugin's, a test's) or a custom
+playout policy gets on either path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from mypy_extensions import mypyc_attr
+
+from games.move import Move
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class SearchRules:
+    """`to_act`, `legal_moves`, `play` and `outcome` are the game's `games.base.Rules` on a working state; `pick`
+    chooses a playout's move with `random_()` draws: by the game's playout policy when `by_policy`, else uniformly."""
+
+    def __init__(self, random_: Callable[[], float], by_policy: bool) -> None:
+        self.random_ = random_
+        self.by_policy = by_policy
+
+    def to_act(self, work: Any) -> tuple[int, ...]:  # pragma: no cover - every subclass overrides
+        raise NotImplementedError
+
+    def legal_moves(self, work: Any, seat: int) -> Sequence[Move]:  # pragma: no cover
+        raise NotImplementedError
+
+    def play(self, work: Any, seat: int, move: Move) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def outcome(self, work: Any) -> tuple[list[int], tuple[int, ...]]:  # pragma: no cover
+        raise NotImplementedError
+
+    def pick(self, work: Any, seat: int, moves: Sequence[Move]) -> Move:  # pragma: no cover
+        raise NotImplementedError
+
+
+def uniform(moves: Sequence[Move], random_: Callable[[], float]) -> Move:
+    """A uniformly random one of `moves`, by one `random_()` draw (cheaper than `randrange`)."""
+    return moves[int(random_() * len(moves))]
