@@ -115,10 +115,14 @@ def legal_moves(work: Work, seat: int) -> list[Any]:
     if phase == PLAY:
         resources = work.resources
         usable = (resources[seat * 3 + RED] > 0) + 2 * (resources[seat * 3 + BLUE] > 0)
-        moves: list[Any] = []
         hand = work.hands[seat]
-        for card in hand:
-            moves += _VARIANTS[card][usable]
+        moves: list[Any]
+        if usable:
+            moves = []
+            for card in hand:
+                moves += _VARIANTS[card][usable]
+        else:  # a play per card (two in five of the calls): a list made at its size
+            moves = [_PLAIN[card] for card in hand]
         hero = hero_playable(work, seat)
         if hero:
             # the start player's Hero on the white Area declares its colour
