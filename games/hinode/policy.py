@@ -19,6 +19,7 @@ from games.hinode.data import (
     YELLOW,
     YOZAKURA,
 )
+from games.hinode.moves import ChooseArea, ChooseTribe
 from games.hinode.rules import hero_playable, pickable, plain_play
 from games.hinode.state import AREA, PICK, PLAY, TRIBE
 from games.hinode.work import Work
@@ -98,7 +99,7 @@ def _pick(work: Work, seat: int, moves: Sequence[Any]) -> Any:
     return moves[pick]
 
 
-def _tribe(moves: Sequence[Any]) -> Any:
+def _tribe(moves: Sequence[ChooseTribe]) -> ChooseTribe:
     """The first tribe offered in the greedy player's order of preference."""
     for tribe in TRIBE_PREFERENCE:
         for move in moves:
@@ -107,8 +108,9 @@ def _tribe(moves: Sequence[Any]) -> Any:
     return moves[0]
 
 
-def _richest_area(work: Work, moves: Sequence[Any]) -> Any:
-    """The Area whose 1st place is worth most (the first of equals)."""
+def _richest_area(work: Work, moves: Sequence[ChooseArea]) -> ChooseArea:
+    """The Area whose 1st place is worth most (the first of equals). The moves typed as what they are, so that
+    compiled, `move.area` is a native field read, not a Python attribute lookup (2.7% of a compiled iteration)."""
     vp, layout = work.vp, work.layout
     pick, most = moves[0], -1
     for move in moves:

@@ -222,19 +222,23 @@ def why_illegal(state: State, move: Any) -> str:
 
 def play(work: Work, seat: int, move: Any) -> None:
     """Make `seat`'s legal `move`, and let every proxy after it play."""
+    # Each move named as its phase's class: compiled, its field is then a native read, not a Python attribute lookup.
     phase = work.phase
     if phase == PLAY:
         _play_card(work, seat, move)
     elif phase == AREA:
-        area = move.area
+        chosen: ChooseArea = move
+        area = chosen.area
         colour = NAWABARI_COLOUR[work.layout[area]]
         work.phase = PLAY
         work.battlefield = area
         work.colour = None if colour == WHITE else colour
     elif phase == PICK:
-        _finish_trick(work, move.colour)
+        taken: TakeResource = move
+        _finish_trick(work, taken.colour)
     else:
-        _choose_tribe(work, seat, move.tribe)
+        tribe: ChooseTribe = move
+        _choose_tribe(work, seat, tribe.tribe)
 
 
 def _choose_tribe(work: Work, seat: int, tribe: int) -> None:
