@@ -49,7 +49,7 @@ __all__ = [
     "_select", "outcome_rewards", "parse_budget", "rewards", "rules_and_policy", "search", "search_rules",
 ]
 
-Pick = Callable[[Any, int, Sequence[Move]], Move]  # a playout's choice: (work, seat, moves), SearchRules.pick
+Pick = Callable[[Any, int], Move]  # a playout's move for a seat: (work, seat), SearchRules.pick
 
 
 @dataclass(frozen=True)
@@ -184,14 +184,20 @@ def search_rules(rules: Rules, policy: PlayoutPolicy | None, config: SearchConfi
     by_policy = custom is None and policy is not None and config.game_policy
     if custom is None and compiled.COMPILED and policy is not None and policy.search is not None:
         return policy.search(random_, by_policy)
+    legal_moves = rules.legal_moves
     pick: Pick
     if custom is not None:
-        pick = lambda work, seat, moves: custom(rules, work, seat, moves, rng)  # noqa: E731
+        pick = lambda work, seat: custom(rules, work, seat, legal_moves(work, seat), rng)  # noqa: E731
     elif by_policy:
         choose = policy.choose  # type: ignore[union-attr]  # by_policy: there is a policy
-        pick = lambda work, seat, moves: choose(work, seat, moves, random_)  # noqa: E731
+        if policy.lists_moves:  # type: ignore[union-attr]
+            pick = lambda work, seat: choose(work, seat, None, random_)  # noqa: E731
+        else:
+            pick = lambda work, seat: choose(work, seat, legal_moves(work, seat), random_)  # noqa: E731
     else:
-        pick = lambda work, seat, moves: moves[int(random_() * len(moves))]  # noqa: E731  # uniform, inline
+        def pick(work: Any, seat: int) -> Move:  # uniform, inline
+            moves = legal_moves(work, seat)
+            return moves[int(random_() * len(moves))]
     return (_ModuleRules if compiled.COMPILED else _module_rules)(rules, random_, by_policy, pick)
 
 

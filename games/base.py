@@ -223,6 +223,8 @@ class PlayoutPolicy:
 
     choose: Any  # Callable[[W, int, Sequence[Move], Callable[[], float]], Move]
     tree_opponents: bool = False
+    # `choose` also takes None for the moves, and then lists them itself where it needs them (the search passes None).
+    lists_moves: bool = False
     # The game's `games.search_rules.SearchRules` subclass (its rules and this policy as one native object), which
     # the compiled search's loop calls through C; None: the loop calls the rules module's functions.
     search: Any = None

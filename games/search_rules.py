@@ -25,7 +25,9 @@ from games.move import Move
 @mypyc_attr(allow_interpreted_subclasses=True)
 class SearchRules:
     """`to_act`, `legal_moves`, `play` and `outcome` are the game's `games.base.Rules` on a working state; `pick`
-    chooses a playout's move with `random_()` draws: by the game's playout policy when `by_policy`, else uniformly."""
+    chooses a playout's move for a seat with `random_()` draws: by the game's playout policy when `by_policy`, else
+    uniformly among its legal moves. It lists them itself, so a policy that can decide without the list (Hinode's
+    plays, `PlayoutPolicy.lists_moves`) does not pay for it."""
 
     def __init__(self, random_: Callable[[], float], by_policy: bool) -> None:
         self.random_ = random_
@@ -43,7 +45,7 @@ class SearchRules:
     def outcome(self, work: Any) -> tuple[list[int], tuple[int, ...]]:  # pragma: no cover
         raise NotImplementedError
 
-    def pick(self, work: Any, seat: int, moves: Sequence[Move]) -> Move:  # pragma: no cover
+    def pick(self, work: Any, seat: int) -> Move:  # pragma: no cover
         raise NotImplementedError
 
 

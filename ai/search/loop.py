@@ -100,7 +100,7 @@ def _others_first(rules: SearchRules, work: Any, observer: int) -> None:
         if not others or observer not in acting:
             break
         seat = others[0]
-        rules.play(work, seat, rules.pick(work, seat, rules.legal_moves(work, seat)))
+        rules.play(work, seat, rules.pick(work, seat))
         acting = rules.to_act(work)
 
 
@@ -135,7 +135,7 @@ def _iterate(
         if len(acting) == 1:
             (seat,) = acting
             if by_policy and seat != observer:
-                move = rules.pick(work, seat, rules.legal_moves(work, seat))
+                move = rules.pick(work, seat)
                 table = node.children.get(seat)
                 if table is None:
                     table = node.children[seat] = {}
@@ -287,6 +287,6 @@ def _playout(rules: SearchRules, work: Any, config: Any) -> int:
         if depth is not None and steps >= depth:
             break
         seat = acting[0]
-        rules.play(work, seat, rules.pick(work, seat, rules.legal_moves(work, seat)))
+        rules.play(work, seat, rules.pick(work, seat))
         steps += 1
     return steps

@@ -20,7 +20,7 @@ from games.hinode.data import (
     YOZAKURA,
 )
 from games.hinode.moves import ChooseArea, ChooseTribe
-from games.hinode.rules import hero_playable, pickable, plain_play
+from games.hinode.rules import hero_playable, legal_moves, pickable, plain_play
 from games.hinode.state import AREA, PICK, PLAY, TRIBE
 from games.hinode.work import Work
 
@@ -33,18 +33,22 @@ _POWER: Final = tuple(c % SUIT_SIZE + 1 for c in range(HERO)) + (HERO_POWER,)
 _FOLLOW: Final = 20  # a strength: 20 for following the colour, plus the power (judgment order, ties aside)
 
 
-def choose(work: Work, seat: int, moves: Sequence[Any], random_: Callable[[], float]) -> Any:
+def choose(work: Work, seat: int, moves: Sequence[Any] | None, random_: Callable[[], float]) -> Any:
     """A cheap rule of thumb for the playouts, after the greedy player's first ideas: fight on the Area worth most;
     where 1st place is worth something take the lead as cheaply as possible (lead high), else dump the lowest
     card; a quarter of the picks stay uniformly random. What the greedy player does by a fixed rule the policy
     does likewise, with no random pick: it plays its Hero in the last trick ("the player who played their Hero
-    card last gains 3 VP"), takes the tribe it prefers, and picks the resource it finds most useful."""
+    card last gains 3 VP"), takes the tribe it prefers, and picks the resource it finds most useful.
+
+    `moves` are `seat`'s legal moves, or None: then they are listed here where needed. Most plays need none (they
+    are read off the hand), so the search's playouts pass None and skip three in four of the lists."""
     phase = work.phase
     if phase == PLAY:
         if work.trick == TRICKS - 1 and hero_playable(work, seat):
             return plain_play(work, HERO)
         if random_() < EXPLORE:
-            return moves[int(random_() * len(moves))]
+            listed = moves if moves is not None else legal_moves(work, seat)
+            return listed[int(random_() * len(listed))]
         # Of the plays with no resource and no skill (one per card, the Hero's where it may be played), in
         # legal_moves' order: read off the hand's ints, not the moves (their fields are attribute reads).
         wanted = work.vp[2 * work.layout[work.battlefield]] > 0  # type: ignore[index]  # set in the play phase
@@ -65,14 +69,15 @@ def choose(work: Work, seat: int, moves: Sequence[Any], random_: Callable[[], fl
             pick = HERO  # a Hero is the last resort of a winner
         if pick >= 0:
             return plain_play(work, pick)
-    elif phase == AREA:
+    listed = moves if moves is not None else legal_moves(work, seat)
+    if phase == AREA:
         if random_() >= EXPLORE:
-            return _richest_area(work, moves)
+            return _richest_area(work, listed)
     elif phase == PICK:
-        return _pick(work, seat, moves)
+        return _pick(work, seat, listed)
     elif phase == TRIBE:
-        return _tribe(moves)
-    return moves[int(random_() * len(moves))]
+        return _tribe(listed)
+    return listed[int(random_() * len(listed))]
 
 
 def usefulness(colour: int, held: int) -> float:
@@ -149,10 +154,10 @@ class Search(search_rules.SearchRules):
     def outcome(self, work: Any) -> tuple[list[int], tuple[int, ...]]:
         return rules.outcome(work)
 
-    def pick(self, work: Any, seat: int, moves: Sequence[Move]) -> Move:
+    def pick(self, work: Any, seat: int) -> Move:
         if self.by_policy:
-            return choose(work, seat, moves, self.random_)
-        return search_rules.uniform(moves, self.random_)
+            return choose(work, seat, None, self.random_)
+        return search_rules.uniform(rules.legal_moves(work, seat), self.random_)
 
 
-POLICY = PlayoutPolicy(choose=choose, tree_opponents=True, search=Search)
+POLICY = PlayoutPolicy(choose=choose, tree_opponents=True, lists_moves=True, search=Search)

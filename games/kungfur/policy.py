@@ -107,7 +107,8 @@ class Search(search_rules.SearchRules):
     def outcome(self, work: Any) -> tuple[list[int], tuple[int, ...]]:
         return rules.outcome(work)
 
-    def pick(self, work: Any, seat: int, moves: Sequence[Move]) -> Move:
+    def pick(self, work: Any, seat: int) -> Move:
+        moves = rules.legal_moves(work, seat)
         if self.by_policy:
             return choose(work, seat, moves, self.random_)
         return search_rules.uniform(moves, self.random_)

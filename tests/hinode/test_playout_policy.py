@@ -15,7 +15,7 @@ from games.hinode import GAME
 from games.hinode.data import HERO, TRICKS
 from games.hinode.greedy import HinodeGreedy
 from games.hinode.policy import choose
-from games.hinode.state import PICK, PLAY, TRIBE
+from games.hinode.state import AREA, PICK, PLAY, TRIBE
 from games.hinode.work import thaw
 
 GREEDY = HinodeGreedy()
@@ -72,3 +72,23 @@ def test_the_hero_is_played_in_the_last_trick():
             assert picked in moves
             checked += 1
     assert checked >= 5
+
+
+@pytest.mark.parametrize("advanced", [False, True])
+def test_the_policy_lists_the_moves_itself_only_where_it_needs_them_and_picks_alike(advanced):
+    """The search passes no moves (`PlayoutPolicy.lists_moves`): most plays are read off the hand and need no list.
+    Given none, the policy picks what it picks given the list, with the same draws, in every phase and at every
+    draw; and the plays it reads off the hand are legal ones."""
+    phases: dict[str, int] = {}
+    for seed in range(8):
+        for state in _states(4 if seed % 2 else 3, advanced, seed):
+            (seat,) = GAME.to_act(state)
+            moves = GAME.legal_moves(state, seat)
+            for draw in range(5):
+                given, alone = random.Random(draw), random.Random(draw)
+                picked = choose(thaw(state), seat, moves, given.random)
+                assert choose(thaw(state), seat, None, alone.random) == picked
+                assert given.random() == alone.random()  # as many draws taken
+                assert picked in moves
+            phases[state.phase] = phases.get(state.phase, 0) + 1
+    assert set(phases) >= {PLAY, PICK, TRIBE, AREA} and phases[PLAY] >= 200, phases
