@@ -19,24 +19,29 @@ EXPLORE: Final = 0.25  # share of uniformly random picks
 WEAPON: Final = 0.8  # chance to put down another Hidden Weapon
 
 
-def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], float]) -> Move:
+def choose(work: Work, seat: int, moves: Sequence[Move] | None, random_: Callable[[], float]) -> Move:
     """A cheap rule of thumb for the playouts: plan animals up to the card limit where the rewards are (lead the
     arena with the most reward cards, half the time with the strongest animal), then the Coconuts and most
     Hidden Weapons, and finish; recover when the hand runs short (the greedy player's rule). A quarter of the
     picks, and the decisions of the battle phase, stay uniformly random. As a player on its own it beat uniformly
     random play in 81-84% of 1000 games (docs/ai.md); a variant that planned fewer animals (it stopped with chance
-    0.4 after each) won only 33%."""
+    0.4 after each) won only 33%.
+
+    `moves` are `seat`'s legal moves, or None: then they are listed here where needed. A plan is made without them,
+    so the search's playouts and its sampled plans pass None and skip most of the lists."""
     if random_() >= EXPLORE:
         if work.phase == PLAN:
             move = _plan_pick(work, work.sides[seat], random_)
             if move is not None:
                 return move
         elif work.queue[0][1] == RECOVER:
+            listed = moves if moves is not None else rules.legal_moves(work, seat)
             side = work.sides[seat]
             if len(side.hand) > side.limit and len(side.rest) < 4:
-                return moves[-1]  # leave them: "none" is listed last
-            return moves[0]
-    return moves[int(random_() * len(moves))]
+                return listed[-1]  # leave them: "none" is listed last
+            return listed[0]
+    listed = moves if moves is not None else rules.legal_moves(work, seat)
+    return listed[int(random_() * len(listed))]
 
 
 def _plan_pick(work: Work, side: Side, random_: Callable[[], float]) -> Move | None:
@@ -108,10 +113,9 @@ class Search(search_rules.SearchRules):
         return rules.outcome(work)
 
     def pick(self, work: Any, seat: int) -> Move:
-        moves = rules.legal_moves(work, seat)
         if self.by_policy:
-            return choose(work, seat, moves, self.random_)
-        return search_rules.uniform(moves, self.random_)
+            return choose(work, seat, None, self.random_)
+        return search_rules.uniform(rules.legal_moves(work, seat), self.random_)
 
 
-POLICY = PlayoutPolicy(choose=choose, search=Search)
+POLICY = PlayoutPolicy(choose=choose, lists_moves=True, search=Search)
