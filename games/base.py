@@ -218,12 +218,13 @@ class PlayoutPolicy:
     """How the search plays a game on past its tree: a cheap stochastic pick over the working state.
 
     `choose(work, seat, moves, random)` picks one of `moves` (the legal moves of `seat` in `work`) with `random()`
-    draws in [0, 1). With `tree_opponents`, the search also draws the other seats' moves in its tree with it, so
-    that an opponent plays the hand each determinization deals it (ai.ismcts._iterate says why)."""
+    draws in [0, 1); with `lists_moves`, `moves` may be None, and `choose` lists them itself where it needs them
+    (the search passes None: a policy that decides most moves without the list does not pay for it). With
+    `tree_opponents`, the search also draws the other seats' moves in its tree with it, so that an opponent plays
+    the hand each determinization deals it (ai.ismcts._iterate says why)."""
 
     choose: Any  # Callable[[W, int, Sequence[Move], Callable[[], float]], Move]
     tree_opponents: bool = False
-    # `choose` also takes None for the moves, and then lists them itself where it needs them (the search passes None).
     lists_moves: bool = False
     # The game's `games.search_rules.SearchRules` subclass (its rules and this policy as one native object), which
     # the compiled search's loop calls through C; None: the loop calls the rules module's functions.
