@@ -181,6 +181,8 @@ def _open(work: Work) -> None:
     queue = work.queue  # empty: the battle's decisions are all made
     for seat in range(2):
         lead = leader(work.sides[seat], k)
+        if lead is None:
+            continue
         if lead == SHU:
             queue.append((seat, SHU_CHOICE))
         elif lead == RINGO:
@@ -268,9 +270,11 @@ def team_ap(ap: Sequence[int], stack: Sequence[int], weapons: int, coconuts: int
     total = weapons + coconuts
     if songo:
         total += songo.count(seat)
-    if raifu == seat:
+    # The tokens' holders are `int | None`: compared as ints once not None (compiled, `None == int` and even
+    # `int == int` through the union compare Python objects, CPython's slowest path).
+    if raifu is not None and raifu == seat:
         total += TOKEN_AP
-    if hua == seat:
+    if hua is not None and hua == seat:
         total += TOKEN_AP
     for card in stack:
         total += ap[card]
@@ -306,9 +310,9 @@ def weakest_assistant(ap: Sequence[int], stack: Sequence[int]) -> int:
 
 def battle_winner(lead0: int | None, lead1: int | None, ap0: int, ap1: int, apple0: bool, apple1: bool) -> int | None:
     """Higher AP wins; Tai-Chii also wins 4 or more AP behind; an Apple wins a tie that is not 0:0."""
-    if lead0 == TAI_CHII and ap1 >= ap0 + TAI_CHII_BEHIND:
+    if lead0 is not None and lead0 == TAI_CHII and ap1 >= ap0 + TAI_CHII_BEHIND:  # compared as ints (see team_ap)
         return 0
-    if lead1 == TAI_CHII and ap0 >= ap1 + TAI_CHII_BEHIND:
+    if lead1 is not None and lead1 == TAI_CHII and ap0 >= ap1 + TAI_CHII_BEHIND:
         return 1
     if ap0 != ap1:
         return 0 if ap0 > ap1 else 1
@@ -319,12 +323,12 @@ def battle_winner(lead0: int | None, lead1: int | None, ap0: int, ap1: int, appl
 
 def win_vp(lead: int | None) -> int:
     """The VP a battle won under this leader gives: 2 for Teacher Gongming, else 1."""
-    return 2 if lead == GONGMING else 1
+    return 2 if lead is not None and lead == GONGMING else 1  # compared as ints (see team_ap)
 
 
 def _sp_loss(lead: int | None, n: int) -> int:
     """The SP a seat loses from an effect of a battle it lost under `lead`: at most 1 when Musashi leads."""
-    return min(n, 1) if lead == MUSASHI else n
+    return min(n, 1) if lead is not None and lead == MUSASHI else n  # compared as ints (see team_ap)
 
 
 def _lose(side: Side, n: int) -> None:
@@ -346,13 +350,13 @@ def fight(work: Work) -> None:
     for seat in range(2):
         me, them = sides[seat], sides[1 - seat]
         stack = me.stacks[k]
-        lead = stack[0] if stack else None
-        if lead == SIU_YAO and len(them.stacks[k]) >= 2:
+        first = stack[0] if stack else -1  # the leader, or no card's code: an int, compared as one (see team_ap)
+        if first == SIU_YAO and len(them.stacks[k]) >= 2:
             stack = them.stacks[k]
             weakest = weakest_assistant(ap, stack)
             them.rest = with_cards(them.rest, (stack[weakest],))
             del stack[weakest]
-        elif lead == BANG and them.pw[k]:
+        elif first == BANG and them.pw[k]:
             ignored = min(WEAPON_IGNORE, them.pw[k])
             them.pw[k] -= ignored
             me.weapons += min(WEAPON_STEAL, ignored)
@@ -368,12 +372,13 @@ def fight(work: Work) -> None:
         lead, lost = (lead0, lead1) if winner == 0 else (lead1, lead0)
         me.vp += win_vp(lead)
         loss = _sp_loss(lost, work.table.battle_loss)
-        if lead == BOSHAK:
+        if lead is not None and lead == BOSHAK:  # the leaders are `int | None`: compared as ints (see team_ap)
             loss += _sp_loss(lost, BOSHAK_SP)
         _lose(them, loss)
-        if work.hua[k] == loser and lost != HUA:
+        hua = work.hua[k]
+        if hua is not None and hua == loser and (lost is None or lost != HUA):
             work.hua = with_item(work.hua, k, None)
-        if lead == YAOU:  # back to the hand instead of the rest area
+        if lead is not None and lead == YAOU:  # back to the hand instead of the rest area
             del me.stacks[k][0]
             me.hand = with_cards(me.hand, (YAOU,))
         work.todo = list(work.rewards[k])
@@ -381,7 +386,8 @@ def fight(work: Work) -> None:
     if work.hua[k] is None:
         for seat in range(2):
             side = sides[seat]
-            if side.hua and leader(side, k) == HUA:
+            lead = leader(side, k)
+            if side.hua and lead is not None and lead == HUA:
                 work.hua = with_item(work.hua, k, seat)
                 side.hua -= 1
                 break
