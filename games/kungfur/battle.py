@@ -84,7 +84,7 @@ from games.kungfur.state import (
 from games.kungfur.state import (
     SHU as SHU_CHOICE,
 )
-from games.kungfur.work import Side, Work, leader, with_cards, without
+from games.kungfur.work import Side, Work, leader, tokens, with_cards, without
 from games.tuples import with_item
 from games.values import chance
 
@@ -123,7 +123,7 @@ def reveal(work: Work) -> None:
         if side.boost:
             side.items = without(side.items, REINFORCEMENTS)
             work.discard += (REINFORCEMENTS,)
-        side.weapons -= sum(side.pw)
+        side.weapons -= tokens(side.pw)
         stacks = side.stacks
         used[seat] = len(stacks[0]) + len(stacks[1]) + len(stacks[2])
         for k in range(ARENAS):
@@ -262,14 +262,15 @@ def apply_decision(work: Work, seat: int, move: Move) -> None:
 
 
 # --- one battle ----------------------------------------------------------------------------------------------
-def team_ap(ap: Sequence[int], stack: Sequence[int], weapons: int, coconuts: int, seat: int, songo: Sequence[int],
+def team_ap(ap: tuple[int, ...], stack: list[int], weapons: int, coconuts: int, seat: int, songo: tuple[int, ...],
             raifu: int | None, hua: int | None, opposing: int, sp: int) -> int:
     """`seat`'s AP on an arena: its cards (`stack`, with AP `ap`), its Hidden Weapons and Coconuts there, the tokens
     beside the arena that are its own (Songo Mushrooms +1, a Raifu or a Hua token +2), and its leader's ability
     (Ye adds the `opposing` cards; Heo-Yun reads the seat's `sp`)."""
     total = weapons + coconuts
-    if songo:
-        total += songo.count(seat)
+    for owner in songo:  # a loop: `count` is a Python method call compiled
+        if owner == seat:
+            total += 1
     # The tokens' holders are `int | None`: compared as ints once not None (compiled, `None == int` and even
     # `int == int` through the union compare Python objects, CPython's slowest path).
     if raifu is not None and raifu == seat:
@@ -298,7 +299,7 @@ def arena_aps(work: Work, k: int) -> tuple[int, int]:
     )
 
 
-def weakest_assistant(ap: Sequence[int], stack: Sequence[int]) -> int:
+def weakest_assistant(ap: tuple[int, ...], stack: Sequence[int]) -> int:
     """The place in `stack` (leader first, 2 cards or more) of the assistant Siu-Yao sends to the rest area: the one
     with the least AP, of equals the one placed last."""
     weakest = 1

@@ -212,7 +212,7 @@ def _side_ap(view: View, seat: int, k: int, plan, other) -> int:
         stack = stack[:weakest] + stack[weakest + 1 :]
     raifu = seat if any(stacks[j] and stacks[j][0] == RAIFU for j in OTHER_ARENAS[k]) else None
     weapons_left = 0 if opp and opp[0] == BANG else weapons[k]
-    return team_ap(ap, stack, weapons_left, coconuts[k], seat, view.songo[k], raifu, view.hua[k], len(opp),
+    return team_ap(ap, list(stack), weapons_left, coconuts[k], seat, view.songo[k], raifu, view.hua[k], len(opp),
                    view.players[seat].sp)
 
 

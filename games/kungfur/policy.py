@@ -13,7 +13,7 @@ from games.kungfur.data import ARENAS, HIMIKO
 from games.kungfur.moves import ASSISTS, COCONUT_TOKENS, DONE, LEADS, WEAPON_TOKENS
 from games.kungfur.planning import LONER, derive
 from games.kungfur.state import PLAN, RECOVER
-from games.kungfur.work import Side, Work
+from games.kungfur.work import Side, Work, tokens
 
 EXPLORE: Final = 0.25  # share of uniformly random picks
 WEAPON: Final = 0.8  # chance to put down another Hidden Weapon
@@ -50,11 +50,11 @@ def _plan_pick(work: Work, side: Side, random_: Callable[[], float]) -> Move | N
     stacks = side.stacks
     if not side.tokens:
         avail = side.avail
-        cards: Sequence[int]
+        cards: list[int]
         if side.room > 0:
             cards = avail
         else:
-            cards = [HIMIKO] if HIMIKO in avail else ()
+            cards = [HIMIKO] if HIMIKO in avail else []
         if cards:
             best, best_key = -1, -1.0
             rewards = work.rewards
@@ -81,14 +81,14 @@ def _plan_pick(work: Work, side: Side, random_: Callable[[], float]) -> Move | N
                     return ASSISTS[best][card]
     used = [k for k in range(ARENAS) if stacks[k]]
     if used:
-        if side.coconuts > sum(side.pc):
+        if side.coconuts > tokens(side.pc):
             return COCONUT_TOKENS[used[int(random_() * len(used))]]
-        if side.weapons > sum(side.pw) and random_() < WEAPON:
+        if side.weapons > tokens(side.pw) and random_() < WEAPON:
             return WEAPON_TOKENS[used[int(random_() * len(used))]]
     return DONE
 
 
-def _strongest(cards: Sequence[int], ap: Sequence[int]) -> int:
+def _strongest(cards: list[int], ap: tuple[int, ...]) -> int:
     """The card of most AP (the first of equals): a loop, where `max` with a key costs a call per card compiled."""
     best, most = cards[0], ap[cards[0]]
     for card in cards:

@@ -240,7 +240,7 @@ def arena_to_proto(v: View, k: int) -> kp.KungFurArena:
             # AP as the viewer sees them: a secret opposing plan counts as no cards (for Ye).
             opposing = v.plans[1 - seat]
             team.attack_points = team_ap(
-                v.table.ap, stack, plan.weapons[k], plan.coconuts[k], seat, v.songo[k], v.raifu[k], v.hua[k],
+                v.table.ap, list(stack), plan.weapons[k], plan.coconuts[k], seat, v.songo[k], v.raifu[k], v.hua[k],
                 len(opposing.stacks[k]) if opposing is not None else 0, v.players[seat].sp,
             )  # fmt: skip
         teams.append(team)

@@ -110,6 +110,15 @@ def leader(side: Side, k: int) -> int | None:
     return stack[0] if stack else None
 
 
+def tokens(per_arena: list[int]) -> int:
+    """A side's tokens of one kind placed over the arenas (`Side.pw`, `Side.pc`): a loop, where `sum` takes
+    CPython's generic path compiled."""
+    total = 0
+    for n in per_arena:
+        total += n
+    return total
+
+
 def with_cards(cards: tuple[int, ...], more: tuple[int, ...]) -> tuple[int, ...]:
     """The sorted `cards` with `more`, sorted."""
     return tuple(sorted(cards + more))
