@@ -51,7 +51,9 @@ def choose(work: Work, seat: int, moves: Sequence[Any] | None, random_: Callable
             return listed[int(random_() * len(listed))]
         # Of the plays with no resource and no skill (one per card, the Hero's where it may be played), in
         # legal_moves' order: read off the hand's ints, not the moves (their fields are attribute reads).
-        wanted = work.vp[2 * work.layout[work.battlefield]] > 0  # type: ignore[index]  # set in the play phase
+        field = work.battlefield
+        assert field is not None, "set in the play phase"  # and indexed as an int, not a Python object compiled
+        wanted = work.vp[2 * work.layout[field]] > 0
         colour = work.colour
         best = -1  # the strength to beat
         for _, _, power, follow in work.plays:

@@ -6,7 +6,6 @@ rulebook's categories) both read and rank by `rank_keys`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final
 
 from games.base import Score, SeatScore
@@ -21,7 +20,7 @@ TREASURE_MAJORITY_VP: Final = 6
 
 
 def marked_by_position(
-    skill_markers: Sequence[int], first: Sequence[int | None], second: Sequence[int | None]
+    skill_markers: tuple[int, ...], first: tuple[int | None, ...], second: tuple[int | None, ...]
 ) -> list[int]:
     """Every position's bitmask of the Areas holding a marker of it: 1st, 2nd or a skill marker (of a state, a
     working state or a view)."""
@@ -37,7 +36,7 @@ def marked_by_position(
 
 
 def marked_areas(
-    skill_markers: Sequence[int], first: Sequence[int | None], second: Sequence[int | None], position: int
+    skill_markers: tuple[int, ...], first: tuple[int | None, ...], second: tuple[int | None, ...], position: int
 ) -> int:
     """Bitmask of the Areas holding a marker of `position` (see `marked_by_position`)."""
     return marked_by_position(skill_markers, first, second)[position]
