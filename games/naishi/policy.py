@@ -110,8 +110,14 @@ def choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], f
         old = hand[pos] if cell >= WIDTH else line[pos]
         gain = value[card][cell] - value[old][cell] + random_()
         if card == TORII or old == TORII:
-            if torii < 0:
-                torii = line.count(TORII) + hand.count(TORII)
+            if torii < 0:  # counted by a loop: compiled, `list.count` compares each card as a Python object
+                torii = 0
+                for c in line:
+                    if c == TORII:
+                        torii += 1
+                for c in hand:
+                    if c == TORII:
+                        torii += 1
             after = torii + (card == TORII) - (old == TORII)
             gain += TORII_POINTS[after] - TORII_POINTS[torii]
         if card == RICE:

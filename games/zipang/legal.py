@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from games.tuples import count
 from games.zipang.data import ATTACK, EFFECTS, IKKI, MAX_PLAYERS, MONK, PEASANT, STEAL, TYPES
 from games.zipang.data import TAKE as TAKE_EFFECT
 from games.zipang.moves import ACCEPT, COIN_BLOCK, DEFEND, MONK_CANCEL, Play, React, Take, Use
@@ -145,7 +146,7 @@ def play_moves(hand: tuple[int, ...], seat: int, n: int, in_battle: tuple[bool, 
     """Every way to play each distinct card of `hand` (an Ikki: two Peasants of the hand)."""
     moves: tuple[Play, ...] = ()
     for card in sorted(set(hand)):
-        key = (card, seat, n, in_battle, card == PEASANT and hand.count(PEASANT) >= 2)
+        key = (card, seat, n, in_battle, card == PEASANT and count(hand, PEASANT) >= 2)
         plays = _CARD_PLAYS.get(key)
         if plays is None:
             plays = _CARD_PLAYS[key] = tuple(Play(card, targets, ikki) for targets, ikki in _aims(*key))

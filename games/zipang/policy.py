@@ -15,6 +15,7 @@ from typing import Any, Final, cast
 
 from games import search_rules
 from games.base import Move, PlayoutPolicy
+from games.tuples import count
 from games.zipang import rules
 from games.zipang.data import (
     ATTACK,
@@ -138,17 +139,17 @@ def _keep(work: Work, card: int, hand: tuple[int, ...]) -> float:
     worth = KEEP_BTL * work.btl[card] + KEEP_HNR * work.hnr[card]
     if card == MONK:
         worth += KEEP_MONK
-    elif card == PEASANT and hand.count(PEASANT) == 2:
+    elif card == PEASANT and count(hand, PEASANT) == 2:
         worth += KEEP_PAIR
     return worth
 
 
 def _in_battle(work: Work) -> int:
-    count = 0
+    n = 0
     for still in work.in_battle:
         if still:
-            count += 1
-    return count
+            n += 1
+    return n
 
 
 def _share(work: Work) -> float:

@@ -13,6 +13,7 @@ from typing import Final
 
 from games.base import Move
 from games.deal import shuffle
+from games.tuples import count, index
 from games.values import chance, evolve, frozen
 from games.zipang.data import (
     ATTACK,
@@ -120,13 +121,14 @@ def _lose(work: Work, seat: int, card: int) -> None:
     """`card` leaves `seat`'s hand face up: whoever knew it there knows one fewer (drawn cards unseen by others
     never made their knowledge false)."""
     hand = work.hands[seat]
-    i = hand.index(card)
+    i = index(hand, card)
     work.hands[seat] = hand[:i] + hand[i + 1 :]
     known, n = work.known, work.n
-    for at in range(seat, n * n, n):
+    for observer in range(n):  # not range(seat, n * n, n): compiled, a range with a step is a Python object
+        at = observer * n + seat
         k = known[at]
         if k and card in k:
-            j = k.index(card)
+            j = index(k, card)
             known[at] = k[:j] + k[j + 1 :]
     if work.draws is None:
         work.plays[seat] = _one_fewer(work.plays[seat])
@@ -145,8 +147,8 @@ def _exclude(work: Work, seat: int) -> None:
     in_battle = work.in_battle
     work.in_battle = in_battle[:seat] + (False,) + in_battle[seat + 1 :]
     known, n = work.known, work.n
-    for at in range(seat, n * n, n):
-        known[at] = ()
+    for observer in range(n):
+        known[observer * n + seat] = ()
     work.plays[seat] = work.answers[seat] = None
 
 
@@ -174,7 +176,7 @@ def _use(work: Work, card: int, targets: tuple[int, ...], ikki: bool) -> None:
         work.limbo = None
     else:  # Kabuki: the chosen card is used and goes back on top of the discard pile
         discard = work.discard
-        i = discard.index(card)
+        i = index(discard, card)
         work.discard = discard[:i] + discard[i + 1 :]
     work.discard += (card,)
     if ikki:
@@ -251,7 +253,7 @@ def _must_ask(work: Work, seat: int) -> bool:
     face up in the discard pile) or it may block the attack with a coin."""
     if not work.in_battle[seat] or not work.hands[seat]:
         return False
-    if work.discard.count(MONK) < work.copies[MONK]:
+    if count(work.discard, MONK) < work.copies[MONK]:
         return True
     return work.strength > 0 and not work.had_turn[seat] and work.coins[seat] > 0
 
