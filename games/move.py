@@ -26,6 +26,8 @@ class Move:
     label's first word and turns "your" into "their"; a move that names other seats overrides `describe`.
     """
 
+    _known_id: str = ""  # `id` once read through `known_id`: not a field (no dataclass base declares it)
+
     @property
     def id(self) -> str:  # pragma: no cover - every subclass overrides
         raise NotImplementedError
@@ -40,3 +42,15 @@ class Move:
         if not words.you:
             rest = rest.replace("your ", "their ").replace("yourself", "themselves")
         return f"{words.subject} {words.verb(verb)} {rest}".rstrip()
+
+
+def known_id(move: Move) -> str:
+    """`move.id`, formatted once per move object and kept on it (`id` is a property that formats its string on
+    every read, and the search reads the id of every legal move at every node it passes). The moves are frozen, so
+    the id is set past their `__setattr__`: a cache, not a field (it takes no part in equality, hashing or the
+    codec's wire form)."""
+    known = move._known_id
+    if not known:
+        known = move.id
+        object.__setattr__(move, "_known_id", known)
+    return known

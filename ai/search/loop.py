@@ -13,6 +13,7 @@ from math import log, sqrt  # by name: compiled, mypyc calls C's sqrt (as a loca
 from typing import Any, Final
 
 from games.base import Move
+from games.move import known_id
 from games.deal import randbelow
 from games.search_rules import SearchRules
 
@@ -33,28 +34,6 @@ class Node:
         self.avail = 0
         self.children: dict[int, dict[str, Node]] = {}  # seat -> move id -> child
         self.after: dict[tuple[str, ...], Node] = {}  # what follows a simultaneous step, by the others' move ids
-
-
-# A move's id, by the move object: `Move.id` is a property that formats its string on every read (a frozen
-# dataclass of the game's, interpreted), and the tree reads the id of every legal move at every node it passes:
-# 20% of a compiled Naishi iteration and 16% of a Zipang one went to it. The games intern their moves (the same
-# move is the same object), so the ids are made once each here. Keyed by `id(move)` and holding the move, so that
-# no other object can take that identity while its entry is here (a correct read under any interleaving of
-# threads); cleared when it grows past a bound, for a game that makes fresh move objects.
-_IDS: Final[dict[int, tuple[Move, str]]] = {}
-_IDS_BOUND: Final = 50_000
-
-
-def move_id(move: Move) -> str:
-    """`move.id`, computed once per move object (see _IDS)."""
-    known = _IDS.get(id(move))
-    if known is not None:
-        return known[1]
-    if len(_IDS) >= _IDS_BOUND:
-        _IDS.clear()
-    mid = move.id
-    _IDS[id(move)] = (move, mid)
-    return mid
 
 
 def outcome_rewards(totals: Sequence[int], winners: Sequence[int]) -> list[float]:
@@ -139,7 +118,7 @@ def _iterate(
                 table = node.children.get(seat)
                 if table is None:
                     table = node.children[seat] = {}
-                mid = move_id(move)
+                mid = known_id(move)
                 child = table.get(mid)
                 if child is None:
                     child = table[mid] = Node()
@@ -168,7 +147,7 @@ def _iterate(
             if seat == observer:
                 observer_child = child
             else:
-                mover_ids.append(move_id(move))
+                mover_ids.append(known_id(move))
         holder = observer_child if observer_child is not None else node
         key = tuple(mover_ids)
         following = holder.after.get(key)
@@ -216,7 +195,7 @@ def _select(node: Node, seat: int, moves: Sequence[Move], c: float, rng: random.
     best_value = -math.inf
     ties = 0
     for move in moves:
-        mid = move_id(move)
+        mid = known_id(move)
         child = table.get(mid)
         if child is None:
             untried.append((mid, move))
@@ -253,7 +232,7 @@ def _match_regret(
     children: list[Node] = []
     new = False
     for move in moves:
-        mid = move_id(move)
+        mid = known_id(move)
         child = table.get(mid)
         if child is None:
             child = table[mid] = Node()

@@ -327,7 +327,11 @@ def legal_moves(work: Work, seat: int) -> list[Move]:
     if court[DECREE_SPACE] is None and mine < EMISSARIES:
         main += DECREES
     if mine:  # "Recall one or both of your Emissary tokens"; never the Decree's
-        placed = [s for s in RECALLABLE if court[s] == seat]
+        placed = []
+        for s in RECALLABLE:
+            owner = court[s]  # an int | None: compared as an int once it is one (None == int is a slow compare)
+            if owner is not None and owner == seat:
+                placed.append(s)
         for space in placed:
             main.append(RECALLS[(space,)])
         if len(placed) == 2:

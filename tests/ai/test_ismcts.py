@@ -164,26 +164,26 @@ class _CountedMove(Move):
         return self.name
 
 
-def test_the_tree_reads_each_move_objects_id_once_and_keeps_its_cache_bounded(monkeypatch):
-    from ai.search import loop
+def test_the_tree_reads_each_move_objects_id_once_and_keeps_it_on_the_move(monkeypatch):
+    from dataclasses import replace
+
+    from games.move import known_id
 
     monkeypatch.setattr(_CountedMove, "reads", 0)
     moves = [_CountedMove(f"m{i}") for i in range(5)]
-    assert [loop.move_id(m) for m in moves * 3] == [m.name for m in moves] * 3
+    assert [known_id(m) for m in moves * 3] == [m.name for m in moves] * 3
     assert _CountedMove.reads == 5
-    twin = _CountedMove("m0")  # an equal move, another object: its own entry
-    assert loop.move_id(twin) == "m0" and _CountedMove.reads == 6
-    # every game's moves, as the search meets them: the cached id is the move's own
+    twin = _CountedMove("m0")  # an equal move, another object: read once of its own
+    assert known_id(twin) == "m0" and _CountedMove.reads == 6
+    # every game's moves (frozen dataclasses, compiled where the build could), as the search meets them: the id
+    # kept is the move's own, and keeping it changes neither equality nor hashing
     for game in registry.all_games():
         for state, seat in _positions(game, 3, 3):
             for move in game.legal_moves(state, seat):
-                assert loop.move_id(move) == move.id
-                assert loop.move_id(move) == move.id
-    # bounded: past the bound the cache starts again (a game making fresh moves cannot grow it without end)
-    assert len(loop._IDS) <= loop._IDS_BOUND
-    for i in range(loop._IDS_BOUND + 10):
-        loop.move_id(_CountedMove(f"fresh{i}"))
-    assert len(loop._IDS) <= loop._IDS_BOUND
+                fresh = replace(move)  # an equal move, its id not yet read
+                assert known_id(move) == move.id and known_id(move) == move.id
+                assert fresh == move and hash(fresh) == hash(move)
+                assert known_id(fresh) == move.id
 
 
 @pytest.mark.parametrize("text,budget", [
