@@ -13,8 +13,8 @@ from math import log, sqrt  # by name: compiled, mypyc calls C's sqrt (as a loca
 from typing import Any, Final
 
 from games.base import Move
-from games.move import known_id
 from games.deal import randbelow
+from games.move import known_id
 from games.search_rules import SearchRules
 
 MARGIN_WEIGHT: Final = 0.1  # share of the reward that is the normalised score margin; the rest is winning
