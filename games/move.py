@@ -26,7 +26,9 @@ class Move:
     label's first word and turns "your" into "their"; a move that names other seats overrides `describe`.
     """
 
-    _known_id: str = ""  # `id` once read through `known_id`: not a field (no dataclass base declares it)
+    # `id` once read through `known_id`. Not a field: no dataclass base declares it, and unannotated, it is no
+    # field type either (the codec's, games.compiled.field_types), which mypyc infers (str) all the same.
+    _known_id = ""
 
     @property
     def id(self) -> str:  # pragma: no cover - every subclass overrides
