@@ -36,6 +36,7 @@ COMPILED = (
     "games/hinode/scoring.py",
     "games/hinode/rules.py",
     "games/hinode/policy.py",
+    "games/kungfur/state.py",
     "games/kungfur/work.py",
     "games/kungfur/planning.py",
     "games/kungfur/regroup.py",

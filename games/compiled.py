@@ -120,8 +120,11 @@ def field_types(cls: type) -> dict[str, Any]:
     `type`) mypyc rewrote to the C types it stores: a field written `int | None` reads back as `type`. The build keeps
     every compiled module's source beside its extension, checked by hash above, so such a class's annotations are
     read there (its body's, and its dataclass bases' by this same function) and evaluated in its module as
-    `typing.get_type_hints` evaluates them."""
-    if "__mypyc_attrs__" not in cls.__dict__:
+    `typing.get_type_hints` evaluates them. So are those of a class of a compiled module that is not native
+    (`mypyc_attr(native_class=False)`: games.kungfur.state's State and View)."""
+    module_file = str(getattr(sys.modules[cls.__module__], "__file__", "") or "")
+    in_extension = module_file.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    if "__mypyc_attrs__" not in cls.__dict__ and not in_extension:
         return typing.get_type_hints(cls)
     hints: dict[str, Any] = {}
     for base in reversed(cls.__mro__[1:]):

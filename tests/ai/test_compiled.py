@@ -208,12 +208,13 @@ from games.base import Move
 out = {}
 for name in registry.names():
     package = type(registry.descriptor(name).engine).__module__.rpartition(".")[0]
-    module = importlib.import_module(package + ".moves")
-    for cls in vars(module).values():
-        if isinstance(cls, type) and issubclass(cls, Move) and cls is not Move and dataclasses.is_dataclass(cls):
-            key = f"{cls.__module__}.{cls.__qualname__}"
-            out[key] = [{k: repr(v) for k, v in codec._hints(cls).items()},
-                        {k: repr(v) for k, v in cls.__annotations__.items()}]
+    for module in (importlib.import_module(package + ".moves"), importlib.import_module(package + ".state")):
+        for cls in vars(module).values():
+            if (isinstance(cls, type) and cls.__module__ == module.__name__ and cls is not Move
+                    and dataclasses.is_dataclass(cls)):
+                key = f"{cls.__module__}.{cls.__qualname__}"
+                out[key] = [{k: repr(v) for k, v in codec._hints(cls).items()},
+                            {k: repr(v) for k, v in cls.__annotations__.items()}]
 print(json.dumps(out))
 """
 
@@ -221,8 +222,9 @@ print(json.dumps(out))
 @needs_both
 @pytest.mark.integration
 def test_the_codec_reads_a_compiled_moves_field_types_as_the_pure_path_does():
-    """mypyc rewrites a native class's annotations (`int | None` reads back as `type`); the codec reads the types
-    the source writes (games.compiled.field_types), so a stored move decodes alike on both paths."""
+    """mypyc rewrites the annotations of a compiled module's classes (`int | None` reads back as `type`); the codec
+    reads the types the source writes (games.compiled.field_types), so a stored move or state decodes alike on both
+    paths."""
     def hints(env: dict[str, str]) -> dict:
         done = subprocess.run([sys.executable, "-c", HINTS], env=env, cwd=REPO, capture_output=True, text=True,
                               check=True)
@@ -234,3 +236,5 @@ def test_the_codec_reads_a_compiled_moves_field_types_as_the_pure_path_does():
     # the case the codec's reading is for: some compiled annotations are not the written types
     rewritten = [k for k, (read, annotated) in compiled_hints.items() if read != annotated]
     assert "games.hinode.moves.PlayCard" in rewritten, rewritten
+    # and a compiled module's classes, native (Kung Fur Fight's Player) or not (its State)
+    assert {"games.kungfur.state.Player", "games.kungfur.state.State"} <= set(rewritten), rewritten
