@@ -60,10 +60,10 @@ EXTRA_STDLIB = {
     "games.compiled": {"ast", "hashlib", "importlib", "os", "pathlib", "sys"},
     # the compiler's own decorator library (a dependency, as for every package mypyc builds): the native bases
     # that interpreted classes may derive from (games/move.py, games/search_rules.py), and the classes of a compiled
-    # module kept interpreted (games/kungfur/state.py: State and View, made without their __init__)
+    # module kept interpreted (games/hinode/state.py: the state and a played card, made without their __init__)
     "games.move": {"mypy_extensions"},
     "games.search_rules": {"mypy_extensions"},
-    "games.kungfur.state": {"mypy_extensions"},
+    "games.hinode.state": {"mypy_extensions"},
 }
 
 

@@ -2,6 +2,11 @@
 
 Positions 0..3 sit clockwise; real seats are 0..num_players-1 and proxies fill the rest. Colours, tribes and
 cards are the ints of games.hinode.data.
+
+Compiled (setup.py), `View` is a native class: a determinization (games.hinode.views.sample) reads most of its
+fields, each a Python attribute lookup on an interpreted class. `State` and `Played` stay interpreted
+(`native_class=False`): the rules make them without their `__init__`, by their `__dict__` (games.values), which a
+native class has not.
 """
 
 from __future__ import annotations
@@ -9,10 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from games.hinode.data import HERO
 from games.hinode.moves import MOVE_TYPES, ChooseArea, ChooseTribe, PlayCard, TakeResource
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)  # no __slots__: games.hinode.work.freeze makes one a move by games.values.frozen, not __init__
 class Played:
     """A card on the table: who played it in which trick, how, and what it counts as."""
@@ -32,6 +40,7 @@ PICK: Final = "pick"
 OVER: Final = "over"
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)  # no __slots__: games.values.evolve copies the instance dict (~10x cheaper than __init__)
 class State:
     """A whole game, frozen: made by games.hinode.work.freeze (and `acting` is what games.hinode.rules.to_act

@@ -62,11 +62,12 @@ def new_game(table: Table, cats: int, seed: int) -> State:
 
 def _new_player(table: Table, species: str) -> Player:
     cats = species == CATS
-    return Player(
-        species=species, hand=table.hands[0 if cats else 1], rest=(), sp=table.start_sp, vp=0, limit=START_LIMIT,
-        food=FOOD, dish=0, weapons=WEAPONS if cats else 0, hua=0 if cats else HUA_TOKENS, coconuts=0, items=(),
-        apple=0, sinking=0, ginseng=False, blocked=0,
-    )
+    return frozen(Player, {
+        "species": species, "hand": table.hands[0 if cats else 1], "rest": (), "sp": table.start_sp, "vp": 0,
+        "limit": START_LIMIT, "food": FOOD, "dish": 0, "weapons": WEAPONS if cats else 0,
+        "hua": 0 if cats else HUA_TOKENS, "coconuts": 0, "items": (), "apple": 0, "sinking": 0, "ginseng": False,
+        "blocked": 0,
+    })  # fmt: skip
 
 
 # --- thaw and freeze -----------------------------------------------------------------------------------------
@@ -191,19 +192,20 @@ def to_act(work: Work) -> tuple[int, ...]:
 
 
 def _freeze_player(side: Side) -> Player:
-    return Player(
-        species=side.species, hand=side.hand, rest=side.rest, sp=side.sp, vp=side.vp, limit=side.limit,
-        food=side.food, dish=side.dish, weapons=side.weapons, hua=side.hua, coconuts=side.coconuts, items=side.items,
-        apple=side.apple, sinking=side.sinking, ginseng=side.ginseng, blocked=side.blocked,
-    )
+    return frozen(Player, {
+        "species": side.species, "hand": side.hand, "rest": side.rest, "sp": side.sp, "vp": side.vp,
+        "limit": side.limit, "food": side.food, "dish": side.dish, "weapons": side.weapons, "hua": side.hua,
+        "coconuts": side.coconuts, "items": side.items, "apple": side.apple, "sinking": side.sinking,
+        "ginseng": side.ginseng, "blocked": side.blocked,
+    })  # fmt: skip
 
 
 def _freeze_plan(side: Side) -> Plan:
     stacks = side.stacks
-    return Plan(
-        stacks=(tuple(stacks[0]), tuple(stacks[1]), tuple(stacks[2])), weapons=tuple(side.pw),
-        coconuts=tuple(side.pc), boost=side.boost, done=side.done,
-    )
+    return frozen(Plan, {
+        "stacks": (tuple(stacks[0]), tuple(stacks[1]), tuple(stacks[2])), "weapons": tuple(side.pw),
+        "coconuts": tuple(side.pc), "boost": side.boost, "done": side.done,
+    })  # fmt: skip
 
 
 def freeze(work: Work) -> State:

@@ -5,19 +5,12 @@ leaves a hand is shown (Rangers are won face up, Shu's and Kkami's cards and the
 recovery takes back the whole rest area). So a view shows both hands. What is hidden: a plan while it is being
 made (even its size), the order of the reward deck, and the two cards each Banana discards face down (known to
 the seat that drew them). `unseen` in a view is the multiset of reward cards that seat cannot locate.
-
-Compiled (setup.py), `Player` and `Plan` are native classes: the compiled rules read their fields as C fields (a
-thaw and a plan's derivation read most of them, by Python attribute lookups before). They are made by their
-`__init__` (native, compiled). `State` and `View` stay interpreted classes (`native_class=False`): the rules make
-and change a state without its `__init__` (games.values), by its own `__dict__`, which a native class has not.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Final
-
-from mypy_extensions import mypyc_attr
 
 from games.kungfur.data import Table
 
@@ -74,7 +67,6 @@ class Plan:
 EMPTY_PLAN = Plan(((), (), ()), (0, 0, 0), (0, 0, 0), False, False)
 
 
-@mypyc_attr(native_class=False)  # made and changed without its __init__ (games.values)
 @dataclass(frozen=True)
 class State:
     seed: int
@@ -104,7 +96,6 @@ class State:
     acting: tuple[int, ...]  # the seats to act, ascending: set by games.kungfur.work.freeze only
 
 
-@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class View:
     seat: int | None

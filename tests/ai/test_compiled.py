@@ -236,5 +236,5 @@ def test_the_codec_reads_a_compiled_moves_field_types_as_the_pure_path_does():
     # the case the codec's reading is for: some compiled annotations are not the written types
     rewritten = [k for k, (read, annotated) in compiled_hints.items() if read != annotated]
     assert "games.hinode.moves.PlayCard" in rewritten, rewritten
-    # and a compiled module's classes, native (Kung Fur Fight's Player) or not (its State)
-    assert {"games.kungfur.state.Player", "games.kungfur.state.State"} <= set(rewritten), rewritten
+    # and a compiled module's classes, native (Hinode's View) or not (its State)
+    assert {"games.hinode.state.View", "games.hinode.state.State"} <= set(rewritten), rewritten

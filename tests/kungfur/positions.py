@@ -5,8 +5,6 @@ act that the rules give it, as every state the game makes does."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.kungfur import GAME, rules
 from games.kungfur.battle import arena_aps
 from games.kungfur.data import CODE
@@ -41,7 +39,7 @@ def player(state: State, seat: int, **fields) -> State:
         if name in fields and fields[name] and isinstance(fields[name][0], str):
             fields[name] = cards(*fields[name])
     players = list(state.players)
-    players[seat] = replace(players[seat], **fields)  # a Player is a native class compiled: no __dict__
+    players[seat] = evolve(players[seat], **fields)
     return change(state, players=tuple(players))
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import replace
 
 import grpc
 
@@ -84,7 +83,7 @@ def test_the_plan_stays_behind_the_screen_until_both_are_done(redis_db_url, tmp_
         _move(stub, game_id, tokens[0], _by_id(mine, "done"), mine.version)
         state = GAME.load_state(stored(redis_db_url, game_id).state)
         assert state.plans[0].stacks[0] and state.plans[0].done
-        twin = evolve(state, plans=(replace(EMPTY_PLAN, done=True), state.plans[1]))
+        twin = evolve(state, plans=(evolve(EMPTY_PLAN, done=True), state.plans[1]))
         for (who, token), observer in zip(watchers.items(), (1, None), strict=True):
             seen = _get(stub, game_id, token)
             assert kv(seen).players[0].plan_done and kv(seen).players[0].plan_secret, who
@@ -100,7 +99,7 @@ def test_the_plan_stays_behind_the_screen_until_both_are_done(redis_db_url, tmp_
         theirs = _get(stub, game_id, tokens[1])
         before = GAME.load_state(stored(redis_db_url, game_id).state)
         revealed = GAME.apply_id(before, 1, "done")
-        unplanned = GAME.apply_id(evolve(before, plans=(replace(EMPTY_PLAN, done=True), before.plans[1])), 1, "done")
+        unplanned = GAME.apply_id(evolve(before, plans=(evolve(EMPTY_PLAN, done=True), before.plans[1])), 1, "done")
         _move(stub, game_id, tokens[1], _by_id(theirs, "done"), theirs.version)
         assert GAME.load_state(stored(redis_db_url, game_id).state) == revealed
         for token, observer in ((tokens[1], 1), (None, None)):
