@@ -85,7 +85,7 @@ from games.kungfur.state import (
     SHU as SHU_CHOICE,
 )
 from games.kungfur.work import Side, Work, leader, tokens, with_cards, without
-from games.tuples import with_item
+from games.tuples import count, with_item
 from games.values import chance
 
 WEAPON_IGNORE: Final = 5  # Senior Brother Bang
@@ -268,9 +268,8 @@ def team_ap(ap: tuple[int, ...], stack: list[int], weapons: int, coconuts: int, 
     beside the arena that are its own (Songo Mushrooms +1, a Raifu or a Hua token +2), and its leader's ability
     (Ye adds the `opposing` cards; Heo-Yun reads the seat's `sp`)."""
     total = weapons + coconuts
-    for owner in songo:  # a loop: `count` is a Python method call compiled
-        if owner == seat:
-            total += 1
+    if songo:  # most arenas have no Songo Mushroom beside them
+        total += count(songo, seat)  # games.tuples: `tuple.count` is a Python method call compiled
     # The tokens' holders are `int | None`: compared as ints once not None (compiled, `None == int` and even
     # `int == int` through the union compare Python objects, CPython's slowest path).
     if raifu is not None and raifu == seat:
