@@ -1,9 +1,15 @@
-"""`tabletop bench ai`: ISMCTS iterations per second on one core, from the opening and from a mid-game position."""
+"""`tabletop bench ai`: ISMCTS iterations per second on one core, from the opening and from a mid-game position.
+
+By default each search runs for `--seconds`; with `--iterations N` each runs N iterations instead, so that the
+compiled and the pure path make the same search (the same seed: the same tree, the same move) and their
+CPU-seconds compare the same work. In a timed search the faster path grows a bigger tree, whose iterations cost
+more (docs/benchmarks.md, *Tenth step*)."""
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import hashlib
 import pstats
 import random
 import sys
@@ -61,6 +67,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--game", default="hinode", help="the game to search (default hinode)")
     parser.add_argument("--seats", type=int, default=None, help="default: the game's most seats")
     parser.add_argument("--seconds", type=float, default=3.0, help="search time per position")
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="instead of --seconds: N iterations per position, the same search on both paths "
+                             "(their moves and root statistics are compared)")
     parser.add_argument("--seed", type=int, default=1,
                         help="seed of the random game the positions come from and of the search (default 1)")
     parser.add_argument("--playout-depth", type=int, default=None,
@@ -97,10 +106,14 @@ def main(argv: list[str]) -> int:
     print(f"playouts: {playouts}; ceiling: {rate:,.0f} bare random playouts/s from the opening "
           f"(sample, play out, reward; no tree); {length_:.0f} moves each")
     figures: dict[str, float] = {}
+    checks: dict[str, str] = {}
     for name, state in positions:
         seat = min(game.to_act(state))
         view = game.view(state, seat)
-        budget = ismcts.Budget(seconds=args.seconds)
+        budget = ismcts.Budget(iterations=args.iterations) if args.iterations else ismcts.Budget(seconds=args.seconds)
+        # Warmed first (untimed): a process's first search fills the caches that every later one finds full
+        # (tables built on first use, the interpreter's specialised instructions), which a worker pays once.
+        ismcts.search(game, view, seat, ismcts.Budget(iterations=100), random.Random(args.seed + 1), config)
         if args.profile and name == "opening":
             profiler = cProfile.Profile()
             profiler.enable()
@@ -117,8 +130,19 @@ def main(argv: list[str]) -> int:
             f"{len(result.candidates)} candidates; best {result.move.label!r}"
         )
         figures[f"{name} iterations"] = result.iterations / cpu if cpu else 0.0
+        if args.iterations:
+            checks[f"{name} search"] = search_digest(result)
     both_paths.print_figures(figures)
+    if checks:
+        both_paths.print_checks(checks)
     return 0
+
+
+def search_digest(result: ismcts.SearchResult) -> str:
+    """The move and every candidate's visits and mean reward (exactly, as repr), as a short digest: two searches
+    with the same digest made the same tree's root."""
+    stats = ";".join(f"{c.move_id}={c.visits}/{c.mean_reward!r}" for c in result.candidates)
+    return f"{result.move.id} {hashlib.sha256(stats.encode()).hexdigest()[:16]}"
 
 
 def _throughput(game, seats: int, args: argparse.Namespace) -> int:

@@ -127,11 +127,12 @@ def run_tabletop(argv: list[str], timeout: float = HANG_BOUND) -> subprocess.Com
 
 
 def cheap(argv: list[str]) -> list[str]:
-    """The same command, made short: --seconds 0.2, --rounds 1 (given to every `bench engine` / `bench ai`),
-    --games 1, --throughput 2, an arena's searching players on 20 iterations and no --record; a demo gets a --seed
-    (with the stack's iteration budgets, the same game every time, whatever the load)."""
+    """The same command, made short: --seconds 0.2, --iterations 200, --rounds 1 (given to every `bench engine` /
+    `bench ai`), --games 1, --throughput 2, an arena's searching players on 20 iterations and no --record; a demo
+    gets a --seed (with the stack's iteration budgets, the same game every time, whatever the load)."""
     out = list(argv)
-    for flag, value in (("--seconds", "0.2"), ("--rounds", "1"), ("--games", "1"), ("--throughput", "2")):
+    for flag, value in (("--seconds", "0.2"), ("--iterations", "200"), ("--rounds", "1"), ("--games", "1"),
+                        ("--throughput", "2")):
         if flag in out:
             out[out.index(flag) + 1] = value
     if kind(out) in {("bench", "engine"), ("bench", "ai")} and "--rounds" not in out:
