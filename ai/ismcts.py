@@ -1,7 +1,8 @@
 """Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012) over the engine interface.
 
 `search(game, view, seat, budget, rng)` takes the searching seat's *view*, never a state: every iteration draws
-a fresh determinization with `game.sample(view, rng)`, so the search cannot peek by construction.
+a fresh determinization with `game.sample_work(view, rng)` (`game.sample` thawed), so the search cannot peek by
+construction.
 
 The tree is the observer's: nodes are reached by move ids, and every seat's decisions live in it, each edge
 carrying the reward of the seat that chose it (a reward vector per seat, so 2 to 6 players work). Selection is
@@ -315,9 +316,8 @@ def _grow(
 ) -> None:
     deadline = started + budget.seconds if budget.seconds is not None else None
     limit = budget.iterations
-    sample = game.sample
+    sample_work = game.sample_work
     rules, policy = rules_and_policy(game)
-    thaw = rules.thaw
     draw_chance = getattr(rules, "draw_chance", None)  # the chance to come drawn from `rng`, not the seed's
     searched = search_rules(rules, policy, config, rng)  # once per search, not per iteration
     by_policy = config.opponent_policy
@@ -330,7 +330,7 @@ def _grow(
         if deadline is not None and tree.iterations and time.perf_counter() >= deadline:
             return
         # The rules only ever work on a determinization drawn from the view: the search cannot peek.
-        work = thaw(sample(view, rng))
+        work = sample_work(view, rng)
         if draw_chance is not None:
             draw_chance(work, rng)
         _others_first(searched, work, seat)

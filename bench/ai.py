@@ -51,7 +51,7 @@ def _bare_playouts(game, rules, state, seed: int, seconds: float) -> tuple[float
     count = moves = 0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
-        work = rules.thaw(game.sample(view, rng))
+        work = game.sample_work(view, rng)
         while acting := rules.to_act(work):
             seat = acting[0]
             legal = rules.legal_moves(work, seat)

@@ -311,6 +311,13 @@ class Game(ABC, Generic[S, V]):
     def sample(self, view: V, rng: random.Random) -> S:
         """A full state consistent with `view`, the hidden parts drawn from `rng`."""
 
+    def sample_work(self, view: V, rng: random.Random) -> Any:
+        """`sample(view, rng)` thawed: the working state the search plays a determinization on, drawn with the same
+        draws from `rng` (so `rules.freeze(sample_work(view, rng))` equals `sample(view, rng)`: the conformance
+        suite checks it). A game whose `sample` builds a working state anyway returns that one here, and saves the
+        search a freeze and a thaw per iteration."""
+        return self.rules.thaw(self.sample(view, rng))
+
     @abstractmethod
     def score(self, state: S) -> Score:
         """Live or final scores with breakdowns and the ranking with the rulebook's tie-breaks."""

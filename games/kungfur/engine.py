@@ -12,6 +12,7 @@ from games.kungfur import rules, scoring, views
 from games.kungfur.data import compile_table
 from games.kungfur.moves import MOVE_TYPES, PLANNING_TYPES
 from games.kungfur.state import State, View
+from games.kungfur.work import Work
 
 
 class KungFur(Game[State, View]):
@@ -62,6 +63,9 @@ class KungFur(Game[State, View]):
 
     def sample(self, view: View, rng: random.Random) -> State:
         return views.sample(view, rng)
+
+    def sample_work(self, view: View, rng: random.Random) -> Work:
+        return views.sample_work(view, rng)
 
     def score(self, state: State) -> Score:
         return scoring.score(state)

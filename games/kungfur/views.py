@@ -70,6 +70,11 @@ def sample(v: View, rng: random.Random) -> State:
     """A full state consistent with `v`: the unseen reward cards dealt at random into the deck, the other seats'
     face-down cards and a Banana draw, and a random plan (finished or not, as the view says) for each seat whose
     plan is hidden."""
+    return freeze(sample_work(v, rng))
+
+
+def sample_work(v: View, rng: random.Random) -> Work:
+    """`sample(v, rng)` as the working state it is made on (the search plays on it: no freeze, and no thaw)."""
     pool = list(v.unseen)
     shuffle(rng, pool)
     chooser = _chooser(v)
@@ -96,7 +101,7 @@ def sample(v: View, rng: random.Random) -> State:
     for s in (0, 1):
         if v.plans[s] is None:
             _policy_plan(work, s, v.done[s], rng)
-    return freeze(work)
+    return work
 
 
 def _policy_plan(work: Work, seat: int, finished: bool, rng: random.Random) -> None:

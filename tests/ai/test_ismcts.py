@@ -53,6 +53,15 @@ class _Spy:
         assert self._game.view(state, self._seat) == view
         return state
 
+    def sample_work(self, view, rng):
+        """The search's determinizations, as working states (Game.sample_work), checked alike: the frozen copy of
+        each shows the seat its view (a freeze leaves the working state as it was, to be played on)."""
+        assert view == self._view, "the search asked for a determinization of some other view"
+        work = self._game.sample_work(view, rng)
+        self.samples += 1
+        assert self._game.view(self._game.rules.freeze(work), self._seat) == view
+        return work
+
     def is_over(self, state):
         return self._game.is_over(state)
 
@@ -217,8 +226,8 @@ def test_win_rate_counts_the_games_won():
 
 
 class _Thaws:
-    """A game's rules, recording every state the search thaws (outside `sample`, which may thaw states it builds
-    from the view alone: Kung Fur Fight draws hidden plans by the playout policy)."""
+    """A game's rules, recording every state the search thaws outside its determinizations (`sample_work`, which
+    thaws or builds them from the view alone: Kung Fur Fight draws hidden plans by the playout policy)."""
 
     def __init__(self, rules, sampling: list[bool]):
         self._rules = rules
@@ -235,23 +244,25 @@ class _Thaws:
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
-def test_the_search_only_ever_thaws_determinizations_of_the_view(game: Game, monkeypatch):
+def test_the_search_only_ever_plays_on_determinizations_of_the_view(game: Game, monkeypatch):
+    """Every working state an iteration plays on is one `sample_work` drew from the view, and the search thaws
+    nothing else (never the true state)."""
     for state, seat in _positions(game, seed=17, count=2):
         view = game.view(state, seat)
         spy = _Spy(game, seat, view)
         drawn: list = []
         sampling = [False]
-        sample = spy.sample
+        sample_work = spy.sample_work
 
-        def recording_sample(v, rng, *, drawn=drawn, sample=sample, sampling=sampling):
+        def recording_sample_work(v, rng, *, drawn=drawn, sample_work=sample_work, sampling=sampling):
             sampling[0] = True
             try:
-                drawn.append(sample(v, rng))
+                drawn.append(sample_work(v, rng))
             finally:
                 sampling[0] = False
             return drawn[-1]
 
-        spy.sample = recording_sample
+        spy.sample_work = recording_sample_work
         found = ismcts.rules_and_policy
         recorders: list[_Thaws] = []
 
@@ -260,12 +271,20 @@ def test_the_search_only_ever_thaws_determinizations_of_the_view(game: Game, mon
             recorders.append(_Thaws(rules, sampling))
             return recorders[-1], policy
 
+        played: list = []
+        iterate = ismcts._iterate
+
+        def recording_iterate(root, searched, work, *rest, played=played, iterate=iterate):
+            played.append(work)
+            return iterate(root, searched, work, *rest)
+
         monkeypatch.setattr(ismcts, "rules_and_policy", recording_rules)
-        search(spy, view, seat, SMALL, random.Random(3))
+        monkeypatch.setattr(ismcts, "_iterate", recording_iterate)
+        result = search(spy, view, seat, SMALL, random.Random(3))
         monkeypatch.undo()
-        thawed = [s for r in recorders for s in r.thawed]
-        assert thawed and all(any(s is d for d in drawn) for s in thawed)
-        assert not any(s is state for s in thawed)  # never the true state
+        assert len(played) == result.iterations == len(drawn)
+        assert all(w is d for w, d in zip(played, drawn, strict=True))  # each iteration on its own draw
+        assert not [s for r in recorders for s in r.thawed]  # nothing else thawed: not the true state
 
 
 def test_at_a_shared_root_the_others_choices_are_drawn_before_the_observer_picks():

@@ -158,6 +158,14 @@ def _check_position(game: Game, state, seat: int, move: Move, rng: random.Random
         assert game.load_view(game.dump_view(view)) == view
         hash(view)
         samples = [game.sample(view, rng) for _ in range(3)]
+        # The search's determinization is a working state drawn as `sample` draws (Game.sample_work). A game that
+        # makes its own is checked against `sample` from the same draws (Zipang's sample is not a function of the
+        # draws alone: it weighs deals against the likeliest met so far for the view, so it keeps the default).
+        work = game.sample_work(view, random.Random(f"draw:{observer}"))
+        assert game.view(game.rules.freeze(work), observer) == view, "view(sample_work(view)) != view"
+        if type(game).sample_work is not Game.sample_work:
+            again = game.sample(view, random.Random(f"draw:{observer}"))
+            assert game.rules.freeze(work) == again, "freeze(sample_work) != sample"
         for sample in samples:
             assert game.view(sample, observer) == view, "view(sample(view)) != view"
             assert game.to_act(sample) == game.to_act(state)
