@@ -59,7 +59,7 @@ def outcome_rewards(totals: Sequence[int], winners: Sequence[int]) -> list[float
             result[seat] = half * (1 + (own - best_other) / spread)
     share = win / len(winners) if winners else 0.0
     for seat in winners:
-        result[seat] += share
+        result[seat] = result[seat] + share
     return result
 
 

@@ -288,18 +288,22 @@ def _play_card(work: Work, seat: int, move: PlayCard) -> None:
         if colour is None:  # "treated as the same color as the suit played by the start player"
             colour = work.colour = card // SUIT_SIZE
     resource = move.resource
-    if resource is not None:
-        work.resources[seat * 3 + resource] -= 1
+    if resource is not None:  # `x[i] = x[i] - ...`, not `-=`: compiled, an item's `-=` is a Python operation
+        resources = work.resources
+        resources[seat * 3 + resource] = resources[seat * 3 + resource] - 1
     elif move.skill is not None:
         skill = move.skill
         resources = work.resources
-        resources[seat * 3 + move.pay] -= SKILL_COST[skill]  # type: ignore[operator]  # a skill names what it pays
+        pay = seat * 3 + move.pay  # type: ignore[operator]  # a skill names what it pays
+        resources[pay] = resources[pay] - SKILL_COST[skill]
         if skill == SAMURAI:
             work.skill_markers = with_item(work.skill_markers, seat,
                                            work.skill_markers[seat] | 1 << move.target_area)  # type: ignore[operator]
         elif skill == CHARMONT and move.target_seat is not None:
-            resources[move.target_seat * 3 + move.target_colour] -= 1  # type: ignore[operator]
-            resources[seat * 3 + move.target_colour] += 1  # type: ignore[operator]
+            taken = move.target_seat * 3 + move.target_colour  # type: ignore[operator]
+            given = seat * 3 + move.target_colour  # type: ignore[operator]
+            resources[taken] = resources[taken] - 1
+            resources[given] = resources[given] + 1
     plays = work.plays
     fresh = work.fresh
     played = _card(seat, move, colour)
@@ -385,13 +389,13 @@ def _finish_trick(work: Work, picked: int | None) -> None:
     resources = work.resources
     third, fourth = work.ranking[2], work.ranking[3]
     base = work.battlefield * 3  # type: ignore[operator]
-    if picked is not None:
-        cubes[base + picked] -= 1
+    if picked is not None:  # `x[i] = x[i] + ...`, not `+=`: compiled, an item's `+=` is a Python operation
+        cubes[base + picked] = cubes[base + picked] - 1
         if fourth < n:
-            resources[fourth * 3 + picked] += 1
+            resources[fourth * 3 + picked] = resources[fourth * 3 + picked] + 1
     for c in range(3):
         if third < n:  # a proxy's resources are removed from the game
-            resources[third * 3 + c] += cubes[base + c]
+            resources[third * 3 + c] = resources[third * 3 + c] + cubes[base + c]
         cubes[base + c] = 0
     work.cubes = tuple(cubes)
     trick = work.trick = work.trick + 1

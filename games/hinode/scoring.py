@@ -25,13 +25,13 @@ def marked_by_position(
     """Every position's bitmask of the Areas holding a marker of it: 1st, 2nd or a skill marker (of a state, a
     working state or a view)."""
     marks = list(skill_markers)
-    for a in range(AREAS):
+    for a in range(AREAS):  # `marks[p] = marks[p] | ...`, not `|=`: compiled, an item's `|=` is a Python operation
         p = first[a]
         if p is not None:
-            marks[p] |= 1 << a
+            marks[p] = marks[p] | 1 << a
         p = second[a]
         if p is not None:
-            marks[p] |= 1 << a
+            marks[p] = marks[p] | 1 << a
     return marks
 
 
@@ -42,16 +42,10 @@ def marked_areas(
     return marked_by_position(skill_markers, first, second)[position]
 
 
-_GROUPS: Final[dict[int, int]] = {}  # largest_group by mask: at most 2 ** AREAS entries
-
-
 def largest_group(mask: int) -> int:
-    """Size of the largest group of orthogonally connected Areas in `mask` (remembered: every playout of a search
-    asks for it)."""
-    size = _GROUPS.get(mask)
-    if size is None:
-        size = _GROUPS[mask] = _largest_group(mask)
-    return size
+    """Size of the largest group of orthogonally connected Areas in `mask` (from a table of every mask: every
+    playout of a search asks for it)."""
+    return _GROUP_SIZES[mask]
 
 
 def _largest_group(mask: int) -> int:
@@ -72,6 +66,12 @@ def _largest_group(mask: int) -> int:
     return best
 
 
+# Every mask of Areas (2 ** 12 of them): its largest group, and its Areas counted (compiled, a table's item is a C
+# read, where a dict's lookup boxed the mask and `int.bit_count()` is a Python method call).
+_GROUP_SIZES: Final[tuple[int, ...]] = tuple([_largest_group(mask) for mask in range(1 << AREAS)])
+_AREA_COUNTS: Final[tuple[int, ...]] = tuple([mask.bit_count() for mask in range(1 << AREAS)])
+
+
 def rank_keys(work: Work) -> tuple[list[tuple[int, int, int, int, int]], list[tuple[int, int]]]:
     """Every real seat's points by the rulebook's categories (CATEGORIES, in order), and its ranking key: its total,
     then the tie-break (the number of Areas with its markers); the higher key ranks better, equal keys share a
@@ -87,14 +87,14 @@ def rank_keys(work: Work) -> tuple[list[tuple[int, int, int, int, int]], list[tu
         card = layout[a]
         # "gain 1 VP for each tribe marker"; never for the white Area nor with a white Bonus Area
         in_bonus = bonus_colour != WHITE and NAWABARI_COLOUR[card] == bonus_colour
-        if on_first is not None:
-            ranking_points[on_first] += vp[2 * card]
+        if on_first is not None:  # `x[p] = x[p] + ...`, not `+=`: compiled, an item's `+=` is a Python operation
+            ranking_points[on_first] = ranking_points[on_first] + vp[2 * card]
             if in_bonus:
-                bonus[on_first] += 1
+                bonus[on_first] = bonus[on_first] + 1
         if on_second is not None:
-            ranking_points[on_second] += vp[2 * card + 1]
+            ranking_points[on_second] = ranking_points[on_second] + vp[2 * card + 1]
             if in_bonus:
-                bonus[on_second] += 1
+                bonus[on_second] = bonus[on_second] + 1
     marks = marked_by_position(work.skill_markers, first, second)
     # Treasure: 1 VP per 2 yellow held, plus the 6 VP majority split evenly (rounded down) among those tied for most
     resources = work.resources
@@ -120,7 +120,7 @@ def rank_keys(work: Work) -> tuple[list[tuple[int, int, int, int, int]], list[tu
             mine // 2 + (majority if mine == most else 0),
         )
         parts.append(seat)
-        keys.append((seat[0] + seat[1] + seat[2] + seat[3] + seat[4], marked.bit_count()))
+        keys.append((seat[0] + seat[1] + seat[2] + seat[3] + seat[4], _AREA_COUNTS[marked]))
     return parts, keys
 
 

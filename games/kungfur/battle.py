@@ -248,7 +248,7 @@ def apply_decision(work: Work, seat: int, move: Move) -> None:
             side.stacks[k].append(card)
             side.hand = without(side.hand, card)
     elif type(move) is RingoAdd:
-        side.pw[k] += move.count
+        side.pw[k] = side.pw[k] + move.count
         side.weapons -= move.count
     elif type(move) is BananaPick:
         card = move.card
@@ -358,7 +358,7 @@ def fight(work: Work) -> None:
             del stack[weakest]
         elif first == BANG and them.pw[k]:
             ignored = min(WEAPON_IGNORE, them.pw[k])
-            them.pw[k] -= ignored
+            them.pw[k] = them.pw[k] - ignored
             me.weapons += min(WEAPON_STEAL, ignored)
     ap0, ap1 = arena_aps(work, k)
     side0, side1 = sides[0], sides[1]

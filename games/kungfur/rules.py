@@ -266,9 +266,9 @@ def play(work: Work, seat: int, move: Move) -> None:
             battle.run(work)
     elif type(move) is Token:
         if move.kind == "weapon":
-            side.pw[move.arena] += 1
+            side.pw[move.arena] = side.pw[move.arena] + 1
         else:
-            side.pc[move.arena] += 1
+            side.pc[move.arena] = side.pc[move.arena] + 1
         side.tokens += 1
     else:
         assert type(move) is Reinforce

@@ -133,7 +133,7 @@ class Work:
         placed = [0, 0]
         for owner in court:
             if owner is not None:
-                placed[owner] += 1
+                placed[owner] = placed[owner] + 1
         self.emissaries = placed
 
 
@@ -404,7 +404,7 @@ def play(work: Work, seat: int, move: Move) -> None:
         court = work.court
         for space in move.spaces:
             court[space] = None
-            work.emissaries[seat] -= 1
+            work.emissaries[seat] = work.emissaries[seat] - 1
         _end_turn(work)
     elif isinstance(move, DeclareEnd):
         work.final_turn = 1 - seat
@@ -443,7 +443,7 @@ def _place_emissary(work: Work, seat: int, spaces: tuple[int, ...]) -> None:
     for space in spaces:
         if court[space] is None:
             court[space] = seat
-            work.emissaries[seat] += 1
+            work.emissaries[seat] = work.emissaries[seat] + 1
             break
     work.court_used = True
 

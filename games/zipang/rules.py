@@ -206,7 +206,7 @@ def _react(work: Work, seat: int, kind: str) -> None:
         work.discard += (MONK,)
         _refill(work, seat)
     elif kind == COIN_BLOCK:
-        work.coins[seat] -= 1
+        work.coins[seat] = work.coins[seat] - 1
         work.pot += 1
     else:
         _resolve(work, seat)
@@ -228,7 +228,7 @@ def _start_effect(work: Work, user: int, card: int, targets: tuple[int, ...], ik
         targets = clockwise(user, n)
     elif effect == TAX:
         if work.coins[user]:
-            work.coins[user] -= 1
+            work.coins[user] = work.coins[user] - 1
             work.pot += 1
         targets = clockwise(user, n)
     elif effect == END:
@@ -283,11 +283,11 @@ def _resolve(work: Work, seat: int) -> None:
     effect = _EFFECTS[card]
     if effect == STEAL or effect == TRIBUTE:
         if work.coins[seat]:  # FAQ Q3: nothing is taken from a seat without coins
-            work.coins[seat] -= 1
-            work.coins[work.active] += 1
+            work.coins[seat] = work.coins[seat] - 1
+            work.coins[work.active] = work.coins[work.active] + 1
     elif effect == TAX:
         if work.coins[seat]:
-            work.coins[seat] -= 1
+            work.coins[seat] = work.coins[seat] - 1
             work.pot += 1
     elif effect == TAKE_EFFECT:
         _learn(work, work.active, seat)
@@ -372,7 +372,7 @@ def _end_by_honour(work: Work) -> None:
 
 
 def _win_battle(work: Work, seat: int) -> None:
-    work.coins[seat] += work.pot
+    work.coins[seat] = work.coins[seat] + work.pot
     work.pot = 0
     work.winners += (seat,)
     _next_battle(work, seat)
@@ -410,7 +410,7 @@ def _start_battle(work: Work, start: int) -> None:
     work.plays = [None] * n
     work.answers = [None] * n
     for p in range(n):  # "Each player places 1 coin in the center, and 1 coin is then removed"
-        work.coins[p] -= 1
+        work.coins[p] = work.coins[p] - 1
     work.pot += n - 1
     _begin_turn(work, start)
 
