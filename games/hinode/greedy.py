@@ -57,7 +57,7 @@ class HinodeGreedy:
         colour = NAWABARI_COLOUR[card]
         bonus_colour = NAWABARI_COLOUR[view.layout[12]]
         bonus = 1 if bonus_colour != WHITE and colour == bonus_colour else 0
-        mine = marked_areas(view.skill_markers, view.first, view.second, view.seat)
+        mine = marked_areas(view.skill_markers, list(view.first), list(view.second), view.seat)
         if mine & (1 << area):
             power = 0.0
         elif not mine or ADJACENT_MASK[area] & mine:
@@ -120,7 +120,7 @@ class HinodeGreedy:
             probs = self._rank_probabilities(view, follow, power, played, later, colour, move.card == HERO)
             return worth + probs[0] * second
         if move.skill == SAMURAI:
-            mine = marked_areas(view.skill_markers, view.first, view.second, view.seat)
+            mine = marked_areas(view.skill_markers, list(view.first), list(view.second), view.seat)
             return worth + (2.0 if ADJACENT_MASK[move.target_area] & mine else 0.8)
         if move.skill == CHARMONT:
             return worth + RESOURCE_WORTH + 1.0

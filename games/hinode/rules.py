@@ -364,12 +364,13 @@ def _judge(work: Work) -> None:
     else:
         next_start = ranking[0] if ranking[0] < n else best_real
     area = work.battlefield
-    work.first = with_item(work.first, area, ranking[0])  # type: ignore[arg-type]  # judged on its battlefield
-    work.second = with_item(work.second, area, ranking[1])  # type: ignore[arg-type]
+    assert area is not None, "judged on its battlefield"  # and an int index compiled, not a Python object
+    work.first[area] = ranking[0]
+    work.second[area] = ranking[1]
     work.ranking = tuple(ranking)
     work.next_start = next_start
     fourth = ranking[3]
-    base = area * 3  # type: ignore[operator]
+    base = area * 3
     cubes = work.cubes
     if fourth >= n and cubes[base + work.colour]:  # type: ignore[operator]  # a proxy takes the Battlefield's colour first
         _finish_trick(work, work.colour)

@@ -20,10 +20,10 @@ TREASURE_MAJORITY_VP: Final = 6
 
 
 def marked_by_position(
-    skill_markers: tuple[int, ...], first: tuple[int | None, ...], second: tuple[int | None, ...]
+    skill_markers: tuple[int, ...], first: list[int | None], second: list[int | None]
 ) -> list[int]:
-    """Every position's bitmask of the Areas holding a marker of it: 1st, 2nd or a skill marker (of a state, a
-    working state or a view)."""
+    """Every position's bitmask of the Areas holding a marker of it: 1st, 2nd or a skill marker (of a working state,
+    or of a state or a view with its markers as lists)."""
     marks = list(skill_markers)
     for a in range(AREAS):  # `marks[p] = marks[p] | ...`, not `|=`: compiled, an item's `|=` is a Python operation
         p = first[a]
@@ -36,7 +36,7 @@ def marked_by_position(
 
 
 def marked_areas(
-    skill_markers: tuple[int, ...], first: tuple[int | None, ...], second: tuple[int | None, ...], position: int
+    skill_markers: tuple[int, ...], first: list[int | None], second: list[int | None], position: int
 ) -> int:
     """Bitmask of the Areas holding a marker of `position` (see `marked_by_position`)."""
     return marked_by_position(skill_markers, first, second)[position]
