@@ -36,7 +36,7 @@ class Node:
         self.after: dict[tuple[str, ...], Node] = {}  # what follows a simultaneous step, by the others' move ids
 
 
-def outcome_rewards(totals: Sequence[int], winners: Sequence[int]) -> list[float]:
+def outcome_rewards(totals: list[int], winners: tuple[int, ...]) -> list[float]:
     """Every seat's reward in [0, 1]: winning (split among tied winners) is worth 0.9, the score margin 0.1.
 
     The margin term is `MARGIN_WEIGHT x (1 + (own total - best other total) / spread) / 2`, with the spread the
@@ -45,14 +45,29 @@ def outcome_rewards(totals: Sequence[int], winners: Sequence[int]) -> list[float
     is the margin itself, so the term is 0.1 for the winner and 0 for the loser whatever the margin: the reward is
     the win alone (docs/ai.md, *Zipang: the tree's constant and the observer's nodes*)."""
     n = len(totals)
-    spread = (max(totals) - min(totals)) or 1
+    # The highest and lowest totals, and the second of them sorted from the highest (the highest again when two hold
+    # it), by loops on ints: typed so, compiled, they are C comparisons (max, min and sorted compare Python objects).
+    top = low = totals[0]
+    for total in totals:
+        if total > top:
+            top = total
+        elif total < low:
+            low = total
+    second = low
+    tops = 0
+    for total in totals:
+        if total == top:
+            tops += 1
+        elif total > second:
+            second = total
+    if tops > 1:
+        second = top
+    spread = (top - low) or 1
     win = 1.0 - MARGIN_WEIGHT
     half = MARGIN_WEIGHT / 2
     result = [0.0] * n
     if n > 1:
         # the best other total is the best total, unless this seat holds it alone: then the second best
-        ordered = sorted(totals, reverse=True)
-        top, second = ordered[0], ordered[1]
         for seat in range(n):
             own = totals[seat]
             best_other = second if own == top else top

@@ -216,6 +216,34 @@ def test_candidates_most_visited_first_with_rewards_and_win_rates_in_zero_one(ga
             assert 0.9 * c.win_rate - 1e-9 <= c.mean_reward <= 0.9 * c.win_rate + 0.1 + 1e-9
 
 
+def _rewards_by_the_rule(totals: list[int], winners: tuple[int, ...]) -> list[float]:
+    """outcome_rewards as its docstring states it, by max, min and sorted."""
+    spread = (max(totals) - min(totals)) or 1
+    result = [0.0] * len(totals)
+    if len(totals) > 1:
+        ordered = sorted(totals, reverse=True)
+        for seat, own in enumerate(totals):
+            best_other = ordered[1] if own == ordered[0] else ordered[0]
+            result[seat] = 0.05 * (1 + (own - best_other) / spread)
+    for seat in winners:
+        result[seat] = result[seat] + 0.9 / len(winners)
+    return result
+
+
+def test_the_rewards_are_the_win_and_the_margin_as_stated():
+    """Every seat's reward from its total and the winners, for 1 to 6 seats with ties for the top and the bottom:
+    the same floats as the rule written with max, min and sorted (the loop's are loops on ints, for the compiled
+    path)."""
+    rng = random.Random(8)
+    for _ in range(3000):
+        n = rng.randint(1, 6)
+        totals = [rng.randint(-3, 4) for _ in range(n)]
+        best = max(totals)
+        winners = tuple(s for s, t in enumerate(totals) if t == best)
+        assert ismcts.outcome_rewards(totals, winners) == _rewards_by_the_rule(totals, winners), (totals, winners)
+    assert ismcts.outcome_rewards([5, 5, 1], (0, 1)) == [0.5, 0.5, 0.0]
+
+
 def test_win_rate_counts_the_games_won():
     state = ToyState(
         seed=1, hands=((2, 9), (3, 6)), committed=(None, None), revealed=((1, 8),), points=(0, 8), double=True
