@@ -312,10 +312,10 @@ class Game(ABC, Generic[S, V]):
         """A full state consistent with `view`, the hidden parts drawn from `rng`."""
 
     def sample_work(self, view: V, rng: random.Random) -> Any:
-        """`sample(view, rng)` thawed: the working state the search plays a determinization on, drawn with the same
-        draws from `rng` (so `rules.freeze(sample_work(view, rng))` equals `sample(view, rng)`: the conformance
-        suite checks it). A game whose `sample` builds a working state anyway returns that one here, and saves the
-        search a freeze and a thaw per iteration."""
+        """`sample(view, rng)` thawed: the working state the search plays a determinization on, drawn as `sample`
+        draws it. A game whose `sample` builds a working state anyway returns that one here, and saves the search a
+        freeze and a thaw per iteration; the conformance suite checks that such a game's `freeze(sample_work(view,
+        rng))` equals `sample(view, rng)` from the same draws, and for every game that it shows the view."""
         return self.rules.thaw(self.sample(view, rng))
 
     @abstractmethod
