@@ -251,8 +251,34 @@ class EmbeddedPostgres(EmbeddedServer):
                 self.proc.wait()
         if kill:
             self._wait_group_gone(self.proc.pid)
+            self._wait_shared_memory_released(self.proc.pid)
         WATCHDOG.release(self.proc.pid)
         self.proc = None
+
+    def _wait_shared_memory_released(self, pgid: int) -> None:
+        """Wait until no process holds the killed server's shared memory (its id is in the stale `postmaster.pid`;
+        Linux lists the attachments in /proc/sysvipc/shm): a new server on the same data refuses to start while one
+        does ("pre-existing shared memory block is still in use"), which a full test run met once a backend forked
+        as the SIGKILL went out still held it after its group was gone. Any process of the group seen meanwhile is
+        killed again."""
+        try:
+            shmid = (self.pgdata / "postmaster.pid").read_text().splitlines()[6].split()[1]
+        except (OSError, IndexError):
+            return
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                rows = [row.split() for row in Path("/proc/sysvipc/shm").read_text().splitlines()[1:]]
+            except OSError:
+                return
+            attached = next((row[6] for row in rows if len(row) > 6 and row[1] == shmid), "0")
+            if attached == "0":
+                return
+            try:
+                os.killpg(pgid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            time.sleep(0.02)
 
     @staticmethod
     def _wait_group_gone(pgid: int) -> None:
