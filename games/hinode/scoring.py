@@ -13,7 +13,7 @@ from games.hinode.data import ADJACENT_MASK, AREAS, NAWABARI_COLOUR, PLAYERS, WH
 from games.hinode.state import OVER, State
 from games.hinode.work import Work, thaw
 
-CATEGORIES: Final = ("ranking points", "bonus area", "power points", "hero comes last", "treasure")
+CATEGORIES: Final[tuple[str, ...]] = ("ranking points", "bonus area", "power points", "hero comes last", "treasure")
 TIE_BREAK = "most Areas with tribe markers"
 HERO_LAST_VP: Final = 3
 TREASURE_MAJORITY_VP: Final = 6

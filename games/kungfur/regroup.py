@@ -16,8 +16,8 @@ LIMIT_4_SP: Final = 8
 LIMIT_5_SP: Final = 4
 LEAD_VP: Final = 4  # a lead of this many VP wins
 
-_BOTH: Final = (0, 1)
-_ONE: Final = ((0,), (1,))
+_BOTH: Final[tuple[int, ...]] = (0, 1)
+_ONE: Final[tuple[tuple[int, ...], ...]] = ((0,), (1,))
 
 
 def verdict(sp0: int, sp1: int, vp0: int, vp1: int, deck_size: int) -> tuple[tuple[int, ...], str] | None:

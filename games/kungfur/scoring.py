@@ -11,8 +11,8 @@ from typing import Final
 from games.base import Score, SeatScore
 from games.kungfur.state import OVER, State
 
-_BOTH: Final = (0, 1)
-_ONE: Final = ((0,), (1,))
+_BOTH: Final[tuple[int, ...]] = (0, 1)
+_ONE: Final[tuple[tuple[int, ...], ...]] = ((0,), (1,))
 
 
 def ranked_first(vp0: int, vp1: int, over: bool, winners: tuple[int, ...]) -> tuple[int, ...]:

@@ -14,8 +14,8 @@ SWITCH_KINDS = {"river": "River", "line": "your Line", "hand": "your Hand", "col
 # The Imperial Court's spaces: 3 "switch 2 cards", 2 "discard 2 River cards", 1 Imperial Decree.
 SPACES: tuple[str, ...] = ("switch1", "switch2", "switch3", "discard1", "discard2", "decree")
 SPACE_TITLES = ("switch 1", "switch 2", "switch 3", "discard 1", "discard 2", "the Decree")
-SWITCH_SPACES: Final = (0, 1, 2)
-DISCARD_SPACES: Final = (3, 4)
+SWITCH_SPACES: Final[tuple[int, ...]] = (0, 1, 2)
+DISCARD_SPACES: Final[tuple[int, ...]] = (3, 4)
 DECREE_SPACE: Final = 5
 
 

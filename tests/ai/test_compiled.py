@@ -61,6 +61,28 @@ def _listed_in_setup() -> tuple[str, ...]:
     raise AssertionError("setup.py has no COMPILED")
 
 
+def _fixed_tuple_finals(source: str) -> list[str]:
+    """The module-level `NAME: Final = (...)` of `source` whose value is a tuple display and whose annotation names
+    no type: mypyc infers a fixed-length tuple, keeps it as a C struct and builds a new Python tuple (and one per
+    tuple inside it) wherever the name is read as an object, e.g. indexed by a variable."""
+    found = []
+    for node in ast.parse(source).body:
+        if (isinstance(node, ast.AnnAssign) and isinstance(node.annotation, ast.Name)
+                and node.annotation.id == "Final" and isinstance(node.value, ast.Tuple)):
+            found.append(f"line {node.lineno}: {ast.unparse(node.target)}")
+    return found
+
+
+def test_no_compiled_module_has_a_tuple_constant_built_at_each_read():
+    """Naishi's seats to act (`_TURN[turn]`, `Final = ((0,), (1,))`) made three tuples on every move, compiled; a
+    constant tuple is annotated `Final[tuple[X, ...]]` instead, which mypyc keeps as one Python object."""
+    assert _fixed_tuple_finals("from typing import Final\nA: Final = ((0,), (1,))\nB: Final[tuple[int, ...]] = (1,)\n"
+                               "C: Final = tuple(range(3))\n") == ["line 2: A"]
+    offending = {module: found for module in _listed_in_setup()
+                 if (found := _fixed_tuple_finals((REPO / (module.replace(".", "/") + ".py")).read_text()))}
+    assert not offending, f"annotate these Final[tuple[X, ...]]: {offending}"
+
+
 @needs_both
 def test_the_build_compiled_every_module_setup_lists():
     listed = _listed_in_setup()
