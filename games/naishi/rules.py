@@ -11,6 +11,7 @@ is left to decide (developed and the additional action done, or none possible).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Final
 
 from games.base import Move
@@ -239,7 +240,7 @@ def _folded(knowledge: tuple[HandKnowledge, ...], events: list[Event]) -> tuple[
 
 # --- who acts, and the legal moves -----------------------------------------------------------------------------
 
-_TURN: Final = ((0,), (1,))
+_TURN: Final[tuple[tuple[int, ...], ...]] = ((0,), (1,))
 
 
 def to_act(work: Work) -> tuple[int, ...]:
@@ -257,7 +258,7 @@ def seats_to_act(phase: str, turn: int, gifts: list[int | None] | tuple[int | No
     return ()
 
 
-# Moves are immutable values: build each once, so listing the legal moves allocates nothing but lists.
+# Moves are immutable values: build each once; a turn's legal moves are a shared tuple of them (`legal_moves`).
 GIVES: Final = tuple(Give(card) for card in range(len(NAMES)))
 DEVELOPS: Final = {row: tuple(Develop(row, p) for p in POSITIONS) for row in ("hand", "line")}
 RIVER_SWITCHES: Final = {(a, b): Switch("river", a, b) for a, b in PAIRS}
@@ -307,57 +308,97 @@ def may_declare_end(work: Work) -> bool:
     return work.final_turn is None and work.open != _ALL_OPEN
 
 
-def legal_moves(work: Work, seat: int) -> list[Move]:
+def legal_moves(work: Work, seat: int) -> Sequence[Move]:
+    """Every legal move of `seat`, in the rules' order (empty if it is not to act). A turn's moves are a shared
+    tuple, one per combination of what decides them (`_turn_key`), made on first use: listing them allocates
+    nothing."""
     phase = work.phase
     if phase == "gift":
         if work.gifts[seat] is not None:
-            return []
-        return [GIVES[card] for card in sorted(set(work.offers[seat]))]
+            return ()
+        return tuple([GIVES[card] for card in sorted(set(work.offers[seat]))])
     if phase != "turn" or seat != work.turn:
-        return []
-    if work.developed:
-        moves = _additional(work, seat, False)
-        moves.append(END_TURN)
-        return moves
+        return ()
     if work.court_used:
-        return list(DEVELOPMENTS[work.open])
+        return DEVELOPMENTS[work.open]
+    key = _turn_key(work, seat)
+    moves = _TURN_MOVES[key]
+    if moves is None:
+        moves = _TURN_MOVES[key] = _turn_moves(key)
+    return moves
+
+
+# What decides a turn's moves once the court is unused, as bits of an int (`_turn_key`); the moves of each key
+# (`_turn_moves`) are made once and kept in `_TURN_MOVES`, at most 2 ** 14 of them.
+_DEVELOPED: Final = 1 << 5  # the seat has developed: its additional actions and the end of its turn
+_DECREE: Final = 1 << 6  # the Decree space is free and the seat has an Emissary in hand
+_RECALL: Final = 7  # bits 7-11: the recallable spaces holding the seat's Emissaries, by their place in RECALLABLE
+_DECLARE: Final = 1 << 12  # the end may be declared
+_SWITCH: Final = 1 << 13  # an additional action on a switch space is possible
+_DISCARD: Final = 1 << 14  # an additional action on a discard space is possible
+_TURN_MOVES: Final[list[tuple[Move, ...] | None]] = [None] * (1 << 15)
+
+
+def _turn_key(work: Work, seat: int) -> int:
+    """Everything that decides the moves of `seat` on its turn, the court unused, as one int: the open piles (the
+    low 5 bits) and the flags above."""
     court = work.court
-    main: list[Move] = list(DEVELOPMENTS[work.open])
+    mask = work.open
+    key = mask
     mine = work.emissaries[seat]
-    if court[DECREE_SPACE] is None and mine < EMISSARIES:
+    free = mine < EMISSARIES
+    if work.developed:
+        key |= _DEVELOPED
+    else:
+        if court[DECREE_SPACE] is None and free:
+            key |= _DECREE
+        if mine:  # "Recall one or both of your Emissary tokens"; never the Decree's
+            for i in range(len(RECALLABLE)):
+                owner = court[RECALLABLE[i]]  # an int | None: compared as an int once it is one
+                if owner is not None and owner == seat:
+                    key |= 1 << (_RECALL + i)
+        if may_declare_end(work):
+            key |= _DECLARE
+        if not mask:  # before developing, a development must stay possible
+            return key
+    if free:  # a free "switch" space (SWITCH_SPACES), a free "discard" space (DISCARD_SPACES), spelt out
+        if court[0] is None or court[1] is None or court[2] is None:
+            key |= _SWITCH
+        if (court[3] is None or court[4] is None) and (key & _DEVELOPED or work.river_cards > 2):
+            key |= _DISCARD
+    return key
+
+
+def _turn_moves(key: int) -> tuple[Move, ...]:
+    """The moves of a turn whose `_turn_key` is `key`, in the rules' order: the developments, the Decrees, the
+    recalls (one, then both), the declaration, then the additional actions (switches, River discards); once
+    developed, the additional actions and the end of the turn."""
+    mask = key & _ALL_OPEN
+    additional: list[Move] = []
+    if key & _SWITCH:
+        additional += _SWITCHES[mask]
+    if key & _DISCARD:
+        additional += _DISCARDS[mask]
+    if key & _DEVELOPED:
+        return tuple(additional + [END_TURN])
+    main: list[Move] = list(DEVELOPMENTS[mask])
+    if key & _DECREE:
         main += DECREES
-    if mine:  # "Recall one or both of your Emissary tokens"; never the Decree's
-        placed = []
-        for s in RECALLABLE:
-            owner = court[s]  # an int | None: compared as an int once it is one (None == int is a slow compare)
-            if owner is not None and owner == seat:
-                placed.append(s)
-        for space in placed:
-            main.append(RECALLS[(space,)])
-        if len(placed) == 2:
-            main.append(RECALLS[(placed[0], placed[1])])
-    if may_declare_end(work):
+    placed = [RECALLABLE[i] for i in range(len(RECALLABLE)) if key >> (_RECALL + i) & 1]
+    main += [RECALLS[(space,)] for space in placed]
+    if len(placed) == 2:
+        main.append(RECALLS[(placed[0], placed[1])])
+    if key & _DECLARE:
         main.append(DECLARE_END)
     if not main:
-        return [END_TURN]  # nothing at all is possible: the seat can only pass
-    main += _additional(work, seat, True)
-    return main
+        return (END_TURN,)  # nothing at all is possible: the seat can only pass
+    return tuple(main + additional)
 
 
-def _additional(work: Work, seat: int, before_develop: bool) -> list[Move]:
-    """Additional actions: an Emissary on a free space; before developing, a development must stay possible."""
-    court = work.court
-    if work.court_used or work.emissaries[seat] >= EMISSARIES:
-        return []
-    mask = work.open
-    if before_develop and not mask:
-        return []
-    # a free "switch" space (SWITCH_SPACES), a free "discard" space (DISCARD_SPACES), spelt out: this runs after
-    # every development
-    moves: list[Move] = list(_SWITCHES[mask]) if court[0] is None or court[1] is None or court[2] is None else []
-    if (court[3] is None or court[4] is None) and (not before_develop or work.river_cards > 2):
-        moves += _DISCARDS[mask]
-    return moves
+def _may_add(work: Work, seat: int) -> bool:
+    """Whether `seat`, having developed, may still take an additional action (an Emissary on a free space)."""
+    key = _turn_key(work, seat)
+    return bool(key & _SWITCH) or bool(key & _DISCARD and _DISCARDS[key & _ALL_OPEN])
 
 
 # --- effects ---------------------------------------------------------------------------------------------------
@@ -382,7 +423,7 @@ def play(work: Work, seat: int, move: Move) -> None:
         if in_hand:
             work.events.append((REPLACED, seat, pos, old, taken))
         work.developed = True
-        if work.court_used or not _additional(work, seat, False):
+        if work.court_used or not _may_add(work, seat):
             _end_turn(work)
     elif isinstance(move, EndTurn):
         _end_turn(work)

@@ -56,7 +56,7 @@ def test_developments_made_elsewhere_are_weighed_alike():
             seat = rules.to_act(work)[0]
             moves = rules.legal_moves(work, seat)
             copies = [Develop(m.row, m.pos) if isinstance(m, Develop) else m for m in moves]
-            assert copies == moves and any(c is not m for c, m in zip(copies, moves, strict=True)) == any(
+            assert copies == list(moves) and any(c is not m for c, m in zip(copies, moves, strict=True)) == any(
                 isinstance(m, Develop) for m in moves)
             for draw_seed in range(3):
                 ours, theirs = random.Random(draw_seed), random.Random(draw_seed)
