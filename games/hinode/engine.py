@@ -11,6 +11,7 @@ from games.hinode import rules, scoring, views
 from games.hinode.data import vp_table
 from games.hinode.moves import MOVE_TYPES
 from games.hinode.state import State, View
+from games.hinode.work import Work
 
 
 class Hinode(Game[State, View]):
@@ -63,6 +64,9 @@ class Hinode(Game[State, View]):
 
     def sample(self, view: View, rng: random.Random) -> State:
         return views.sample(view, rng)
+
+    def sample_work(self, view: View, rng: random.Random) -> Work:
+        return views.sample_work(view, rng)
 
     def score(self, state: State) -> Score:
         return scoring.score(state)

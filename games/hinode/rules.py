@@ -32,7 +32,7 @@ from games.hinode.data import (
 from games.hinode.moves import ChooseArea, ChooseTribe, PlayCard, TakeResource
 from games.hinode.scoring import marked_areas, outcome
 from games.hinode.state import AREA, OVER, PICK, PLAY, TRIBE, State
-from games.hinode.work import ACTING, Card, Work, freeze, thaw, to_act
+from games.hinode.work import Card, Work, acting, freeze, thaw, to_act
 from games.tuples import with_item
 from games.values import chance
 
@@ -100,7 +100,7 @@ def new_game(num_players: int, advanced: bool, vp: tuple[int, ...], start: int, 
         hero_last=None,
         ranking=(),
         next_start=None,
-        acting=ACTING[start],
+        acting=acting(start),
     )
 
 

@@ -7,7 +7,7 @@ import random
 from games.deal import shuffle
 from games.hinode.data import BATTLE_CARDS, HERO, PLAYERS
 from games.hinode.state import State, View
-from games.hinode.work import ACTING
+from games.hinode.work import Work, acting, thaw_view
 from games.values import evolve, frozen
 
 
@@ -60,11 +60,12 @@ def _unseen(v: View) -> tuple[int, ...]:
     return unseen
 
 
-def sample(v: View, rng: random.Random) -> State:
-    """Deal the cards `v` cannot see among the others' hands, the proxy piles and the removed pile."""
+def _deal(v: View, rng: random.Random) -> tuple[list[tuple[int, ...]], list[int]]:
+    """Every position's hand with the cards `v` cannot see dealt from `rng` (its own as it is), and the cards left
+    over: the removed pile."""
     unseen = list(_unseen(v))
     shuffle(rng, unseen)
-    hands = []
+    hands: list[tuple[int, ...]] = []
     for p in range(PLAYERS):
         if p == v.seat:
             hands.append(v.hand)
@@ -72,6 +73,18 @@ def sample(v: View, rng: random.Random) -> State:
         size = v.hand_sizes[p]
         dealt, unseen = unseen[:size], unseen[size:]
         hands.append(tuple(sorted(dealt)) if p < v.num_players else tuple(dealt))
+    return hands, unseen
+
+
+def sample_work(v: View, rng: random.Random) -> Work:
+    """`thaw(sample(v, rng))` from the same draws, made without the frozen state (a sample a search iteration)."""
+    hands, unseen = _deal(v, rng)
+    return thaw_view(v, hands, tuple(sorted(unseen)), rng.getrandbits(32))
+
+
+def sample(v: View, rng: random.Random) -> State:
+    """Deal the cards `v` cannot see among the others' hands, the proxy piles and the removed pile."""
+    hands, unseen = _deal(v, rng)
     return frozen(State, {  # not State's frozen __init__: an interpreted call, a sample a search iteration
         "seed": rng.getrandbits(32),
         "num_players": v.num_players,
@@ -98,7 +111,7 @@ def sample(v: View, rng: random.Random) -> State:
         "hero_last": v.hero_last,
         "ranking": v.ranking,
         "next_start": v.next_start,
-        "acting": ACTING[v.actor],
+        "acting": acting(v.actor),
     })
 
 
