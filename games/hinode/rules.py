@@ -42,7 +42,8 @@ __all__ = ["freeze", "legal_moves", "new_game", "outcome", "play", "thaw", "to_a
 _TRIBE_MOVES: Final = tuple(ChooseTribe(t) for t in range(4))
 _AREA_MOVES: Final = tuple(ChooseArea(a) for a in range(AREAS))
 _PLAIN: Final = tuple(PlayCard(c) for c in range(HERO + 1))
-_RESOURCE_SETS: Final[tuple[tuple[int | None, ...], ...]] = ((None,), (None, RED), (None, BLUE), (None, RED, BLUE))  # by usable = has_red + 2 * has_blue
+# by usable = has_red + 2 * has_blue
+_RESOURCE_SETS: Final[tuple[tuple[int | None, ...], ...]] = ((None,), (None, RED), (None, BLUE), (None, RED, BLUE))
 # card -> usable -> the plays of that card; and the start player's declaring Hero plays on the white Area
 _VARIANTS: Final = tuple(
     tuple(tuple(_PLAIN[c] if r is None else PlayCard(c, resource=r) for r in rs) for rs in _RESOURCE_SETS)

@@ -41,9 +41,9 @@ class Work:
     list each costs a thaw and a freeze one copy."""
 
     __slots__ = (
-        "origin", "seed", "removed", "num_players", "advanced", "vp", "layout", "cubes", "tribes", "hands", "heroes", "resources",
-        "first", "second", "skill_markers", "trick", "phase", "actor", "start", "battlefield", "colour", "plays",
-        "hero_in_trick", "history", "fresh", "hero_last", "ranking", "next_start",
+        "origin", "seed", "removed", "num_players", "advanced", "vp", "layout", "cubes", "tribes", "hands", "heroes",
+        "resources", "first", "second", "skill_markers", "trick", "phase", "actor", "start", "battlefield", "colour",
+        "plays", "hero_in_trick", "history", "fresh", "hero_last", "ranking", "next_start",
     )
 
     origin: State | None  # the state thawed (freeze copies it), or None: a determinization made as a working state

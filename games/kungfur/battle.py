@@ -107,7 +107,8 @@ def _pair(pair: tuple[tuple[int, ...], ...], seat: int, value: tuple[int, ...]) 
 
 
 # --- the reveal ----------------------------------------------------------------------------------------------
-OTHER_ARENAS: Final[tuple[tuple[int, ...], ...]] = ((1, 2), (0, 2), (0, 1))  # Raifu leading arena k puts a Raifu token on each of OTHER_ARENAS[k]
+# Raifu leading arena k puts a Raifu token on each of OTHER_ARENAS[k]
+OTHER_ARENAS: Final[tuple[tuple[int, ...], ...]] = ((1, 2), (0, 2), (0, 1))
 
 
 def reveal(work: Work) -> None:
