@@ -33,6 +33,9 @@ def test_tabletop_run_starts_the_stack_and_stops_on_ctrl_c(tmp_path):
     env["TABLETOP_METRICS_PORT"] = str(free_port())
     env["TABLETOP_AI_METRICS_PORT"] = str(free_port())
     env["TABLETOP_AI_GRPC_PORT"] = str(free_port())
+    # No default port: another test's stack may hold it at once under xdist (tests/test_stack_lifetime.py says so).
+    for variable in ("TABLETOP_GATEWAY_METRICS_PORT", "TABLETOP_ARCHIVE_METRICS_PORT", "TABLETOP_ARCHIVE_HEALTH_PORT"):
+        env[variable] = str(free_port())
     env["TABLETOP_DEV_IDENTITY_FILE"] = str(tmp_path / "dev-identity.json")
     # Not under tmp_path: as root the embedded PostgreSQL runs as an unprivileged user, who cannot enter pytest's
     # private temporary folders.
@@ -173,7 +176,8 @@ def test_run_uses_every_port_asked_for_and_says_where_everything_listens(tmp_pat
     env = _run_env()
     env.update(TABLETOP_GATEWAY_PORT=str(web_port), TABLETOP_AI_GRPC_PORT=str(ports["ai"]),
                TABLETOP_REDIS_PORT=str(ports["redis"]), TABLETOP_GATEWAY_METRICS_PORT=str(ports["gateway_metrics"]),
-               TABLETOP_ARCHIVE_HEALTH_PORT=str(ports["archive_health"]))
+               TABLETOP_ARCHIVE_HEALTH_PORT=str(ports["archive_health"]),
+               TABLETOP_ARCHIVE_METRICS_PORT=str(free_port()))
     database_dir = tempfile.mkdtemp(prefix="tabletop-run-test-")  # as root: a folder PostgreSQL's user can enter
     proc, text = _start_run(["--port", str(ports["grpc"]), "--metrics-port", str(ports["metrics"]),
                              "--ai-metrics-port", str(ports["ai_metrics"]), "--database-port", str(ports["database"]),

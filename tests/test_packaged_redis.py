@@ -105,6 +105,10 @@ def test_tabletop_run_without_redis_server_on_path_plays_a_demo_game(tmp_path):
     env["TABLETOP_METRICS_PORT"] = str(free_port())
     env["TABLETOP_AI_METRICS_PORT"] = str(free_port())
     env["TABLETOP_AI_GRPC_PORT"] = str(free_port())
+    # No default port: another test's stack may hold it at once under xdist (tests/test_stack_lifetime.py says so).
+    for variable in ("TABLETOP_GATEWAY_PORT", "TABLETOP_GATEWAY_METRICS_PORT", "TABLETOP_ARCHIVE_METRICS_PORT",
+                     "TABLETOP_ARCHIVE_HEALTH_PORT"):
+        env[variable] = str(free_port())
     proc = subprocess.Popen(
         [sys.executable, "-m", "commands.cli", "run", "--port", str(port), "--data-dir", str(tmp_path / "redis")],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,

@@ -174,8 +174,10 @@ def test_tabletop_run_killed_leaves_no_process(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("TABLETOP_")}
     database_dir = tempfile.mkdtemp(prefix="tabletop-run-test-")  # as root: a folder PostgreSQL's user can enter
     args = ["--data-dir", str(tmp_path / "redis"), "--database-dir", database_dir]
+    # Every port drawn free: a default one (the archive writer's metrics, 9103) is another test's stack's too, under
+    # xdist, and the writer that loses the race exits (seen: "commands.cli archive-writer" missing from the tree).
     for flag in ("--port", "--web-port", "--ai-port", "--metrics-port", "--ai-metrics-port", "--gateway-metrics-port",
-                 "--archive-health-port"):
+                 "--archive-health-port", "--archive-metrics-port"):
         args += [flag, str(free_port())]
     parent = subprocess.Popen([sys.executable, "-m", "commands.cli", "run", *args], cwd=REPO, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
