@@ -249,7 +249,7 @@ def root_statistics(
     with collector_paused():
         tree = _Tree()
         _grow(tree, game, view, seat, budget, rng, config, time.perf_counter() if started is None else started)
-        children = tree.root.children.get(seat, {})
+        children = (tree.root.children or {}).get(seat, {})
         stats = {mid: (n.visits, n.total, n.wins) for mid, n in children.items()}
         iterations = tree.iterations
         del tree, children

@@ -32,8 +32,21 @@ class Node:
         self.total = 0.0
         self.wins = 0.0  # games won (a tie for first counts as a share), for the win rate a player reads
         self.avail = 0
-        self.children: dict[int, dict[str, Node]] = {}  # seat -> move id -> child
-        self.after: dict[tuple[str, ...], Node] = {}  # what follows a simultaneous step, by the others' move ids
+        # Made when first needed (`table`): most nodes of a tree are leaves, and two empty dicts each were a third of
+        # a node's memory and an allocation an iteration.
+        self.children: dict[int, dict[str, Node]] | None = None  # seat -> move id -> child
+        self.after: dict[tuple[str, ...], Node] | None = None  # what follows a simultaneous step, by the others' ids
+
+
+def table(node: Node, seat: int) -> dict[str, Node]:
+    """`node`'s children by `seat`'s move ids (made empty the first time)."""
+    children = node.children
+    if children is None:
+        children = node.children = {}
+    found = children.get(seat)
+    if found is None:
+        found = children[seat] = {}
+    return found
 
 
 def outcome_rewards(totals: list[int], winners: tuple[int, ...]) -> list[float]:
@@ -130,13 +143,11 @@ def _iterate(
             (seat,) = acting
             if by_policy and seat != observer:
                 move = rules.pick(work, seat)
-                table = node.children.get(seat)
-                if table is None:
-                    table = node.children[seat] = {}
+                followed = table(node, seat)
                 mid = known_id(move)
-                child = table.get(mid)
+                child = followed.get(mid)
                 if child is None:
-                    child = table[mid] = Node()
+                    child = followed[mid] = Node()
                     expanded = True
                 rules.play(work, seat, move)
                 node = child
@@ -165,9 +176,12 @@ def _iterate(
                 mover_ids.append(known_id(move))
         holder = observer_child if observer_child is not None else node
         key = tuple(mover_ids)
-        following = holder.after.get(key)
+        after = holder.after
+        if after is None:
+            after = holder.after = {}
+        following = after.get(key)
         if following is None:
-            following = holder.after[key] = Node()
+            following = after[key] = Node()
         node = following
     if rules.to_act(work):
         _playout(rules, work, config)
@@ -201,9 +215,7 @@ _LOGS: Final = tuple(log(n) if n else 0.0 for n in range(_LOG_TABLE))
 def _select(node: Node, seat: int, moves: Sequence[Move], c: float, rng: random.Random) -> tuple[Node, Move, bool]:
     """Pick `seat`'s move at `node` by UCB1 with availability; expand an untried move first. Returns new=True
     when the child was just created."""
-    table = node.children.get(seat)
-    if table is None:
-        table = node.children[seat] = {}
+    moves_of = table(node, seat)
     untried: list[tuple[str, Move]] = []
     best: Node | None = None
     best_move: Move | None = None
@@ -211,7 +223,7 @@ def _select(node: Node, seat: int, moves: Sequence[Move], c: float, rng: random.
     ties = 0
     for move in moves:
         mid = known_id(move)
-        child = table.get(mid)
+        child = moves_of.get(mid)
         if child is None:
             untried.append((mid, move))
             continue
@@ -227,7 +239,7 @@ def _select(node: Node, seat: int, moves: Sequence[Move], c: float, rng: random.
                 best, best_move = child, move
     if untried:
         mid, move = untried[randbelow(rng, len(untried))] if len(untried) > 1 else untried[0]
-        child = table[mid] = Node()
+        child = moves_of[mid] = Node()
         child.avail = 1
         return child, move, True
     assert best is not None and best_move is not None
@@ -241,16 +253,14 @@ def _match_regret(
     node: Node, seat: int, moves: Sequence[Move], rng: random.Random
 ) -> tuple[Node, Move, bool, list[Node], float]:
     """Pick `seat`'s move in a simultaneous step by regret matching over the moves legal now."""
-    table = node.children.get(seat)
-    if table is None:
-        table = node.children[seat] = {}
+    moves_of = table(node, seat)
     children: list[Node] = []
     new = False
     for move in moves:
         mid = known_id(move)
-        child = table.get(mid)
+        child = moves_of.get(mid)
         if child is None:
-            child = table[mid] = Node()
+            child = moves_of[mid] = Node()
             new = True
         child.avail += 1
         children.append(child)

@@ -368,8 +368,9 @@ def test_with_policy_opponents_the_other_seat_plays_the_policy_s_pick_on_each_de
         return tree
 
     def opponent_moves(node: ismcts.Node, seat: int, depth: int = 0) -> set[str]:
-        found = set(node.children.get(1 - seat, {}))
-        for child in (c for table in node.children.values() for c in table.values()):
+        children = node.children or {}  # None: a leaf (made when first needed)
+        found = set(children.get(1 - seat, {}))
+        for child in (c for table in children.values() for c in table.values()):
             if depth < 6:
                 found |= opponent_moves(child, seat, depth + 1)
         return found
@@ -382,7 +383,7 @@ def test_with_policy_opponents_the_other_seat_plays_the_policy_s_pick_on_each_de
     # The opponent's edges keep statistics only when UCB1 picks them.
     def opponent_visits(tree: ismcts._Tree) -> int:
         return sum(edge.visits for c in tree.root.children[observer].values()
-                   for edge in c.children.get(1 - observer, {}).values())
+                   for edge in (c.children or {}).get(1 - observer, {}).values())
     assert opponent_visits(policy_tree) == 0 < opponent_visits(ucb_tree)
     assert not picked
     with_stub = grow(SearchConfig(playout_depth=0, playout_policy=stub, opponent_policy=True))
