@@ -22,13 +22,12 @@ _UNIFORM = SearchConfig(game_policy=False)  # the search's playouts without a po
 _BATCH = 100  # deals made off the clock, then played on it
 
 
-def working_playout(rules, searched, deal, rng: random.Random) -> int:
+def working_playout(rules, searched, draw_chance, deal, rng: random.Random) -> int:
     """One random game from `deal` (a new game's frozen state) on a working state, played out as the search plays
-    a determinization: its chance to come drawn from `rng` (`draw_chance`, where the game has it), then the search's
-    own playout (compiled with it, through the rules as it calls them, `searched`: a uniform pick by `random()`),
-    ending with the rewards from its outcome; return how many moves it took."""
+    a determinization: its chance to come drawn from `rng` (`draw_chance`: the rules', or None where the game has
+    none), then the search's own playout (compiled with it, through the rules as it calls them, `searched`: a
+    uniform pick by `random()`), ending with the rewards from its outcome; return how many moves it took."""
     work = rules.thaw(deal)
-    draw_chance = getattr(rules, "draw_chance", None)
     if draw_chance is not None:
         draw_chance(work, rng)
     moves = _playout(searched, work, _UNIFORM)
@@ -78,8 +77,9 @@ def main(argv: list[str]) -> int:
     print(f"game={args.game} seats={seats} options={json.dumps(options)}; path: {compiled.PATH}")
     rules, policy = rules_and_policy(game)
     searched = search_rules(rules, policy, _UNIFORM, rng)  # the game's policy off: uniform picks
+    draw_chance = getattr(rules, "draw_chance", None)  # as ai.ismcts._grow finds it
     paths = [("engine", lambda deal: playout(game, deal, rng), contextlib.nullcontext),
-             ("fast path", lambda deal: working_playout(rules, searched, deal, rng), collector_paused)]
+             ("fast path", lambda deal: working_playout(rules, searched, draw_chance, deal, rng), collector_paused)]
     figures = {}
     deal_cpu = 0.0
     deals = 0

@@ -7,8 +7,8 @@ import random
 from games.deal import shuffle
 from games.hinode.data import BATTLE_CARDS, HERO, PLAYERS
 from games.hinode.state import State, View
-from games.hinode.work import Work, acting, thaw_view
-from games.values import evolve, frozen
+from games.hinode.work import Work, freeze, thaw_view
+from games.values import evolve
 
 
 def view(state: State, seat: int | None) -> View:
@@ -60,9 +60,9 @@ def _unseen(v: View) -> tuple[int, ...]:
     return unseen
 
 
-def _deal(v: View, rng: random.Random) -> tuple[list[tuple[int, ...]], list[int]]:
-    """Every position's hand with the cards `v` cannot see dealt from `rng` (its own as it is), and the cards left
-    over: the removed pile."""
+def sample_work(v: View, rng: random.Random) -> Work:
+    """Deal the cards `v` cannot see among the others' hands, the proxy piles and the removed pile, onto a working
+    state made from the view (no frozen state made and thawed: a sample a search iteration)."""
     unseen = list(_unseen(v))
     shuffle(rng, unseen)
     hands: list[tuple[int, ...]] = []
@@ -73,46 +73,12 @@ def _deal(v: View, rng: random.Random) -> tuple[list[tuple[int, ...]], list[int]
         size = v.hand_sizes[p]
         dealt, unseen = unseen[:size], unseen[size:]
         hands.append(tuple(sorted(dealt)) if p < v.num_players else tuple(dealt))
-    return hands, unseen
-
-
-def sample_work(v: View, rng: random.Random) -> Work:
-    """`thaw(sample(v, rng))` from the same draws, made without the frozen state (a sample a search iteration)."""
-    hands, unseen = _deal(v, rng)
     return thaw_view(v, hands, tuple(sorted(unseen)), rng.getrandbits(32))
 
 
 def sample(v: View, rng: random.Random) -> State:
-    """Deal the cards `v` cannot see among the others' hands, the proxy piles and the removed pile."""
-    hands, unseen = _deal(v, rng)
-    return frozen(State, {  # not State's frozen __init__: an interpreted call, a sample a search iteration
-        "seed": rng.getrandbits(32),
-        "num_players": v.num_players,
-        "advanced": v.advanced,
-        "vp": v.vp,
-        "layout": v.layout,
-        "cubes": v.cubes,
-        "tribes": v.tribes,
-        "hands": tuple(hands),
-        "removed": tuple(sorted(unseen)),
-        "heroes": v.heroes,
-        "resources": v.resources,
-        "first": v.first,
-        "second": v.second,
-        "skill_markers": v.skill_markers,
-        "trick": v.trick,
-        "phase": v.phase,
-        "actor": v.actor,
-        "start": v.start,
-        "battlefield": v.battlefield,
-        "colour": v.colour,
-        "plays": v.plays,
-        "history": v.history,
-        "hero_last": v.hero_last,
-        "ranking": v.ranking,
-        "next_start": v.next_start,
-        "acting": acting(v.actor),
-    })
+    """A full state consistent with `v`: `sample_work`'s, frozen."""
+    return freeze(sample_work(v, rng))
 
 
 def unknown_reshuffled(state: State, rng: random.Random) -> State:

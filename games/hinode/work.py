@@ -114,7 +114,9 @@ def thaw(state: State) -> Work:
 
 def thaw_view(v: View, hands: list[tuple[int, ...]], removed: tuple[int, ...], seed: int) -> Work:
     """The working state of the full state that `v` shows, with the hidden parts given: every hand, the removed
-    cards and the seed (what `thaw` makes of views.sample's state from the same draws, without the state)."""
+    cards and the seed (views.sample_work's determinization). It copies the fields `thaw` copies, from the view:
+    compiled, a `View`'s are native reads and a `State`'s Python attribute lookups, so one function over both would
+    read the view as slowly as the state."""
     work = Work()
     work.origin = None
     work.seed = seed

@@ -329,7 +329,7 @@ def legal_moves(work: Work, seat: int) -> Sequence[Move]:
 
 
 # What decides a turn's moves once the court is unused, as bits of an int (`_turn_key`); the moves of each key
-# (`_turn_moves`) are made once and kept in `_TURN_MOVES`, at most 2 ** 14 of them.
+# (`_turn_moves`) are made once and kept in `_TURN_MOVES`, at most 2 ** 15 of them.
 _DEVELOPED: Final = 1 << 5  # the seat has developed: its additional actions and the end of its turn
 _DECREE: Final = 1 << 6  # the Decree space is free and the seat has an Emissary in hand
 _RECALL: Final = 7  # bits 7-11: the recallable spaces holding the seat's Emissaries, by their place in RECALLABLE
