@@ -1,8 +1,9 @@
 """The engine interface every game implements: pure functions over immutable state.
 
-A game is a module-level `Game` object registered in `games.registry`. State, views and moves are frozen
-dataclasses of tuples, ints, strings and other frozen dataclasses, so they are hashable, cheap to share and
-serialisable by `games.codec` without pickle.
+A game is a module-level `Game` object registered in `games.registry`. State, views and moves are immutable
+dataclasses of tuples, ints, strings and other such dataclasses, so they are hashable, cheap to share and
+serialisable by `games.codec` without pickle (a game's compiled states are immutable by contract rather than
+frozen: docs/architecture.md, *Frozen states*).
 
 Contract (checked by tests/conformance for every registered game):
 - `new_game(num_seats, options, seed)` is deterministic; all chance is drawn from data inside the state.

@@ -121,7 +121,7 @@ def field_types(cls: type) -> dict[str, Any]:
     every compiled module's source beside its extension, checked by hash above, so such a class's annotations are
     read there (its body's, and its dataclass bases' by this same function) and evaluated in its module as
     `typing.get_type_hints` evaluates them. So are those of a class of a compiled module that is not native
-    (`mypyc_attr(native_class=False)`: games.hinode.state's State and Played)."""
+    (`mypyc_attr(native_class=False)`)."""
     module_file = str(getattr(sys.modules[cls.__module__], "__file__", "") or "")
     in_extension = module_file.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
     if "__mypyc_attrs__" not in cls.__dict__ and not in_extension:

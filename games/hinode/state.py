@@ -3,10 +3,9 @@
 Positions 0..3 sit clockwise; real seats are 0..num_players-1 and proxies fill the rest. Colours, tribes and
 cards are the ints of games.hinode.data.
 
-Compiled (setup.py), `View` is a native class: a determinization (games.hinode.views.sample) reads most of its
-fields, each a Python attribute lookup on an interpreted class. `State` and `Played` stay interpreted
-(`native_class=False`): the rules make them without their `__init__`, by their `__dict__` (games.values), which a
-native class has not.
+Compiled (setup.py), these are native classes: a determinization (games.hinode.views.sample) reads most of a
+`View`'s fields and a thaw every field of a `State`, each a C field read. `State` and `Played` are made by their own
+`__init__`: docs/architecture.md, *Frozen states*.
 """
 
 from __future__ import annotations
@@ -14,14 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from mypy_extensions import mypyc_attr
-
 from games.hinode.data import HERO
 from games.hinode.moves import MOVE_TYPES, ChooseArea, ChooseTribe, PlayCard, TakeResource
 
 
-@mypyc_attr(native_class=False)
-@dataclass(frozen=True)  # no __slots__: games.hinode.work.freeze makes one a move by games.values.frozen, not __init__
+@dataclass(init=False, unsafe_hash=True)
 class Played:
     """A card on the table: who played it in which trick, how, and what it counts as."""
 
@@ -30,6 +26,13 @@ class Played:
     move: PlayCard
     power: int  # battle power after a red resource
     follow: bool  # after a blue resource
+
+    def __init__(self, trick: int, seat: int, move: PlayCard, power: int, follow: bool) -> None:
+        self.trick = trick
+        self.seat = seat
+        self.move = move
+        self.power = power
+        self.follow = follow
 
 
 # Phases of `State.phase`.
@@ -40,8 +43,7 @@ PICK: Final = "pick"
 OVER: Final = "over"
 
 
-@mypyc_attr(native_class=False)
-@dataclass(frozen=True)  # no __slots__: games.values.evolve copies the instance dict (~10x cheaper than __init__)
+@dataclass(init=False, unsafe_hash=True)
 class State:
     """A whole game, frozen: made by games.hinode.work.freeze (and `acting` is what games.hinode.rules.to_act
     gives), so the base's `to_act` reads the seats to act without a thaw."""
@@ -72,6 +74,41 @@ class State:
     ranking: tuple[int, ...]  # the last judged trick: positions on 1st, 2nd, 3rd, 4th (Yozakura: 1st twice)
     next_start: int | None  # start player of the next trick, once judged
     acting: tuple[int, ...]  # the seats to act: the actor, or nobody once the game is over
+
+    def __init__(
+        self, seed: int, num_players: int, advanced: bool, vp: tuple[int, ...], layout: tuple[int, ...],
+        cubes: tuple[int, ...], tribes: tuple[int | None, ...], hands: tuple[tuple[int, ...], ...],
+        removed: tuple[int, ...], heroes: tuple[bool, ...], resources: tuple[int, ...], first: tuple[int | None, ...],
+        second: tuple[int | None, ...], skill_markers: tuple[int, ...], trick: int, phase: str, actor: int | None,
+        start: int, battlefield: int | None, colour: int | None, plays: tuple[Played, ...], history: tuple[Played, ...],
+        hero_last: int | None, ranking: tuple[int, ...], next_start: int | None, acting: tuple[int, ...],
+    ) -> None:
+        self.seed = seed
+        self.num_players = num_players
+        self.advanced = advanced
+        self.vp = vp
+        self.layout = layout
+        self.cubes = cubes
+        self.tribes = tribes
+        self.hands = hands
+        self.removed = removed
+        self.heroes = heroes
+        self.resources = resources
+        self.first = first
+        self.second = second
+        self.skill_markers = skill_markers
+        self.trick = trick
+        self.phase = phase
+        self.actor = actor
+        self.start = start
+        self.battlefield = battlefield
+        self.colour = colour
+        self.plays = plays
+        self.history = history
+        self.hero_last = hero_last
+        self.ranking = ranking
+        self.next_start = next_start
+        self.acting = acting
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from games.deal import shuffle
 from games.hinode.data import BATTLE_CARDS, HERO, PLAYERS
 from games.hinode.state import State, View
 from games.hinode.work import Work, freeze, thaw_view
-from games.values import evolve
 
 
 def view(state: State, seat: int | None) -> View:
@@ -91,4 +91,4 @@ def unknown_reshuffled(state: State, rng: random.Random) -> State:
     for proxy in range(n, len(hands)):
         size = len(hands[proxy])
         hands[proxy], hidden = tuple(hidden[:size]), hidden[size:]
-    return evolve(state, hands=tuple(hands), removed=tuple(sorted(hidden)), seed=rng.getrandbits(32))
+    return replace(state, hands=tuple(hands), removed=tuple(sorted(hidden)), seed=rng.getrandbits(32))

@@ -12,7 +12,6 @@ from typing import Final
 from games.hinode.data import HERO, PLAYERS
 from games.hinode.moves import PlayCard
 from games.hinode.state import Played, State, View
-from games.values import frozen, unsealed_copy
 
 # A card on the table while the rules play: Played's (position, move, power, follow) as a tuple, which costs a
 # tenth of a frozen Played; `freeze` turns the new ones into Played (the trick is their place in the history).
@@ -41,12 +40,11 @@ class Work:
     list each costs a thaw and a freeze one copy."""
 
     __slots__ = (
-        "origin", "seed", "removed", "num_players", "advanced", "vp", "layout", "cubes", "tribes", "hands", "heroes",
+        "seed", "removed", "num_players", "advanced", "vp", "layout", "cubes", "tribes", "hands", "heroes",
         "resources", "first", "second", "skill_markers", "trick", "phase", "actor", "start", "battlefield", "colour",
         "plays", "hero_in_trick", "history", "fresh", "hero_last", "ranking", "next_start",
     )
 
-    origin: State | None  # the state thawed (freeze copies it), or None: a determinization made as a working state
     seed: int
     removed: tuple[int, ...]
     num_players: int
@@ -82,7 +80,6 @@ def to_act(work: Work) -> tuple[int, ...]:
 
 def thaw(state: State) -> Work:
     work = Work()
-    work.origin = state
     work.seed = state.seed
     work.removed = state.removed
     work.num_players = state.num_players
@@ -118,7 +115,6 @@ def thaw_view(v: View, hands: list[tuple[int, ...]], removed: tuple[int, ...], s
     compiled, a `View`'s are native reads and a `State`'s Python attribute lookups, so one function over both would
     read the view as slowly as the state."""
     work = Work()
-    work.origin = None
     work.seed = seed
     work.removed = removed
     work.num_players = v.num_players
@@ -169,37 +165,17 @@ def freeze(work: Work) -> State:
         at = len(history)
         played: list[Played] = []
         for seat, move, power, follow in fresh:
-            played.append(frozen(Played, {"trick": at // PLAYERS, "seat": seat, "move": move, "power": power,
-                                          "follow": follow}))
+            played.append(Played(trick=at // PLAYERS, seat=seat, move=move, power=power, follow=follow))
             at += 1
         history = work.history = history + tuple(played)
         work.fresh = []
     count = len(work.plays)  # the current trick is the end of the history
-    origin = work.origin
-    if origin is not None:
-        state, values = unsealed_copy(origin)
-    else:  # the fields that never change in play, and the rest below
-        values = {"seed": work.seed, "num_players": work.num_players, "advanced": work.advanced, "vp": work.vp,
-                  "layout": work.layout, "removed": work.removed}
-        state = frozen(State, values)
-    values["cubes"] = work.cubes
-    values["tribes"] = work.tribes
-    values["hands"] = tuple(work.hands)
-    values["heroes"] = work.heroes
-    values["resources"] = tuple(work.resources)
-    values["first"] = tuple(work.first)
-    values["second"] = tuple(work.second)
-    values["skill_markers"] = work.skill_markers
-    values["trick"] = work.trick
-    values["phase"] = work.phase
-    values["actor"] = work.actor
-    values["start"] = work.start
-    values["battlefield"] = work.battlefield
-    values["colour"] = work.colour
-    values["plays"] = history[len(history) - count :] if count else ()
-    values["history"] = history
-    values["hero_last"] = work.hero_last
-    values["ranking"] = work.ranking
-    values["next_start"] = work.next_start
-    values["acting"] = acting(work.actor)
-    return state
+    return State(
+        seed=work.seed, num_players=work.num_players, advanced=work.advanced, vp=work.vp, layout=work.layout,
+        cubes=work.cubes, tribes=work.tribes, hands=tuple(work.hands), removed=work.removed, heroes=work.heroes,
+        resources=tuple(work.resources), first=tuple(work.first), second=tuple(work.second),
+        skill_markers=work.skill_markers, trick=work.trick, phase=work.phase, actor=work.actor, start=work.start,
+        battlefield=work.battlefield, colour=work.colour, plays=history[len(history) - count :] if count else (),
+        history=history, hero_last=work.hero_last, ranking=work.ranking, next_start=work.next_start,
+        acting=acting(work.actor),
+    )

@@ -39,7 +39,7 @@ from games.kungfur.planning import LONER, arena_shape, card_limit, change_plan, 
 from games.kungfur.regroup import prepare
 from games.kungfur.state import EMPTY_PLAN, OPEN, OVER, PLAN, Plan, Player, State
 from games.kungfur.work import Side, Work
-from games.values import chance, evolve, frozen
+from games.values import chance
 
 
 def new_game(table: Table, cats: int, seed: int) -> State:
@@ -47,13 +47,13 @@ def new_game(table: Table, cats: int, seed: int) -> State:
     shuffle(chance(seed, "deck"), deck)
     players = tuple(_new_player(table, CATS if seat == cats else DOGS) for seat in (0, 1))
     # Set out before the first preparation, and thawed at once: the game's first state is the one `freeze` makes.
-    setup = frozen(State, {
-        "seed": seed, "table": table, "cats": cats, "round": 1, "phase": PLAN, "players": players,
-        "plans": (EMPTY_PLAN, EMPTY_PLAN), "used": (0, 0), "arena": 0, "stage": OPEN, "rewards": ((), (), ()),
-        "raifu": (None, None, None), "hua": (None, None, None), "songo": ((), (), ()),
-        "results": (None, None, None), "diff": 0, "todo": (), "deck": tuple(deck), "discard": (),
-        "buried": ((), ()), "offer": (), "queue": (), "winners": (), "end": "", "acting": (),
-    })  # fmt: skip
+    setup = State(
+        seed=seed, table=table, cats=cats, round=1, phase=PLAN, players=players,
+        plans=(EMPTY_PLAN, EMPTY_PLAN), used=(0, 0), arena=0, stage=OPEN, rewards=((), (), ()),
+        raifu=(None, None, None), hua=(None, None, None), songo=((), (), ()),
+        results=(None, None, None), diff=0, todo=(), deck=tuple(deck), discard=(),
+        buried=((), ()), offer=(), queue=(), winners=(), end="", acting=(),
+    )  # fmt: skip
     work = thaw(setup)
     materialize(work)
     prepare(work)
@@ -62,12 +62,12 @@ def new_game(table: Table, cats: int, seed: int) -> State:
 
 def _new_player(table: Table, species: str) -> Player:
     cats = species == CATS
-    return frozen(Player, {
-        "species": species, "hand": table.hands[0 if cats else 1], "rest": (), "sp": table.start_sp, "vp": 0,
-        "limit": START_LIMIT, "food": FOOD, "dish": 0, "weapons": WEAPONS if cats else 0,
-        "hua": 0 if cats else HUA_TOKENS, "coconuts": 0, "items": (), "apple": 0, "sinking": 0, "ginseng": False,
-        "blocked": 0,
-    })  # fmt: skip
+    return Player(
+        species=species, hand=table.hands[0 if cats else 1], rest=(), sp=table.start_sp, vp=0,
+        limit=START_LIMIT, food=FOOD, dish=0, weapons=WEAPONS if cats else 0,
+        hua=0 if cats else HUA_TOKENS, coconuts=0, items=(), apple=0, sinking=0, ginseng=False,
+        blocked=0,
+    )  # fmt: skip
 
 
 # --- thaw and freeze -----------------------------------------------------------------------------------------
@@ -192,20 +192,20 @@ def to_act(work: Work) -> tuple[int, ...]:
 
 
 def _freeze_player(side: Side) -> Player:
-    return frozen(Player, {
-        "species": side.species, "hand": side.hand, "rest": side.rest, "sp": side.sp, "vp": side.vp,
-        "limit": side.limit, "food": side.food, "dish": side.dish, "weapons": side.weapons, "hua": side.hua,
-        "coconuts": side.coconuts, "items": side.items, "apple": side.apple, "sinking": side.sinking,
-        "ginseng": side.ginseng, "blocked": side.blocked,
-    })  # fmt: skip
+    return Player(
+        species=side.species, hand=side.hand, rest=side.rest, sp=side.sp, vp=side.vp,
+        limit=side.limit, food=side.food, dish=side.dish, weapons=side.weapons, hua=side.hua,
+        coconuts=side.coconuts, items=side.items, apple=side.apple, sinking=side.sinking,
+        ginseng=side.ginseng, blocked=side.blocked,
+    )  # fmt: skip
 
 
 def _freeze_plan(side: Side) -> Plan:
     stacks = side.stacks
-    return frozen(Plan, {
-        "stacks": (tuple(stacks[0]), tuple(stacks[1]), tuple(stacks[2])), "weapons": tuple(side.pw),
-        "coconuts": tuple(side.pc), "boost": side.boost, "done": side.done,
-    })  # fmt: skip
+    return Plan(
+        stacks=(tuple(stacks[0]), tuple(stacks[1]), tuple(stacks[2])), weapons=tuple(side.pw),
+        coconuts=tuple(side.pc), boost=side.boost, done=side.done,
+    )  # fmt: skip
 
 
 def freeze(work: Work) -> State:
@@ -217,17 +217,23 @@ def freeze(work: Work) -> State:
         # Only the plans have changed since the thaw.
         plan0, plan1 = side0.plan, side1.plan
         plans = (plan0 or _freeze_plan(side0), plan1 or _freeze_plan(side1))
-        return evolve(origin, plans=plans, acting=to_act(work))
-    return frozen(State, {
-        "seed": work.seed, "table": work.table, "cats": work.cats, "round": work.round, "phase": work.phase,
-        "players": (_freeze_player(side0), _freeze_player(side1)),
-        "plans": (_freeze_plan(side0), _freeze_plan(side1)), "used": work.used, "arena": work.arena,
-        "stage": work.stage, "rewards": work.rewards, "raifu": work.raifu, "hua": work.hua, "songo": work.songo,
-        "results": tuple(work.results), "diff": work.diff, "todo": tuple(work.todo), "deck": work.deck,
-        "discard": work.discard, "buried": work.buried, "offer": work.offer, "queue": tuple(work.queue),
-        "winners": work.winners, "end": work.end,
-        "acting": to_act(work),
-    })  # fmt: skip
+        o = origin
+        return State(
+            seed=o.seed, table=o.table, cats=o.cats, round=o.round, phase=o.phase, players=o.players, plans=plans,
+            used=o.used, arena=o.arena, stage=o.stage, rewards=o.rewards, raifu=o.raifu, hua=o.hua, songo=o.songo,
+            results=o.results, diff=o.diff, todo=o.todo, deck=o.deck, discard=o.discard, buried=o.buried,
+            offer=o.offer, queue=o.queue, winners=o.winners, end=o.end, acting=to_act(work),
+        )
+    return State(
+        seed=work.seed, table=work.table, cats=work.cats, round=work.round, phase=work.phase,
+        players=(_freeze_player(side0), _freeze_player(side1)),
+        plans=(_freeze_plan(side0), _freeze_plan(side1)), used=work.used, arena=work.arena,
+        stage=work.stage, rewards=work.rewards, raifu=work.raifu, hua=work.hua, songo=work.songo,
+        results=tuple(work.results), diff=work.diff, todo=tuple(work.todo), deck=work.deck,
+        discard=work.discard, buried=work.buried, offer=work.offer, queue=tuple(work.queue),
+        winners=work.winners, end=work.end,
+        acting=to_act(work),
+    )  # fmt: skip
 
 
 def legal_moves(work: Work, seat: int) -> Sequence[Move]:

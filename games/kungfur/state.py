@@ -5,6 +5,9 @@ leaves a hand is shown (Rangers are won face up, Shu's and Kkami's cards and the
 recovery takes back the whole rest area). So a view shows both hands. What is hidden: a plan while it is being
 made (even its size), the order of the reward deck, and the two cards each Banana discards face down (known to
 the seat that drew them). `unseen` in a view is the multiset of reward cards that seat cannot locate.
+
+Compiled (setup.py), the classes here are native; the state and the records in it are made by their own `__init__`:
+docs/architecture.md, *Frozen states*.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ FIGHT: Final = "fight"
 SPOILS: Final = "spoils"
 
 
-@dataclass(frozen=True)
+@dataclass(init=False, unsafe_hash=True)
 class Player:
     """One seat's public board."""
 
@@ -52,8 +55,30 @@ class Player:
     ginseng: bool  # Ginseng's free recovery waits for this round's regroup
     blocked: int  # the round whose planning has card limit -1 (Blockade), 0 for none
 
+    def __init__(
+        self, species: str, hand: tuple[int, ...], rest: tuple[int, ...], sp: int, vp: int, limit: int, food: int,
+        dish: int, weapons: int, hua: int, coconuts: int, items: tuple[int, ...], apple: int, sinking: int,
+        ginseng: bool, blocked: int,
+    ) -> None:
+        self.species = species
+        self.hand = hand
+        self.rest = rest
+        self.sp = sp
+        self.vp = vp
+        self.limit = limit
+        self.food = food
+        self.dish = dish
+        self.weapons = weapons
+        self.hua = hua
+        self.coconuts = coconuts
+        self.items = items
+        self.apple = apple
+        self.sinking = sinking
+        self.ginseng = ginseng
+        self.blocked = blocked
 
-@dataclass(frozen=True)
+
+@dataclass(init=False, unsafe_hash=True)
 class Plan:
     """What a seat put behind its screen: a stack per arena (leader first), tokens per arena."""
 
@@ -63,11 +88,21 @@ class Plan:
     boost: bool  # Reinforcements used: card limit +1 this round
     done: bool
 
+    def __init__(
+        self, stacks: tuple[tuple[int, ...], ...], weapons: tuple[int, ...], coconuts: tuple[int, ...], boost: bool,
+        done: bool,
+    ) -> None:
+        self.stacks = stacks
+        self.weapons = weapons
+        self.coconuts = coconuts
+        self.boost = boost
+        self.done = done
+
 
 EMPTY_PLAN = Plan(((), (), ()), (0, 0, 0), (0, 0, 0), False, False)
 
 
-@dataclass(frozen=True)
+@dataclass(init=False, unsafe_hash=True)
 class State:
     seed: int
     table: Table
@@ -94,6 +129,40 @@ class State:
     winners: tuple[int, ...]
     end: str  # why the game ended
     acting: tuple[int, ...]  # the seats to act, ascending: set by games.kungfur.work.freeze only
+
+    def __init__(
+        self, seed: int, table: Table, cats: int, round: int, phase: str, players: tuple[Player, ...],
+        plans: tuple[Plan, ...], used: tuple[int, ...], arena: int, stage: str, rewards: tuple[tuple[int, ...], ...],
+        raifu: tuple[int | None, ...], hua: tuple[int | None, ...], songo: tuple[tuple[int, ...], ...],
+        results: tuple[int | None, ...], diff: int, todo: tuple[int, ...], deck: tuple[int, ...],
+        discard: tuple[int, ...], buried: tuple[tuple[int, ...], ...], offer: tuple[int, ...],
+        queue: tuple[tuple[int, str], ...], winners: tuple[int, ...], end: str, acting: tuple[int, ...],
+    ) -> None:
+        self.seed = seed
+        self.table = table
+        self.cats = cats
+        self.round = round
+        self.phase = phase
+        self.players = players
+        self.plans = plans
+        self.used = used
+        self.arena = arena
+        self.stage = stage
+        self.rewards = rewards
+        self.raifu = raifu
+        self.hua = hua
+        self.songo = songo
+        self.results = results
+        self.diff = diff
+        self.todo = todo
+        self.deck = deck
+        self.discard = discard
+        self.buried = buried
+        self.offer = offer
+        self.queue = queue
+        self.winners = winners
+        self.end = end
+        self.acting = acting
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ from games.kungfur.policy import choose
 from games.kungfur.rules import finish_hidden_plan, freeze, play, thaw
 from games.kungfur.state import BANANA, EMPTY_PLAN, PLAN, Plan, State, View
 from games.kungfur.work import Work
-from games.values import frozen
 
 _HIDDEN = (None, None)
 
@@ -90,13 +89,13 @@ def sample_work(v: View, rng: random.Random) -> Work:
             pool = pool[v.buried_sizes[s] :]
     assert len(pool) == v.deck_size
     # Set out from the view, then thawed: the state returned is the one `freeze` makes, with the seats to act.
-    drawn = frozen(State, {
-        "seed": rng.getrandbits(32), "table": v.table, "cats": v.cats, "round": v.round, "phase": v.phase,
-        "players": v.players, "plans": tuple(p if p is not None else EMPTY_PLAN for p in v.plans), "used": v.used,
-        "arena": v.arena, "stage": v.stage, "rewards": v.rewards, "raifu": v.raifu, "hua": v.hua, "songo": v.songo,
-        "results": v.results, "diff": v.diff, "todo": v.todo, "deck": tuple(pool), "discard": v.discard,
-        "buried": tuple(buried), "offer": offer, "queue": v.queue, "winners": v.winners, "end": v.end, "acting": (),
-    })  # fmt: skip
+    drawn = State(
+        seed=rng.getrandbits(32), table=v.table, cats=v.cats, round=v.round, phase=v.phase,
+        players=v.players, plans=tuple(p if p is not None else EMPTY_PLAN for p in v.plans), used=v.used,
+        arena=v.arena, stage=v.stage, rewards=v.rewards, raifu=v.raifu, hua=v.hua, songo=v.songo,
+        results=v.results, diff=v.diff, todo=v.todo, deck=tuple(pool), discard=v.discard,
+        buried=tuple(buried), offer=offer, queue=v.queue, winners=v.winners, end=v.end, acting=(),
+    )  # fmt: skip
     work = thaw(drawn)
     for s in (0, 1):
         if v.plans[s] is None:

@@ -34,7 +34,7 @@ from games.naishi.moves import (
 )
 from games.naishi.scoring import territory_key, winners
 from games.naishi.state import HandKnowledge, State
-from games.values import chance, frozen
+from games.values import chance
 
 # Final: the compiled rules (mypyc) read these as constants (or C statics), not as globals looked up by name
 EMISSARIES: Final = 2
@@ -204,25 +204,25 @@ def freeze(work: Work) -> State:
         work.knowledge = _folded(work.knowledge, work.events)
         work.events = []
     hands, lines = work.hands, work.lines
-    return frozen(State, {
-        "seed": work.seed,
-        "first": work.first,
-        "phase": work.phase,
-        "acting": work.acting,
-        "turn": work.turn,
-        "developed": work.developed,
-        "court_used": work.court_used,
-        "final_turn": work.final_turn,
-        "declared_by": work.declared_by,
-        "offers": work.offers,
-        "gifts": tuple(work.gifts),
-        "hands": (tuple(hands[0]), tuple(hands[1])),
-        "lines": (tuple(lines[0]), tuple(lines[1])),
-        "piles": tuple(map(tuple, work.piles)),
-        "discard": tuple(work.discard),
-        "court": tuple(work.court),
-        "knowledge": work.knowledge,
-    })
+    return State(
+        seed=work.seed,
+        first=work.first,
+        phase=work.phase,
+        acting=work.acting,
+        turn=work.turn,
+        developed=work.developed,
+        court_used=work.court_used,
+        final_turn=work.final_turn,
+        declared_by=work.declared_by,
+        offers=work.offers,
+        gifts=tuple(work.gifts),
+        hands=(tuple(hands[0]), tuple(hands[1])),
+        lines=(tuple(lines[0]), tuple(lines[1])),
+        piles=tuple(map(tuple, work.piles)),
+        discard=tuple(work.discard),
+        court=tuple(work.court),
+        knowledge=work.knowledge,
+    )
 
 
 def _folded(knowledge: tuple[HandKnowledge, ...], events: list[Event]) -> tuple[HandKnowledge, ...]:

@@ -1,11 +1,15 @@
-"""Naishi's plain data: the full state, a seat's view, and what an observer knows about a hidden Hand."""
+"""Naishi's plain data: the full state, a seat's view, and what an observer knows about a hidden Hand.
+
+Compiled (setup.py), the classes here are native; the state and the records in it are made by their own `__init__`:
+docs/architecture.md, *Frozen states*.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(init=False, unsafe_hash=True)
 class HandKnowledge:
     """What an observer knows about a Hand it cannot see.
 
@@ -18,13 +22,17 @@ class HandKnowledge:
     slots: tuple[int | None, ...] = ()
     among: tuple[int, ...] = ()
 
+    def __init__(self, slots: tuple[int | None, ...] = (), among: tuple[int, ...] = ()) -> None:
+        self.slots = slots
+        self.among = among
+
 
 # Index into `knowledge`: who knows (seat or the public) about whose Hand. Entries 0 and 1 are seat 0's knowledge
 # of Hand 1 and seat 1's of Hand 0 (`knowledge_index`).
 PUBLIC_OF_HAND0, PUBLIC_OF_HAND1 = 2, 3
 
 
-@dataclass(frozen=True)
+@dataclass(init=False, unsafe_hash=True)
 class State:
     seed: int
     first: int  # the seat holding the First Player card
@@ -43,6 +51,31 @@ class State:
     discard: tuple[int, ...]
     court: tuple[int | None, ...]  # the seat whose Emissary is on each space (see moves.SPACES)
     knowledge: tuple[HandKnowledge, ...]  # 4 entries, see SEAT0_OF_HAND1...
+
+    def __init__(
+        self, seed: int, first: int, phase: str, acting: tuple[int, ...], turn: int, developed: bool, court_used: bool,
+        final_turn: int | None, declared_by: int | None, offers: tuple[tuple[int, ...], ...],
+        gifts: tuple[int | None, ...], hands: tuple[tuple[int, ...], ...], lines: tuple[tuple[int, ...], ...],
+        piles: tuple[tuple[int, ...], ...], discard: tuple[int, ...], court: tuple[int | None, ...],
+        knowledge: tuple[HandKnowledge, ...],
+    ) -> None:
+        self.seed = seed
+        self.first = first
+        self.phase = phase
+        self.acting = acting
+        self.turn = turn
+        self.developed = developed
+        self.court_used = court_used
+        self.final_turn = final_turn
+        self.declared_by = declared_by
+        self.offers = offers
+        self.gifts = gifts
+        self.hands = hands
+        self.lines = lines
+        self.piles = piles
+        self.discard = discard
+        self.court = court
+        self.knowledge = knowledge
 
 
 @dataclass(frozen=True)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from games.deal import shuffle
 from games.naishi.data import COPIES, HAND_MOUNTAINS, MOUNTAIN
 from games.naishi.knowledge import knowledge_index
 from games.naishi.rules import seats_to_act
 from games.naishi.state import PUBLIC_OF_HAND0, PUBLIC_OF_HAND1, HandKnowledge, State, View
-from games.values import evolve, frozen
 
 
 def view(state: State, seat: int | None) -> View:
@@ -142,25 +142,25 @@ def _fill_piles(v: View, depths: list[int], cards: list[int]) -> tuple[tuple[int
 
 def _state(v: View, rng, offers, gifts, hands, piles, knowledge) -> State:
     assert all(k is not None for k in knowledge)
-    return frozen(State, {  # not State's frozen __init__: an interpreted call, a sample a search iteration
-        "seed": rng.getrandbits(32),
-        "first": v.first,
-        "phase": v.phase,
-        "acting": seats_to_act(v.phase, v.turn, gifts),
-        "turn": v.turn,
-        "developed": v.developed,
-        "court_used": v.court_used,
-        "final_turn": v.final_turn,
-        "declared_by": v.declared_by,
-        "offers": offers,
-        "gifts": gifts,
-        "hands": hands,
-        "lines": v.lines,
-        "piles": piles,
-        "discard": v.discard,
-        "court": v.court,
-        "knowledge": knowledge,
-    })
+    return State(
+        seed=rng.getrandbits(32),
+        first=v.first,
+        phase=v.phase,
+        acting=seats_to_act(v.phase, v.turn, gifts),
+        turn=v.turn,
+        developed=v.developed,
+        court_used=v.court_used,
+        final_turn=v.final_turn,
+        declared_by=v.declared_by,
+        offers=offers,
+        gifts=gifts,
+        hands=hands,
+        lines=v.lines,
+        piles=piles,
+        discard=v.discard,
+        court=v.court,
+        knowledge=knowledge,
+    )
 
 
 def unknown_reshuffled(state: State, rng: random.Random) -> State:
@@ -174,4 +174,4 @@ def unknown_reshuffled(state: State, rng: random.Random) -> State:
         below = len(pile) - 1 if pile else 0
         dealt.append(pile[:1] + tuple(hidden[:below]))
         hidden = hidden[below:]
-    return evolve(state, piles=tuple(dealt), seed=rng.getrandbits(32))
+    return replace(state, piles=tuple(dealt), seed=rng.getrandbits(32))

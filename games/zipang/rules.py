@@ -14,7 +14,7 @@ from typing import Final
 from games.base import Move
 from games.deal import shuffle
 from games.tuples import count, index
-from games.values import chance, evolve, frozen
+from games.values import chance
 from games.zipang.data import (
     ATTACK,
     EFFECTS,
@@ -85,13 +85,12 @@ def _decision(work: Work, seat: int, move: Play | React, kept: int) -> Decision:
     """`seat`'s move about to be made, with the table as it sees it now; `held` starts at the hand's size, and the
     cards the move itself lays down bring it to `kept` (`_lose`)."""
     n = work.n
-    # Made without Decision's frozen __init__: an interpreted call, a fifth of a compiled checked move (callgrind).
-    return frozen(Decision, {
-        "move": move, "strength": work.strength, "kept": kept, "held": len(work.hands[seat]),
-        "coins": tuple(work.coins), "pot": work.pot, "hand_sizes": tuple([len(h) for h in work.hands]),
-        "discard": work.discard, "in_battle": work.in_battle, "had_turn": tuple(work.had_turn),
-        "known": tuple(work.known[seat * n : seat * n + n]),
-    })
+    return Decision(
+        move=move, strength=work.strength, kept=kept, held=len(work.hands[seat]),
+        coins=tuple(work.coins), pot=work.pot, hand_sizes=tuple([len(h) for h in work.hands]),
+        discard=work.discard, in_battle=work.in_battle, had_turn=tuple(work.had_turn),
+        known=tuple(work.known[seat * n : seat * n + n]),
+    )
 
 
 def laid_down(move: Play | React) -> tuple[int, ...]:
@@ -106,7 +105,10 @@ def _one_fewer(d: Decision | None) -> Decision | None:
     """`d` after a card left its seat's hand face up: one fewer of the cards it kept is there for certain."""
     if d is None or d.held == 0:
         return d
-    return evolve(d, held=d.held - 1)
+    return Decision(
+        move=d.move, strength=d.strength, kept=d.kept, held=d.held - 1, coins=d.coins, pot=d.pot,
+        hand_sizes=d.hand_sizes, discard=d.discard, in_battle=d.in_battle, had_turn=d.had_turn, known=d.known,
+    )
 
 
 # --- cards moving --------------------------------------------------------------------------------------------

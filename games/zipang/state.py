@@ -5,6 +5,9 @@ knows of another seat's hand is kept in `known[observer * n + owner]`: cards it 
 attack, a Shrine Maiden's look) and that are still there for certain. Every entry is true of the real hand.
 A State is made by `games.zipang.work.freeze` from the working state that the rules play on (a sample from a
 view: with the `acting` of the view's `actor`, by the same `seats_acting`).
+
+Compiled (setup.py), the classes here are native; the state and the records in it are made by their own `__init__`:
+docs/architecture.md, *Frozen states*.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ def deciding(acting: tuple[int, ...]) -> int | None:
     return acting[0] if acting else None
 
 
-@dataclass(frozen=True)  # no __slots__: games.zipang.rules makes one a play by games.values.frozen, not __init__
+@dataclass(init=False, unsafe_hash=True)
 class Decision:
     """A seat's last play (or last answer) in the current battle, as the table saw it: every move is made in plain
     sight. What the move tells of the hand the seat held is the search's to read (games.zipang.evidence); these
@@ -56,8 +59,25 @@ class Decision:
     known: tuple[tuple[int, ...], ...]  # per owner: what the seat knew then of that hand (a view keeps only the
     # viewer's own hand's entry: what a seat knew of a third hand is not the viewer's to know)
 
+    def __init__(
+        self, move: Play | React, strength: int, kept: int, held: int, coins: tuple[int, ...], pot: int,
+        hand_sizes: tuple[int, ...], discard: tuple[int, ...], in_battle: tuple[bool, ...], had_turn: tuple[bool, ...],
+        known: tuple[tuple[int, ...], ...],
+    ) -> None:
+        self.move = move
+        self.strength = strength
+        self.kept = kept
+        self.held = held
+        self.coins = coins
+        self.pot = pot
+        self.hand_sizes = hand_sizes
+        self.discard = discard
+        self.in_battle = in_battle
+        self.had_turn = had_turn
+        self.known = known
 
-@dataclass(frozen=True)  # no __slots__: games.values.evolve copies the instance dict
+
+@dataclass(init=False, unsafe_hash=True)
 class State:
     seed: int
     num_players: int
@@ -88,6 +108,45 @@ class State:
     plays: tuple[Decision | None, ...]  # per seat: its last play this battle (None: none yet)
     answers: tuple[Decision | None, ...]  # per seat: its last answer to an effect this battle
     acting: tuple[int, ...]  # the one seat that decides now (`seats_acting`); empty when the game is over
+
+    def __init__(
+        self, seed: int, num_players: int, btl: tuple[int, ...], hnr: tuple[int, ...], copies: tuple[int, ...],
+        coins: tuple[int, ...], pot: int, battle: int, starter: int, winners: tuple[int | None, ...],
+        hands: tuple[tuple[int, ...], ...], deck: tuple[int, ...], facedown: tuple[int, ...], discard: tuple[int, ...],
+        in_battle: tuple[bool, ...], had_turn: tuple[bool, ...], active: int, phase: str, effect: int | None,
+        ikki: bool, strength: int, targets: tuple[int, ...], victim: int | None, offer: tuple[int, ...],
+        limbo: int | None, known: tuple[tuple[int, ...], ...], plays: tuple[Decision | None, ...],
+        answers: tuple[Decision | None, ...], acting: tuple[int, ...],
+    ) -> None:
+        self.seed = seed
+        self.num_players = num_players
+        self.btl = btl
+        self.hnr = hnr
+        self.copies = copies
+        self.coins = coins
+        self.pot = pot
+        self.battle = battle
+        self.starter = starter
+        self.winners = winners
+        self.hands = hands
+        self.deck = deck
+        self.facedown = facedown
+        self.discard = discard
+        self.in_battle = in_battle
+        self.had_turn = had_turn
+        self.active = active
+        self.phase = phase
+        self.effect = effect
+        self.ikki = ikki
+        self.strength = strength
+        self.targets = targets
+        self.victim = victim
+        self.offer = offer
+        self.limbo = limbo
+        self.known = known
+        self.plays = plays
+        self.answers = answers
+        self.acting = acting
 
 
 @dataclass(frozen=True)

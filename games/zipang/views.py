@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Final
 
 from games.deal import shuffle
-from games.values import evolve, frozen
 from games.zipang.data import TYPES
 from games.zipang.evidence import weight
 from games.zipang.state import Decision, State, View, deciding, seats_acting
@@ -68,7 +68,7 @@ def _redacted(records: tuple[Decision | None, ...], seat: int | None) -> tuple[D
         if d is not None:
             known = tuple([cards if owner == seat else () for owner, cards in enumerate(d.known)])
             if known != d.known:
-                d = evolve(d, known=known)
+                d = replace(d, known=known)
         out.append(d)
     return tuple(out)
 
@@ -132,37 +132,37 @@ def sample(v: View, rng: random.Random) -> State:
                 else:
                     rows.append(())
         known_all = tuple(rows)
-    return frozen(State, {  # not State's frozen __init__: an interpreted call, a sample a search iteration
-        "seed": rng.getrandbits(32),
-        "num_players": n,
-        "btl": v.btl,
-        "hnr": v.hnr,
-        "copies": v.copies,
-        "coins": v.coins,
-        "pot": v.pot,
-        "battle": v.battle,
-        "starter": v.starter,
-        "winners": v.winners,
-        "hands": tuple(hands),
-        "deck": deck,
-        "facedown": facedown,
-        "discard": v.discard,
-        "in_battle": v.in_battle,
-        "had_turn": v.had_turn,
-        "active": v.active,
-        "phase": v.phase,
-        "effect": v.effect,
-        "ikki": v.ikki,
-        "strength": v.strength,
-        "targets": v.targets,
-        "victim": v.victim,
-        "offer": v.offer,
-        "limbo": v.limbo,
-        "known": known_all,
-        "plays": v.plays,
-        "answers": v.answers,
-        "acting": seats_acting(v.actor),
-    })
+    return State(
+        seed=rng.getrandbits(32),
+        num_players=n,
+        btl=v.btl,
+        hnr=v.hnr,
+        copies=v.copies,
+        coins=v.coins,
+        pot=v.pot,
+        battle=v.battle,
+        starter=v.starter,
+        winners=v.winners,
+        hands=tuple(hands),
+        deck=deck,
+        facedown=facedown,
+        discard=v.discard,
+        in_battle=v.in_battle,
+        had_turn=v.had_turn,
+        active=v.active,
+        phase=v.phase,
+        effect=v.effect,
+        ikki=v.ikki,
+        strength=v.strength,
+        targets=v.targets,
+        victim=v.victim,
+        offer=v.offer,
+        limbo=v.limbo,
+        known=known_all,
+        plays=v.plays,
+        answers=v.answers,
+        acting=seats_acting(v.actor),
+    )
 
 
 def unknown_reshuffled(state: State, rng: random.Random) -> State:
@@ -172,4 +172,4 @@ def unknown_reshuffled(state: State, rng: random.Random) -> State:
     hidden = [*state.deck, *state.facedown]
     shuffle(rng, hidden)
     size = len(state.deck)
-    return evolve(state, deck=tuple(hidden[:size]), facedown=tuple(hidden[size:]), seed=rng.getrandbits(32))
+    return replace(state, deck=tuple(hidden[:size]), facedown=tuple(hidden[size:]), seed=rng.getrandbits(32))

@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from games.values import frozen
 from games.zipang.state import ALONE, Decision, State, deciding
 
 _ALONE: Final = ALONE  # a C static of the compiled module, where the state module's global is a dict lookup
@@ -161,37 +160,37 @@ def thaw(state: State) -> Work:
 
 def freeze(work: Work) -> State:
     """The frozen state of `work`, which may be played on after."""
-    return frozen(State, {
-        "seed": work.seed,
-        "num_players": work.n,
-        "btl": work.btl,
-        "hnr": work.hnr,
-        "copies": work.copies,
-        "coins": tuple(work.coins),
-        "pot": work.pot,
-        "battle": work.battle,
-        "starter": work.starter,
-        "winners": work.winners,
-        "hands": tuple(work.hands),
-        "deck": work.deck,
-        "facedown": work.facedown,
-        "discard": work.discard,
-        "in_battle": work.in_battle,
-        "had_turn": tuple(work.had_turn),
-        "active": work.active,
-        "phase": work.phase,
-        "effect": work.effect,
-        "ikki": work.ikki,
-        "strength": work.strength,
-        "targets": work.targets,
-        "victim": work.victim,
-        "offer": work.offer,
-        "limbo": work.limbo,
-        "known": tuple(work.known),
-        "plays": tuple(work.plays),
-        "answers": tuple(work.answers),
-        "acting": to_act(work),
-    })
+    return State(
+        seed=work.seed,
+        num_players=work.n,
+        btl=work.btl,
+        hnr=work.hnr,
+        copies=work.copies,
+        coins=tuple(work.coins),
+        pot=work.pot,
+        battle=work.battle,
+        starter=work.starter,
+        winners=work.winners,
+        hands=tuple(work.hands),
+        deck=work.deck,
+        facedown=work.facedown,
+        discard=work.discard,
+        in_battle=work.in_battle,
+        had_turn=tuple(work.had_turn),
+        active=work.active,
+        phase=work.phase,
+        effect=work.effect,
+        ikki=work.ikki,
+        strength=work.strength,
+        targets=work.targets,
+        victim=work.victim,
+        offer=work.offer,
+        limbo=work.limbo,
+        known=tuple(work.known),
+        plays=tuple(work.plays),
+        answers=tuple(work.answers),
+        acting=to_act(work),
+    )
 
 
 def to_act(work: Work) -> tuple[int, ...]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from games.hinode import GAME, rules
 from games.hinode.data import BATTLE_CARDS, COLOUR_LETTERS, HERO, SUIT_SIZE
 from games.hinode.state import AREA, State
-from games.values import evolve
 
 # Area grid used by default: row 1 red-1..red-4, row 2 blue-1..4, row 3 yellow-1..4; the Bonus Area is white.
 #   0 1 2 3        VP (assumed table): x-1 6/3, x-2 5/2, x-3 4/1, x-4 -2/-1, white 8/4
@@ -55,7 +56,7 @@ def position(
     base = {"tribes": (0, 1, 2, 3), "phase": AREA, "actor": start, "start": start, "layout": layout}
     base.update(fields)
     # made through the rules' freeze, as every state is, so that the seats to act follow the fields set here
-    return rules.freeze(rules.thaw(evolve(state, hands=tuple(new_hands), **base)))
+    return rules.freeze(rules.thaw(replace(state, hands=tuple(new_hands), **base)))
 
 
 def resources(**by_seat: tuple[int, int, int]) -> tuple[int, ...]:

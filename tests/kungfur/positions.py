@@ -5,11 +5,12 @@ act that the rules give it, as every state the game makes does."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from games.kungfur import GAME, rules
 from games.kungfur.battle import arena_aps
 from games.kungfur.data import CODE
 from games.kungfur.state import State
-from games.values import evolve
 
 CATS, DOGS = 0, 1
 
@@ -24,7 +25,7 @@ def cards(*keys: str) -> tuple[int, ...]:
 
 def change(state: State, **fields) -> State:
     """`state` with some fields changed, frozen by the rules (so with its seats to act)."""
-    return rules.freeze(rules.thaw(evolve(state, **fields)))
+    return rules.freeze(rules.thaw(replace(state, **fields)))
 
 
 def position(rewards=((), (), ()), seed: int = 1, **fields) -> State:
@@ -39,7 +40,7 @@ def player(state: State, seat: int, **fields) -> State:
         if name in fields and fields[name] and isinstance(fields[name][0], str):
             fields[name] = cards(*fields[name])
     players = list(state.players)
-    players[seat] = evolve(players[seat], **fields)
+    players[seat] = replace(players[seat], **fields)
     return change(state, players=tuple(players))
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 
 import grpc
 
 from games import wire
 from games.kungfur import GAME
 from games.kungfur.state import EMPTY_PLAN
-from games.values import evolve
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tabletop.v1 import kungfur_pb2 as kp
@@ -83,7 +83,7 @@ def test_the_plan_stays_behind_the_screen_until_both_are_done(redis_db_url, tmp_
         _move(stub, game_id, tokens[0], _by_id(mine, "done"), mine.version)
         state = GAME.load_state(stored(redis_db_url, game_id).state)
         assert state.plans[0].stacks[0] and state.plans[0].done
-        twin = evolve(state, plans=(evolve(EMPTY_PLAN, done=True), state.plans[1]))
+        twin = replace(state, plans=(replace(EMPTY_PLAN, done=True), state.plans[1]))
         for (who, token), observer in zip(watchers.items(), (1, None), strict=True):
             seen = _get(stub, game_id, token)
             assert kv(seen).players[0].plan_done and kv(seen).players[0].plan_secret, who
@@ -99,7 +99,7 @@ def test_the_plan_stays_behind_the_screen_until_both_are_done(redis_db_url, tmp_
         theirs = _get(stub, game_id, tokens[1])
         before = GAME.load_state(stored(redis_db_url, game_id).state)
         revealed = GAME.apply_id(before, 1, "done")
-        unplanned = GAME.apply_id(evolve(before, plans=(evolve(EMPTY_PLAN, done=True), before.plans[1])), 1, "done")
+        unplanned = GAME.apply_id(replace(before, plans=(replace(EMPTY_PLAN, done=True), before.plans[1])), 1, "done")
         _move(stub, game_id, tokens[1], _by_id(theirs, "done"), theirs.version)
         assert GAME.load_state(stored(redis_db_url, game_id).state) == revealed
         for token, observer in ((tokens[1], 1), (None, None)):

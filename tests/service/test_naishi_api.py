@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 
 import grpc
 
 from games import registry, wire
-from games.values import evolve
 from tabletop.v1 import game_service_pb2 as pb
 from tabletop.v1 import game_service_pb2_grpc
 from tabletop.v1 import naishi_pb2 as np
@@ -73,7 +73,7 @@ def _give_secretly(api, redis_url: str, game_id: str, tokens: dict[int, str]) ->
     state = NAISHI.load_state(stored(redis_url, game_id).state)
     assert state.gifts[0] == given - 1  # NaishiCard values are the engine's card + 1
     given_card, other_card = given - 1, other - 1
-    twin = evolve(state, gifts=(other_card, state.gifts[1]))
+    twin = replace(state, gifts=(other_card, state.gifts[1]))
     for token, seat in ((tokens[1], 1), (None, None)):
         seen = api.state(game_id, token)
         assert [t.gift_chosen for t in nv(seen).territories] == [True, False]

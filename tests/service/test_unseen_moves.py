@@ -9,13 +9,13 @@ import asyncio
 import random
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import grpc
 import pytest
 
 from games import registry, wire
 from games.kungfur.state import EMPTY_PLAN
-from games.values import evolve
 from service.auth import Credentials
 from service.play import Play, seen_after
 from service.seats import Seats
@@ -71,7 +71,7 @@ def test_kung_fur_fight_planning_goes_on_while_the_other_seat_plans(api, redis_u
 
     state = KUNG_FUR.load_state(stored(redis_url, game_id).state)
     assert state.plans[1].done and state.plans[1].stacks != EMPTY_PLAN.stacks
-    twin = evolve(state, plans=(state.plans[0], evolve(EMPTY_PLAN, done=True)))
+    twin = replace(state, plans=(state.plans[0], replace(EMPTY_PLAN, done=True)))
     assert wire.view_from_any(KUNG_FUR, answer.state.view) == KUNG_FUR.view(state, 0) == KUNG_FUR.view(twin, 0)
     for event in answer.state.recent_events:
         if event.seat == 1 and event.kind == pb.GameEvent.KIND_MOVE:

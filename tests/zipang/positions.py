@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from games.values import evolve
+from dataclasses import replace
+
 from games.zipang import GAME
 from games.zipang.data import KEYS
 from games.zipang.state import PLAY, State
@@ -57,7 +58,7 @@ def position(
         "known": ((),) * (n * n),
     }
     base.update(fields)
-    return evolve(state, **base)
+    return replace(state, **base)
 
 
 def act(state: State, *steps: tuple[int, str]) -> State:

@@ -4,8 +4,8 @@ from it (games.zipang.evidence): a hand the seat's moves argue against is dealt 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
-from games.values import evolve
 from games.zipang import GAME
 from games.zipang.evidence import UNLIKELY, weight
 from games.zipang.greedy import ZipangGreedy
@@ -104,7 +104,7 @@ def test_a_seat_that_lets_a_bandit_through_with_coins_is_dealt_a_monk_less_often
     state = _bandit_let_through(("warlord", "merchant"))
     assert state.answers[1] is not None and state.acting == (1,)
     with_evidence = _monk_share(state, 0, 1)
-    without = _monk_share(evolve(state, answers=(None, None)), 0, 1)
+    without = _monk_share(replace(state, answers=(None, None)), 0, 1)
     assert with_evidence < 0.6 * without, (with_evidence, without)
     assert with_evidence > 0.0  # a person may play otherwise: no deal is ruled out
     view = GAME.view(state, 0)
@@ -134,11 +134,11 @@ def test_samples_follow_the_answer_the_model_would_give():
     whatever it holds: every deal weighs alike."""
     state = _bandit_let_through(("warlord", "merchant"))
     assert state.answers[1].move == React("accept", card("bandit"), False)
-    view = GAME.view(evolve(state, plays=(None, None)), 0)
+    view = GAME.view(replace(state, plays=(None, None)), 0)
     with_monk, without_monk = _weights(view, unseen(view), random.Random(2))
     assert max(with_monk) == UNLIKELY and min(without_monk) == 1.0
     broke = _bandit_let_through(("warlord", "merchant"), coins=(3, 0))
-    view = GAME.view(evolve(broke, plays=(None, None)), 0)
+    view = GAME.view(replace(broke, plays=(None, None)), 0)
     with_monk, without_monk = _weights(view, unseen(view), random.Random(2))
     assert min(with_monk) == 1.0 and min(without_monk) == 1.0
 
@@ -158,7 +158,7 @@ def test_samples_deal_the_true_hand_more_often_against_the_greedy_player():
             moves = GAME.legal_moves(state, seat)
             if view.plays[other] is not None and len(view.known[other]) < view.hand_sizes[other]:
                 truth = state.hands[other]
-                blind = evolve(view, plays=(None, None), answers=(None, None))
+                blind = replace(view, plays=(None, None), answers=(None, None))
                 for i, v in enumerate((view, blind)):
                     hits[i] += sum(GAME.sample(v, rng).hands[other] == truth for _ in range(60))
             state = GAME.apply(state, seat, greedy.choose(GAME, view, moves, rng))

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from games.base import InvalidOptions
-from games.values import evolve
 from games.zipang import GAME
 from games.zipang.data import CARDS, KEYS, card_table, removed
 from games.zipang.state import PLAY
@@ -26,7 +26,7 @@ def test_coins_five_each_four_with_two_players():
 
 def test_coins_are_always_public():
     """ "Players must always keep their own Mangoku coins visible to the other players." """
-    state = evolve(GAME.new_game(4, {}, seed=3), coins=(1, 7, 2, 5))
+    state = replace(GAME.new_game(4, {}, seed=3), coins=(1, 7, 2, 5))
     for seat in (None, 0, 1, 2, 3):
         assert GAME.view(state, seat).coins == (1, 7, 2, 5)
 
@@ -123,7 +123,7 @@ def test_deck_order_and_the_face_down_discard_are_hidden_from_everyone():
     """ "Place the top card of the draw pile face down" -- nobody sees it, nor the order of the draw pile."""
     state = position(hands={0: ("captain", "monk", "bandit"), 1: ("emperor", "peasant")},
                      deck=("warlord", "peasant", "merchant"), fill=False)
-    other = evolve(state, deck=(card("merchant"), card("warlord"), card("peasant")), facedown=(card("princess"),))
+    other = replace(state, deck=(card("merchant"), card("warlord"), card("peasant")), facedown=(card("princess"),))
     for seat in (None, 0, 1):
         assert GAME.view(state, seat) == GAME.view(other, seat)
 

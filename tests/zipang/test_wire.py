@@ -6,12 +6,12 @@ decision as a message of its own)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from google.protobuf import any_pb2
 
 from games import wire
-from games.values import evolve
 from games.zipang import GAME
 from games.zipang.data import KEYS, TITLES
 from games.zipang.moves import MOVE_TYPES, Play, React, Take, Use
@@ -374,4 +374,4 @@ def test_an_engine_view_the_message_cannot_hold_is_refused():
     state = position(3, {0: ("captain", "peasant", "bandit"), 1: ("monk", "peasant"), 2: ("warlord", "kabuki")})
     view = GAME.view(state, 0)
     with pytest.raises(WireError):
-        wire.view_to_any(GAME, evolve(view, targets=(1,)))
+        wire.view_to_any(GAME, replace(view, targets=(1,)))
