@@ -28,6 +28,8 @@ COMPILED = (
     "games/move.py",
     # A game's rules and playout pick as one native object, the search's loop calls (games/search_rules.py).
     "games/search_rules.py",
+    # The checked engine's moves on frozen states, the native base of games.base.Game (games/checked.py).
+    "games/checked.py",
     "games/hinode/moves.py",
     "games/naishi/moves.py",
     "games/zipang/moves.py",

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, Union
 
 from games import codec
+from games.checked import Engine  # `to_act`, `legal_moves`, `transition`: compiled with the rules
 from games.move import Move  # the base of the typed moves, compiled with them (games/move.py)
 from games.values import chance
 
@@ -232,31 +233,12 @@ class PlayoutPolicy:
     search: Any = None
 
 
-_ACTING: dict[tuple[int, ...], frozenset[int]] = {}
-
-
 def _one_of(types_: tuple[type, ...]) -> Any:
     """The union of a game's move types, as the codec stores a move: [the index of its type, its fields]."""
     return Union[types_]  # noqa: UP007 - a union built from a tuple of types
 
 
-# The last state the checked engine thawed or froze, with its working state (which `freeze` leaves playable, the same
-# as a thaw of the state it made): a checked move lists the legal moves and then makes one from the same state, and
-# a caller that plays a game on (the arena, a replay, a checked playout) lists and moves from the state just made, so
-# such a game thaws once, not twice a move (a thaw was a fifth of a compiled checked move, Hinode). The state is
-# kept, so no other object can take its identity while the pair is here. Each user takes the pair with one
-# `dict.pop`, atomic under the GIL, and puts it back when done: one thread at a time holds a working state, and a
-# thread that finds none thaws its own.
-_spare: dict[int, tuple[Any, Any]] = {}
-
-
-def _working(rules: Any, state: Any) -> Any:
-    """A working state of `state` for the caller alone: the spare one if it is of `state`, else a new thaw."""
-    spare = _spare.pop(0, None)
-    return spare[1] if spare is not None and spare[0] is state else rules.thaw(state)
-
-
-class Game(ABC, Generic[S, V]):
+class Game(Engine, ABC, Generic[S, V]):
     """A rules engine. Implementations are stateless: every method is a pure function of its arguments."""
 
     info: ClassVar[GameInfo]
@@ -273,31 +255,7 @@ class Game(ABC, Generic[S, V]):
     def new_game(self, num_seats: int, options: Mapping[str, Any], seed: int) -> S:
         """Set up a game; raise InvalidOptions for a bad seat count or option."""
 
-    def to_act(self, state: S) -> frozenset[int]:
-        """Seats that must decide now; empty when the game is over."""
-        acting = state.acting  # type: ignore[attr-defined]
-        found = _ACTING.get(acting)
-        if found is None:
-            found = _ACTING[acting] = frozenset(acting)
-        return found
-
-    def legal_moves(self, state: S, seat: int) -> Sequence[Move]:
-        """The moves `seat` may make now (empty if it is not to act)."""
-        rules = self.rules
-        work = _working(rules, state)
-        moves = rules.legal_moves(work, seat)
-        _spare[0] = (state, work)  # unchanged by legal_moves: a transition from `state` next plays on it
-        return moves
-
-    def transition(self, state: S, seat: int, move: Move) -> S:
-        """The state after `seat` makes `move`, which the caller guarantees is one of its legal moves now
-        (unchecked: everyone but the rules' own tests calls `apply`, which checks first)."""
-        rules = self.rules
-        work = _working(rules, state)
-        rules.play(work, seat, move)
-        after = rules.freeze(work)
-        _spare[0] = (after, work)  # `work` is `after` thawed: the next move from `after` plays on it
-        return after
+    # `to_act(state)`, `legal_moves(state, seat)` and `transition(state, seat, move)`: games.checked.Engine.
 
     def outcome(self, state: S) -> tuple[list[int], tuple[int, ...]]:
         """Every seat's total and the winners, as `score` ranks them (the search's cheap reading of a score)."""

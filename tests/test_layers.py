@@ -59,11 +59,10 @@ EXTRA_STDLIB = {
     # which path runs (compiled or interpreted) is decided once, from the environment and the build's record
     "games.compiled": {"ast", "hashlib", "importlib", "os", "pathlib", "sys"},
     # the compiler's own decorator library (a dependency, as for every package mypyc builds): the native bases
-    # that interpreted classes may derive from (games/move.py, games/search_rules.py), and the classes of a compiled
-    # module kept interpreted (games/hinode/state.py: the state and a played card, made without their __init__)
+    # that interpreted classes may derive from (games/move.py, games/search_rules.py, games/checked.py)
     "games.move": {"mypy_extensions"},
     "games.search_rules": {"mypy_extensions"},
-    "games.hinode.state": {"mypy_extensions"},
+    "games.checked": {"mypy_extensions"},
 }
 
 

@@ -177,7 +177,7 @@ def deal(seed: int) -> Work:
 
 def thaw(state: State) -> Work:
     """A working copy of `state`: every list is its own."""
-    hands, lines = state.hands, state.lines
+    hands, lines, piles = state.hands, state.lines, state.piles
     return Work(
         state.seed,
         state.first,
@@ -191,7 +191,7 @@ def thaw(state: State) -> Work:
         list(state.gifts),
         [list(hands[0]), list(hands[1])],
         [list(lines[0]), list(lines[1])],
-        list(map(list, state.piles)),
+        [list(piles[0]), list(piles[1]), list(piles[2]), list(piles[3]), list(piles[4])],  # as freeze makes them
         list(state.discard),
         list(state.court),
         state.knowledge,
@@ -203,7 +203,7 @@ def freeze(work: Work) -> State:
     if work.events:
         work.knowledge = _folded(work.knowledge, work.events)
         work.events = []
-    hands, lines = work.hands, work.lines
+    hands, lines, piles = work.hands, work.lines, work.piles
     return State(
         seed=work.seed,
         first=work.first,
@@ -218,7 +218,8 @@ def freeze(work: Work) -> State:
         gifts=tuple(work.gifts),
         hands=(tuple(hands[0]), tuple(hands[1])),
         lines=(tuple(lines[0]), tuple(lines[1])),
-        piles=tuple(map(tuple, work.piles)),
+        # the 5 piles one by one: `tuple(map(tuple, ...))` was a generic call per pile, 1.3 k instructions a freeze
+        piles=(tuple(piles[0]), tuple(piles[1]), tuple(piles[2]), tuple(piles[3]), tuple(piles[4])),
         discard=tuple(work.discard),
         court=tuple(work.court),
         knowledge=work.knowledge,

@@ -16,7 +16,7 @@ import random
 import pytest
 
 from ai.ismcts import rules_and_policy
-from games import base, registry
+from games import checked, registry
 from games.base import Game
 
 # The fast tier (make test-fast) plays a tenth of them; make test plays them all.
@@ -118,7 +118,7 @@ def test_thawing_and_playing_leave_the_state_alone(game: Game):
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_the_engine_playing_on_from_its_last_move_agrees_with_a_fresh_thaw(game: Game):
-    """`Game.transition` keeps the working state it froze (games.base: `_spare`), and a move from the state it made
+    """`Game.transition` keeps the working state it froze (games.checked: `spare`), and a move from the state it made
     plays on it rather than thawing again: the legal moves and the state after each move are those that a working
     state thawed afresh from the same frozen state gives, every seat count and option set, and no state it made
     changes as it plays on (a freeze that kept a list of the working state would)."""
@@ -132,7 +132,7 @@ def test_the_engine_playing_on_from_its_last_move_agrees_with_a_fresh_thaw(game:
         made = [(state, game.dump_state(state))] if i < 10 else []  # each state as it was made
         while acting := sorted(game.to_act(state)):
             seat = rng.choice(acting)
-            spare = base._spare.get(0)
+            spare = checked.spare.get(0)
             kept += spare is not None and spare[0] is state  # the working state the last move froze
             fresh = kernel.thaw(state)  # by the rules directly: the engine's spare is left alone
             legal = list(game.legal_moves(state, seat))
