@@ -105,6 +105,15 @@ def test_the_compiled_modules_run_compiled():
             assert compiled.loaded()[name], name
     assert {g.rules.__name__ for g in registry.all_games()} & set(compiled.MODULES) >= {
         "games.hinode.rules", "games.kungfur.rules", "games.naishi.rules", "games.zipang.rules"}
+    # each such game's frozen state is a native class, made by a native constructor (docs/architecture.md, *Frozen
+    # states*), and its checked moves are those of the compiled engine base (games/checked.py)
+    from games.checked import Engine
+    for game in registry.all_games():
+        if game.rules.__name__ in compiled.MODULES:
+            assert "__mypyc_attrs__" in vars(game.state_type), game.info.name
+            assert "__mypyc_attrs__" in vars(Engine) and isinstance(game, Engine)
+            assert all(getattr(type(game), name) is getattr(Engine, name)
+                       for name in ("to_act", "legal_moves", "transition")), game.info.name
 
 
 @needs_both
@@ -258,5 +267,5 @@ def test_the_codec_reads_a_compiled_moves_field_types_as_the_pure_path_does():
     # the case the codec's reading is for: some compiled annotations are not the written types
     rewritten = [k for k, (read, annotated) in compiled_hints.items() if read != annotated]
     assert "games.hinode.moves.PlayCard" in rewritten, rewritten
-    # and a compiled module's classes, native (Hinode's View) or not (its State)
+    # and a compiled module's native classes (Hinode's View and State)
     assert {"games.hinode.state.View", "games.hinode.state.State"} <= set(rewritten), rewritten

@@ -10,6 +10,7 @@ count; the `slow` test plays three times as many.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 
@@ -148,3 +149,52 @@ def test_the_engine_playing_on_from_its_last_move_agrees_with_a_fresh_thaw(game:
         for step, (earlier, dumped) in enumerate(made):  # playing on from a state never changed it
             assert game.dump_state(earlier) == dumped, (i, step)
     assert kept > 0  # the engine did play on from its own states
+
+
+def _records(value, found: list) -> None:
+    """Every dataclass instance in `value` (a state, and the records in its fields: Hinode's plays, Naishi's hand
+    knowledge, Zipang's decisions, Kung Fur Fight's boards and plans), depth first."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        found.append(value)
+        for f in dataclasses.fields(value):
+            _records(getattr(value, f.name), found)
+    elif isinstance(value, tuple):
+        for item in value:
+            _records(item, found)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_a_frozen_state_is_its_fields_in_order_and_a_value(game: Game):
+    """A state and every record in it are made by an `__init__` written out (docs/architecture.md, *Frozen
+    states*): made again from its fields in their order (as the codec makes it from a stored one, positionally), it
+    is equal and hashes alike; `dataclasses.replace` changes the one field it names; and playing on from a state
+    changes none of its records (they are immutable by contract, not frozen at run time)."""
+    variants = game.variants()
+    checked_records = 0
+    for i in range(6):
+        seats, options = variants[i % len(variants)]
+        rng = random.Random(80_000 + i)
+        state = game.new_game(seats, options, 80_000 + i)
+        trail = []
+        while acting := sorted(game.to_act(state)):
+            if rng.random() < 0.2:
+                records: list = []
+                _records(state, records)
+                trail.append((state, [(r, tuple(getattr(r, f.name) for f in dataclasses.fields(r))) for r in records]))
+                for record in records:
+                    fields = [getattr(record, f.name) for f in dataclasses.fields(record)]
+                    again = type(record)(*fields)
+                    assert again == record and hash(again) == hash(record), (i, type(record).__name__)
+                    assert [getattr(again, f.name) for f in dataclasses.fields(again)] == fields
+                    checked_records += 1
+                name = next(f.name for f in dataclasses.fields(state) if type(getattr(state, f.name)) is int)
+                changed = dataclasses.replace(state, **{name: getattr(state, name) + 1})
+                assert getattr(changed, name) == getattr(state, name) + 1
+                assert all(getattr(changed, f.name) is getattr(state, f.name) for f in dataclasses.fields(state)
+                           if f.name != name)
+            seat = rng.choice(acting)
+            state = game.apply(state, seat, rng.choice(list(game.legal_moves(state, seat))))
+        for _earlier, records in trail:  # nothing that played on changed a record it held
+            for record, values in records:
+                assert tuple(getattr(record, f.name) for f in dataclasses.fields(record)) == values
+    assert checked_records > 50
