@@ -7,7 +7,7 @@ or a test's too) derives `Game` as before.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
@@ -22,22 +22,34 @@ _ACTING: Final[dict[tuple[int, ...], frozenset[int]]] = {}
 # a caller that plays a game on (the arena, a replay, a checked playout) lists and moves from the state just made, so
 # such a game thaws once, not twice a move (a thaw was a fifth of a compiled checked move, Hinode). The state is
 # kept, so no other object can take its identity while the pair is here. Each user takes the pair with one
-# `dict.pop`, atomic under the GIL, and puts it back when done: one thread at a time holds a working state, and a
-# thread that finds none thaws its own.
-spare: Final[dict[int, tuple[Any, Any]]] = {}
+# `list.pop`, atomic under the GIL, and puts it back when done (keeping only the newest pair): one thread at a time
+# holds a working state, and a thread that finds none thaws its own. (A list, not a dict: mypyc calls `list.pop`
+# and `append` natively, where `dict.pop` with a default was a Python method call.)
+spare: Final[list[tuple[Any, Any]]] = []
 
 
-def _working(rules: Any, state: Any) -> Any:
+def _working(thaw: Callable[[Any], Any], state: Any) -> Any:
     """A working state of `state` for the caller alone: the spare one if it is of `state`, else a new thaw."""
-    pair = spare.pop(0, None)
-    return pair[1] if pair is not None and pair[0] is state else rules.thaw(state)
+    try:
+        pair = spare.pop()
+    except IndexError:  # none spare (another thread holds it, or nothing was played yet)
+        return thaw(state)
+    return pair[1] if pair[0] is state else thaw(state)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Engine:
-    """The moves of a game on its frozen states, through its rules (`rules`: the game's `games.base.Rules`)."""
+    """The moves of a game on its frozen states, through its rules (`rules`: the game's `games.base.Rules`), whose
+    functions it binds once, at construction: a call then reads a C field, not an attribute of a module."""
 
     rules: ClassVar[Any]
+
+    def __init__(self) -> None:
+        rules = self.rules
+        self._thaw: Callable[[Any], Any] = rules.thaw
+        self._legal_moves: Callable[[Any, int], Sequence[Move]] = rules.legal_moves
+        self._play: Callable[[Any, int, Move], None] = rules.play
+        self._freeze: Callable[[Any], Any] = rules.freeze
 
     def to_act(self, state: Any) -> frozenset[int]:
         """Seats that must decide now; empty when the game is over (the seats its freeze recorded: no thaw)."""
@@ -49,18 +61,20 @@ class Engine:
 
     def legal_moves(self, state: Any, seat: int) -> Sequence[Move]:
         """The moves `seat` may make now (empty if it is not to act)."""
-        rules = self.rules
-        work = _working(rules, state)
-        moves: Sequence[Move] = rules.legal_moves(work, seat)
-        spare[0] = (state, work)  # unchanged by legal_moves: a transition from `state` next plays on it
+        work = _working(self._thaw, state)
+        moves = self._legal_moves(work, seat)
+        spare.append((state, work))  # unchanged by legal_moves: a transition from `state` next plays on it
+        if len(spare) > 1:
+            del spare[:-1]  # an older pair: a thread's that lost the race for it
         return moves
 
     def transition(self, state: Any, seat: int, move: Move) -> Any:
         """The state after `seat` makes `move`, which the caller guarantees is one of its legal moves now
         (unchecked: everyone but the rules' own tests calls `apply`, which checks first)."""
-        rules = self.rules
-        work = _working(rules, state)
-        rules.play(work, seat, move)
-        after = rules.freeze(work)
-        spare[0] = (after, work)  # `work` is `after` thawed: the next move from `after` plays on it
+        work = _working(self._thaw, state)
+        self._play(work, seat, move)
+        after = self._freeze(work)
+        spare.append((after, work))  # `work` is `after` thawed: the next move from `after` plays on it
+        if len(spare) > 1:
+            del spare[:-1]
         return after
