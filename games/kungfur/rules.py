@@ -214,7 +214,8 @@ def freeze(work: Work) -> State:
     side0, side1 = sides
     origin = work.origin
     if origin is not None:
-        # Only the plans have changed since the thaw.
+        # Only the plans have changed since the thaw. Every field named, not `dataclasses.replace` (an interpreted
+        # function: 8.9 us a call, compiled, more than a whole compiled checked move).
         plan0, plan1 = side0.plan, side1.plan
         plans = (plan0 or _freeze_plan(side0), plan1 or _freeze_plan(side1))
         o = origin

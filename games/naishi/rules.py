@@ -218,7 +218,8 @@ def freeze(work: Work) -> State:
         gifts=tuple(work.gifts),
         hands=(tuple(hands[0]), tuple(hands[1])),
         lines=(tuple(lines[0]), tuple(lines[1])),
-        # the 5 piles one by one: `tuple(map(tuple, ...))` was a generic call per pile, 1.3 k instructions a freeze
+        # the 5 piles one by one: `tuple(map(tuple, ...))` was a generic call per pile (3 k instructions a compiled
+        # checked move, by callgrind)
         piles=(tuple(piles[0]), tuple(piles[1]), tuple(piles[2]), tuple(piles[3]), tuple(piles[4])),
         discard=tuple(work.discard),
         court=tuple(work.court),

@@ -105,6 +105,7 @@ def _one_fewer(d: Decision | None) -> Decision | None:
     """`d` after a card left its seat's hand face up: one fewer of the cards it kept is there for certain."""
     if d is None or d.held == 0:
         return d
+    # every field named, not `dataclasses.replace` (an interpreted function, several us a call)
     return Decision(
         move=d.move, strength=d.strength, kept=d.kept, held=d.held - 1, coins=d.coins, pot=d.pot,
         hand_sizes=d.hand_sizes, discard=d.discard, in_battle=d.in_battle, had_turn=d.had_turn, known=d.known,

@@ -108,10 +108,11 @@ def test_the_compiled_modules_run_compiled():
     # each such game's frozen state is a native class, made by a native constructor (docs/architecture.md, *Frozen
     # states*), and its checked moves are those of the compiled engine base (games/checked.py)
     from games.checked import Engine
+    assert "__mypyc_attrs__" in vars(Engine)
     for game in registry.all_games():
         if game.rules.__name__ in compiled.MODULES:
             assert "__mypyc_attrs__" in vars(game.state_type), game.info.name
-            assert "__mypyc_attrs__" in vars(Engine) and isinstance(game, Engine)
+            assert isinstance(game, Engine)
             assert all(getattr(type(game), name) is getattr(Engine, name)
                        for name in ("to_act", "legal_moves", "transition")), game.info.name
 
