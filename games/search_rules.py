@@ -1,4 +1,5 @@
-"""A game's rules and its playout pick as one object, the one the search's loop (ai/search/loop.py) calls.
+"""A game's rules and its playout pick as one object, the one the search's loop (ai/search/loop.py) calls, and
+through which the compiled checked engine (games/checked.py) calls the rules.
 
 Compiled (setup.py), `SearchRules` is a native class. A game's policy module derives its own from it
 (`games.<game>.policy.Search`), whose methods call the game's compiled rules directly, so the compiled loop reaches
@@ -24,7 +25,8 @@ from games.move import Move
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class SearchRules:
-    """`to_act`, `legal_moves`, `play` and `outcome` are the game's `games.base.Rules` on a working state; `pick`
+    """`thaw`, `freeze`, `to_act`, `legal_moves`, `play` and `outcome` are the game's `games.base.Rules` (`thaw` and
+    `freeze` for the checked engine, games/checked.py, which calls the rules through this object too); `pick`
     chooses a playout's move for a seat with `random_()` draws: by the game's playout policy when `by_policy`, else
     uniformly among its legal moves. It lists them itself, so a policy that can decide without the list (Hinode's
     plays, `PlayoutPolicy.lists_moves`) does not pay for it."""
@@ -33,7 +35,13 @@ class SearchRules:
         self.random_ = random_
         self.by_policy = by_policy
 
-    def to_act(self, work: Any) -> tuple[int, ...]:  # pragma: no cover - every subclass overrides
+    def thaw(self, state: Any) -> Any:  # pragma: no cover - every subclass overrides
+        raise NotImplementedError
+
+    def freeze(self, work: Any) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+    def to_act(self, work: Any) -> tuple[int, ...]:  # pragma: no cover
         raise NotImplementedError
 
     def legal_moves(self, work: Any, seat: int) -> Sequence[Move]:  # pragma: no cover

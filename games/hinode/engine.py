@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import Game, GameInfo, InvalidOptions, Move, OptionSpec, Score, chosen_seat, seat_option
-from games.hinode import rules, scoring, views
+from games.hinode import policy, rules, scoring, views
 from games.hinode.data import vp_table
 from games.hinode.moves import MOVE_TYPES
 from games.hinode.state import State, View
@@ -34,6 +34,7 @@ class Hinode(Game[State, View]):
         description="Win the Areas of Hinode town in 9 tricks; proxies fill the table to four players.",
     )
     rules = rules  # the module: the rules written once (games.base.Rules)
+    native_rules = policy.Search  # the compiled engine calls the rules through it (games/checked.py)
     state_type = State
     view_type = View
     move_types = MOVE_TYPES

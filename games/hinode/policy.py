@@ -142,7 +142,14 @@ def _key(strength: int, wanted: bool, best: int) -> int:
 # 42.5 of 75 games won against 33.5 (seed 4574), 16.5 of 40 against 21.0 (seed 3193): not shown better either way
 # (docs/ai.md, "Strength"); it models an opponent playing its own hand, as the arena's greedy player does.
 class Search(search_rules.SearchRules):
-    """Hinode's rules and this playout policy, for the compiled search's loop (games/search_rules.py)."""
+    """Hinode's rules and this playout policy, for the compiled search's loop and the
+    checked engine (games/search_rules.py)."""
+
+    def thaw(self, state: Any) -> Any:
+        return rules.thaw(state)
+
+    def freeze(self, work: Any) -> Any:
+        return rules.freeze(work)
 
     def to_act(self, work: Any) -> tuple[int, ...]:
         return rules.to_act(work)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import Game, GameInfo, InvalidOptions, Move, OptionSpec, Score, chosen_seat, seat_option
-from games.kungfur import rules, scoring, views
+from games.kungfur import policy, rules, scoring, views
 from games.kungfur.data import compile_table
 from games.kungfur.moves import MOVE_TYPES, PLANNING_TYPES
 from games.kungfur.state import State, View
@@ -35,6 +35,7 @@ class KungFur(Game[State, View]):
         "lead by 4 VP or bring the opponent's SP to 0.",
     )
     rules = rules  # the rules module (games.base.Rules): the base Game runs to_act, legal_moves and transition on it
+    native_rules = policy.Search  # the compiled engine calls the rules through it (games/checked.py)
     state_type = State
     view_type = View
     move_types = MOVE_TYPES

@@ -98,7 +98,14 @@ def _strongest(cards: list[int], ap: tuple[int, ...]) -> int:
 
 
 class Search(search_rules.SearchRules):
-    """Kung Fur Fight's rules and this playout policy, for the compiled search's loop (games/search_rules.py)."""
+    """Kung Fur Fight's rules and this playout policy, for the compiled search's loop and the
+    checked engine (games/search_rules.py)."""
+
+    def thaw(self, state: Any) -> Any:
+        return rules.thaw(state)
+
+    def freeze(self, work: Any) -> Any:
+        return rules.freeze(work)
 
     def to_act(self, work: Any) -> tuple[int, ...]:
         return rules.to_act(work)

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import Game, GameInfo, Move, Score, SeatScore
-from games.naishi import rules
+from games.naishi import policy, rules
 from games.naishi.moves import MOVE_TYPES, Give
 from games.naishi.scoring import score_territory, winners
 from games.naishi.state import State, View
@@ -29,6 +29,7 @@ class Naishi(Game[State, View]):
     view_type = View
     move_types = MOVE_TYPES
     rules = rules
+    native_rules = policy.Search  # the compiled engine calls the rules through it (games/checked.py)
 
     def new_game(self, num_seats: int, options: Mapping[str, Any], seed: int) -> State:
         self.resolve_setup(num_seats, options)

@@ -215,7 +215,14 @@ def _switched(line: list[int], hand: list[int], kind: str, a: int, b: int) -> in
 # The search draws the opponent's moves in its tree with this policy on each determinization, so that the opponent
 # plays the Hand it is dealt there (ai.ismcts._iterate); docs/ai.md has the arena runs.
 class Search(search_rules.SearchRules):
-    """Naishi's rules and this playout policy, for the compiled search's loop (games/search_rules.py)."""
+    """Naishi's rules and this playout policy, for the compiled search's loop and the
+    checked engine (games/search_rules.py)."""
+
+    def thaw(self, state: Any) -> Any:
+        return rules.thaw(state)
+
+    def freeze(self, work: Any) -> Any:
+        return rules.freeze(work)
 
     def to_act(self, work: Any) -> tuple[int, ...]:
         return rules.to_act(work)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import Game, GameInfo, InvalidOptions, Move, OptionSpec, Score, chosen_seat, seat_option
-from games.zipang import rules, scoring, views
+from games.zipang import policy, rules, scoring, views
 from games.zipang.data import KEYS, MAX_PLAYERS, MIN_PLAYERS, card_table
 from games.zipang.moves import MOVE_TYPES
 from games.zipang.state import State, View
@@ -38,6 +38,7 @@ class Zipang(Game[State, View]):
     move_types = MOVE_TYPES
     live_score_public = True  # coins are kept in sight
     rules = rules
+    native_rules = policy.Search  # the compiled engine calls the rules through it (games/checked.py)
 
     def new_game(self, num_seats: int, options: Mapping[str, Any], seed: int) -> State:
         opts = self.resolve_setup(num_seats, options)

@@ -342,7 +342,14 @@ def _react(work: Work, seat: int, moves: Sequence[Move]) -> Move:
 # The search draws the other seats' moves in its tree with this policy on each determinization, so that an opponent
 # plays the hand it is dealt there as the greedy player would (ai.ismcts._iterate); docs/ai.md has the arena runs.
 class Search(search_rules.SearchRules):
-    """Zipang's rules and this playout policy, for the compiled search's loop (games/search_rules.py)."""
+    """Zipang's rules and this playout policy, for the compiled search's loop and the
+    checked engine (games/search_rules.py)."""
+
+    def thaw(self, state: Any) -> Any:
+        return rules.thaw(state)
+
+    def freeze(self, work: Any) -> Any:
+        return rules.freeze(work)
 
     def to_act(self, work: Any) -> tuple[int, ...]:
         return rules.to_act(work)

@@ -115,6 +115,9 @@ def test_the_compiled_modules_run_compiled():
             assert isinstance(game, Engine)
             assert all(getattr(type(game), name) is getattr(Engine, name)
                        for name in ("to_act", "legal_moves", "transition")), game.info.name
+            # and it calls the rules through the game's native SearchRules class (natively, not as Python calls)
+            assert type(game._native) is game.native_rules, game.info.name
+            assert "__mypyc_attrs__" in vars(game.native_rules), game.info.name
 
 
 @needs_both
@@ -146,12 +149,17 @@ def test_the_compiled_search_calls_each_game_through_its_native_class():
 @pytest.mark.integration
 def test_the_pure_path_runs_the_sources_in_the_same_install():
     code = ("import json, ai.ismcts, games.registry; from games import compiled; "
-            "[__import__(n) for n in compiled.MODULES]; print(json.dumps([compiled.PATH, compiled.loaded()]))")
+            "[__import__(n) for n in compiled.MODULES]; "
+            "natives = [g._native is not None for g in games.registry.all_games()]; "
+            "print(json.dumps([compiled.PATH, compiled.loaded(), natives]))")
     out = subprocess.run([sys.executable, "-c", code], env=_pure_env(), cwd=REPO, capture_output=True, text=True,
                          check=True).stdout
-    path, loaded = json.loads(out)
+    path, loaded, natives = json.loads(out)
     assert path.startswith(f"pure Python ({compiled.ENV}=1")
     assert loaded == {name: False for name in compiled.MODULES}
+    # the checked engine calls the rules module's functions: a method of the interpreted SearchRules class calling
+    # the same function would be one more interpreted frame a call (games/checked.py)
+    assert natives and not any(natives)
 
 
 # Positions: every game's opening and a few positions of a random game, searched with a fixed iteration budget.
