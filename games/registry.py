@@ -3,7 +3,8 @@
 A game is a plugin. Its package calls `register(GameDescriptor(...))` once, naming its engine and, by
 "module:attribute" references that are imported only by the layer that needs them, its public wire mapping
 (service and AI worker), its terminal renderer (clients) and its baseline players (arena, tests). The rules
-engine stays free of protobuf, terminals and search: importing the registry imports engines only.
+engine stays free of protobuf, terminals and search: importing the registry imports engines only (and, with each,
+its policy module's native rules class, through which its compiled engine calls the rules: games/checked.py).
 
 The built-in games are the packages in `BUILTIN`; a game from elsewhere registers itself with `register` when
 its module is imported (the service and the worker import the modules named by `TABLETOP_GAME_MODULES`).

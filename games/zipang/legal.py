@@ -6,7 +6,7 @@ depend on (the hand and who is still in the battle), so a playout mostly looks t
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final, TypeVar
 
 from games.tuples import count
 from games.zipang.data import ATTACK, EFFECTS, IKKI, MAX_PLAYERS, MONK, PEASANT, STEAL, TYPES
@@ -123,26 +123,19 @@ def _subsets(seats: tuple[int, ...]) -> list[tuple[int, ...]]:
 # their moves card by card from here costs about 1/15 of building them (measured on random six-seat hands).
 _CARD_PLAYS: Final[dict[tuple[int, int, int, tuple[bool, ...], bool], tuple[Play, ...]]] = {}
 _CARD_USES: Final[dict[tuple[int, int, int, tuple[bool, ...], bool], tuple[Use, ...]]] = {}
-# Each move made once, shared by every table above that holds it: far fewer moves than keys (a card, its targets,
-# an Ikki or not), and a move's constructor is a frozen dataclass's, interpreted on both paths (a new six-seat hand's
-# moves built afresh were about a fifth of a compiled checked move, by callgrind).
-_PLAYS: Final[dict[tuple[int, tuple[int, ...], bool], Play]] = {}
-_USES: Final[dict[tuple[int, tuple[int, ...], bool], Use]] = {}
+# Each move made once (the docstring's interning), shared by every table above that holds it: far fewer moves than
+# keys (a kind, a card, its targets, an Ikki or not), and a move's constructor is a frozen dataclass's, interpreted on
+# both paths (a new six-seat hand's moves built afresh were 17% of a compiled checked move, by callgrind).
+_MOVES: Final[dict[tuple[type, int, tuple[int, ...], bool], Any]] = {}
+M = TypeVar("M", Play, Use)
 
 
-def _play(card: int, targets: tuple[int, ...], ikki: bool) -> Play:
-    key = (card, targets, ikki)
-    move = _PLAYS.get(key)
+def _made(kind: type[M], card: int, targets: tuple[int, ...], ikki: bool) -> M:
+    """The move `kind(card, targets, ikki)`, the same object every time."""
+    key = (kind, card, targets, ikki)
+    move = _MOVES.get(key)
     if move is None:
-        move = _PLAYS[key] = Play(card, targets, ikki)
-    return move
-
-
-def _use(card: int, targets: tuple[int, ...], ikki: bool) -> Use:
-    key = (card, targets, ikki)
-    move = _USES.get(key)
-    if move is None:
-        move = _USES[key] = Use(card, targets, ikki)
+        move = _MOVES[key] = kind(card, targets, ikki)
     return move
 
 
@@ -172,7 +165,7 @@ def play_moves(hand: tuple[int, ...], seat: int, n: int, in_battle: tuple[bool, 
         plays = _CARD_PLAYS.get(key)
         if plays is None:
             plays = _CARD_PLAYS[key] = tuple(
-                [_play(card, targets, ikki) for targets, ikki in _aims(card, seat, n, in_battle, ikki_possible)])
+                [_made(Play, card, targets, ikki) for targets, ikki in _aims(card, seat, n, in_battle, ikki_possible)])
         moves += plays
     return moves
 
@@ -187,7 +180,7 @@ def _uses(offer: tuple[int, ...], peasant_in_hand: bool, seat: int, n: int, in_b
         uses = _CARD_USES.get(key)
         if uses is None:
             uses = _CARD_USES[key] = tuple(
-                [_use(card, targets, ikki) for targets, ikki in _aims(card, seat, n, in_battle, ikki_possible)])
+                [_made(Use, card, targets, ikki) for targets, ikki in _aims(card, seat, n, in_battle, ikki_possible)])
         moves += uses
     return moves
 

@@ -135,6 +135,8 @@ def test_the_compiled_search_calls_each_game_through_its_native_class():
     for game in games:
         rules, policy = ismcts.rules_and_policy(game)
         assert policy is not None and policy.search is not None, game.info.name
+        # the engine names the same class as the game's playout policy (two names, one class)
+        assert game.native_rules is policy.search, game.info.name
         searched = ismcts.search_rules(rules, policy, ismcts.SearchConfig(), random.Random(1))
         assert type(searched) is policy.search and compiled.loaded()[type(searched).__module__]
         assert searched.by_policy
