@@ -38,6 +38,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, Union
 
 from games import codec
 from games.checked import Engine  # `to_act`, `legal_moves`, `transition`: compiled with the rules
+from games.deal import randbelow
 from games.move import Move  # the base of the typed moves, compiled with them (games/move.py)
 from games.values import chance
 
@@ -422,7 +423,7 @@ def chosen_seat(options: Mapping[str, Any], name: str, num_seats: int, seed: int
     does not have."""
     value = options[name]
     if value == "random":
-        return chance(seed, event).randrange(num_seats)
+        return randbelow(chance(seed, event), num_seats)
     seat = int(value[4:])
     if seat >= num_seats:
         raise InvalidOptions(f"{name} {value} is not a seat of a {num_seats}-seat game")

@@ -10,14 +10,15 @@ and index from the same generator; tests/test_deal.py holds them to the standard
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import TypeVar
+
+from games.values import Bits
 
 T = TypeVar("T")
 
 
-def shuffle(rng: random.Random, cards: list[T]) -> None:
+def shuffle(rng: Bits, cards: list[T]) -> None:
     """`rng.shuffle(cards)`: the same order, and the same draws taken from `rng`."""
     getrandbits = rng.getrandbits  # bound once: binding it for each card cost a compiled Hinode deal 4% of a move
     for i in range(len(cards) - 1, 0, -1):
@@ -25,7 +26,7 @@ def shuffle(rng: random.Random, cards: list[T]) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-def randbelow(rng: random.Random, n: int) -> int:
+def randbelow(rng: Bits, n: int) -> int:
     """`rng.randrange(n)` for `n` >= 1: the same index, and the same draws taken from `rng`."""
     return _below(rng.getrandbits, n)
 

@@ -51,8 +51,9 @@ ONLY: dict[tuple[str, str], tuple[str, ...]] = {
 }
 # The standard library an engine may use: computing, not talking to the world (no logging, time, os, io, threads).
 ENGINE_STDLIB = frozenset({
-    "__future__", "abc", "array", "bisect", "collections", "copy", "dataclasses", "enum", "functools", "heapq",
-    "itertools", "json", "math", "operator", "random", "re", "statistics", "string", "types", "typing",
+    "__future__", "abc", "array", "bisect", "collections", "copy", "dataclasses", "enum", "functools", "hashlib",
+    "heapq", "itertools", "json", "math", "operator", "random", "re", "statistics", "string", "struct", "types",
+    "typing",
 })
 EXTRA_STDLIB = {
     "games.registry": {"importlib"},  # it imports the game packages it hosts

@@ -199,8 +199,9 @@ def compact(state: pb.GameState, style: Style, width: int = 80) -> list[str]:
     view = unpack(state)
     bonus = COLOURS[view.bonus_area.nawabari.colour]
     lines = [clip(style.paint("Hinode", "bold") + "  " + _status(state, view), width),
-             "      " + "".join(f"column {c + 1}".ljust(COMPACT_CELL) for c in range(COLS - 1))
-             + f"column {COLS}".ljust(10) + f"Bonus {bonus}"]
+             # "col": "column 4" and "Bonus yellow" after three 18-column cells were 82 columns
+             "      " + "".join(f"col {c + 1}".ljust(COMPACT_CELL) for c in range(COLS - 1))
+             + f"col {COLS}".ljust(7) + f"Bonus {bonus}"]
     for row in range(ROWS):
         heads, marks = [], []
         for col in range(COLS):

@@ -86,7 +86,7 @@ from games.kungfur.state import (
 )
 from games.kungfur.work import Side, Work, leader, tokens, with_cards, without
 from games.tuples import count, with_item
-from games.values import chance
+from games.values import Bits, chance
 
 WEAPON_IGNORE: Final = 5  # Senior Brother Bang
 WEAPON_STEAL: Final = 2
@@ -189,7 +189,7 @@ def _open(work: Work) -> None:
         elif lead == RINGO:
             queue.append((seat, RINGO_CHOICE))
     if len(queue) == 2:
-        draws = work.draws
+        draws: Bits | None = work.draws
         if draws is None:
             draws = chance(work.seed, "rock-paper-scissors", work.round, k)
         if queue[0][0] != randbelow(draws, 2):

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from games.base import Move
-from games.deal import shuffle
+from games.deal import randbelow, shuffle
 from games.naishi.data import DEVELOPMENT_DECK, HAND_MOUNTAINS, LINE_MOUNTAINS, MOUNTAIN, NAMES, PILE_SIZE, PILES
 from games.naishi.knowledge import decreed_hands, initial_knowledge, knowledge_index, revealed_replacement, switched
 from games.naishi.moves import (
@@ -157,7 +157,7 @@ def deal(seed: int) -> Work:
     rest = deck[PILES * PILE_SIZE :]
     return Work(
         seed=seed,
-        first=chance(seed, "first").randrange(2),
+        first=randbelow(chance(seed, "first"), 2),
         phase="gift",
         turn=0,
         developed=False,

@@ -454,7 +454,7 @@ class _Counted(random.Random):
 
 
 @pytest.mark.parametrize(
-    ("name", "games", "changed"), [("zipang", 12, 6), ("naishi", 12, 6), ("kung-fur-fight", 60, 0)],
+    ("name", "games", "changed"), [("zipang", 12, 6), ("naishi", 12, 6), ("kung-fur-fight", 90, 0)],
 )
 def test_a_determinization_draws_the_chance_to_come_from_the_generator_it_is_given(name, games, changed):
     """Zipang's deal each battle, Naishi's shuffles after the gifts and Kung Fur Fight's rock-paper-scissors (who

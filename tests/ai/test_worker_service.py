@@ -148,9 +148,10 @@ def test_a_view_that_breaks_the_search_is_logged_without_a_traceback(monkeypatch
 
     monkeypatch.setattr(ai.worker_service, "think", broken_search)
     game = registry.get("hinode")
-    view = game.view(game.new_game(2, game.resolve_options({}), 1), 1)
-    request = ai_service_pb2.AIServiceSuggestMoveRequest(game_type="hinode", seat=1, iterations=20, seed=1,
-                                                         view=wire.view_to_any(game, view))
+    state = game.new_game(2, game.resolve_options({}), 1)
+    seat = min(game.to_act(state))  # the seat to act: the worker refuses another before any search
+    request = ai_service_pb2.AIServiceSuggestMoveRequest(game_type="hinode", seat=seat, iterations=20, seed=1,
+                                                         view=wire.view_to_any(game, game.view(state, seat)))
     with structlog.testing.capture_logs() as logged:
         _assert_invalid_view(request.SerializeToString())
     warnings = [e for e in logged if e["event"] == "search failed on a caller's view"]

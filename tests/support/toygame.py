@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.base import Game, GameInfo, Move, OptionSpec, Score, SeatScore
+from games.deal import shuffle
 from games.registry import GameDescriptor
 from games.values import chance
 
@@ -136,7 +137,7 @@ class SecretDuel(Game[State, View]):
     def new_game(self, num_seats: int, options: Mapping[str, Any], seed: int) -> State:
         opts = self.resolve_setup(num_seats, options)
         deck = list(range(1, 10))
-        chance(seed, "deal").shuffle(deck)
+        shuffle(chance(seed, "deal"), deck)
         hands = tuple(tuple(sorted(deck[i * 3 : i * 3 + 3])) for i in range(num_seats))
         return State(seed, hands, (None,) * num_seats, (), (0,) * num_seats, opts["double"])
 

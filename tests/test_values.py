@@ -1,0 +1,63 @@
+"""games.values.chance, what every chance event of a game draws from: BLAKE2b of the seed and the event in counter
+mode, the same on both paths (the conformance suite plays every game on both), and uniform."""
+
+from __future__ import annotations
+
+import collections
+import hashlib
+
+import pytest
+
+from games.deal import randbelow, shuffle
+from games.values import chance
+
+
+def test_the_bits_are_blake2b_of_the_seed_and_the_event_word_by_word():
+    """The words of the digests of the key and each block number, 32 bits each, taken as `random.Random` takes its
+    generator's: a narrow draw is a word's top bits, a wide one as many words as it needs, the first lowest."""
+    blocks = b"".join(hashlib.blake2b(b"42:battle:3" + n.to_bytes(8, "little")).digest() for n in range(3))
+    words = [int.from_bytes(blocks[i : i + 4], "little") for i in range(0, len(blocks), 4)]  # 48
+    drawn = chance(42, "battle", 3)
+    assert [drawn.getrandbits(32) for _ in range(10)] == words[:10]
+    assert [drawn.getrandbits(3) for _ in range(10)] == [w >> 29 for w in words[10:20]]  # into the second block
+    assert drawn.getrandbits(0) == 0  # takes no word
+    assert drawn.getrandbits(64) == words[20] | words[21] << 32
+    assert drawn.getrandbits(70) == words[22] | words[23] << 32 | (words[24] >> 26) << 64
+    assert drawn.getrandbits(1) == words[25] >> 31
+
+
+def test_a_draw_is_below_its_power_of_two_and_never_of_negative_bits():
+    drawn = chance(1, "x")
+    assert drawn.getrandbits(0) == 0
+    for k in range(1, 130):
+        assert 0 <= drawn.getrandbits(k) < 1 << k
+    with pytest.raises(ValueError):
+        drawn.getrandbits(-1)
+
+
+def test_each_event_and_seed_draws_its_own_bits_and_the_same_each_time():
+    keys = [(seed, *salt) for seed in range(30) for salt in [("deal",), ("shuffle", 0), ("shuffle", 1), ("first",)]]
+    firsts = [chance(*key).getrandbits(64) for key in keys]
+    assert len(set(firsts)) == len(keys)
+    assert firsts == [chance(*key).getrandbits(64) for key in keys]
+    # the salt's parts are joined with ':', so ("shuffle", 1) is not ("shuffle1",)
+    assert chance(3, "shuffle", 1).getrandbits(64) != chance(3, "shuffle1").getrandbits(64)
+
+
+def test_shuffles_and_picks_from_the_seeds_are_uniform():
+    """Every order of 4 cards from 24,000 seeds, and every index below 6: each within 4.5 standard deviations
+    of its expected count (a bias of a few percent, or an order never dealt, fails)."""
+    orders: collections.Counter[tuple[int, ...]] = collections.Counter()
+    picks: collections.Counter[int] = collections.Counter()
+    seeds = 24_000
+    for seed in range(seeds):
+        cards = [0, 1, 2, 3]
+        drawn = chance(seed, "deal")
+        shuffle(drawn, cards)
+        orders[tuple(cards)] += 1
+        picks[randbelow(drawn, 6)] += 1
+    for counts, outcomes in ((orders, 24), (picks, 6)):
+        assert len(counts) == outcomes
+        mean = seeds / outcomes
+        spread = (mean * (1 - 1 / outcomes)) ** 0.5
+        assert all(abs(n - mean) < 4.5 * spread for n in counts.values()), counts
