@@ -38,24 +38,32 @@ class Chance:
         self._words: tuple[int, ...] = ()  # the words of the last block
         self._next = 0  # the index of the next word to take
 
+    def _refill(self) -> None:
+        """The next block's words, from the first."""
+        self._words = _WORDS.unpack(blake2b(self._key + self._block.to_bytes(8, "little")).digest())
+        self._block += 1
+        self._next = 0
+
     def _word(self) -> int:
         """The next 32-bit word."""
+        if self._next == len(self._words):
+            self._refill()
         i = self._next
-        if i == len(self._words):
-            self._words = _WORDS.unpack(blake2b(self._key + self._block.to_bytes(8, "little")).digest())
-            self._block += 1
-            i = 0
         self._next = i + 1
         return self._words[i]
 
     def getrandbits(self, k: int, /) -> int:
         """The next `k` bits as a non-negative integer below 2**k (none taken for `k` = 0)."""
-        if k <= 32:
-            if k <= 0:
-                if k < 0:
-                    raise ValueError("number of bits must be non-negative")
-                return 0
-            return self._word() >> (32 - k)
+        if 0 < k <= 32:  # every draw of a shuffle or a pick: `_word` written out, one call fewer on the pure path
+            if self._next == len(self._words):
+                self._refill()
+            i = self._next
+            self._next = i + 1
+            return self._words[i] >> (32 - k)
+        if k <= 0:
+            if k < 0:
+                raise ValueError("number of bits must be non-negative")
+            return 0
         drawn = 0
         shift = 0
         while k > 0:

@@ -61,3 +61,23 @@ def test_shuffles_and_picks_from_the_seeds_are_uniform():
         mean = seeds / outcomes
         spread = (mean * (1 - 1 / outcomes)) ** 0.5
         assert all(abs(n - mean) < 4.5 * spread for n in counts.values()), counts
+
+
+class _Generic:
+    """A chance that is not a `Chance`: games.deal takes its draws through `getrandbits` as a Python call."""
+
+    def __init__(self, drawn) -> None:
+        self.getrandbits = drawn.getrandbits
+
+
+def test_a_chance_shuffles_and_picks_as_any_generator_of_the_same_bits():
+    """games.deal calls a `Chance` natively and any other generator by `getrandbits`: the same cards and picks."""
+    for seed in range(200):
+        native, generic = chance(seed, "deal"), _Generic(chance(seed, "deal"))
+        for length in (0, 1, 2, 5, 12, 36, 60):
+            mine, theirs = list(range(length)), list(range(length))
+            shuffle(native, mine)
+            shuffle(generic, theirs)
+            assert mine == theirs, (seed, length)
+        for n in (1, 2, 3, 6, 7, 33, 2**40 + 3):
+            assert randbelow(native, n) == randbelow(generic, n), (seed, n)
