@@ -5,7 +5,8 @@ CPython's `Random.shuffle` and `randrange` are interpreted (random.py), and a ga
 them in every playout: a Zipang battle's deal cost 9% of a compiled search, a Naishi gift phase's two Hand shuffles
 a tenth of its opening playouts; the search's tree draws its untried moves and breaks its ties by `randrange`. The
 same algorithms (Fisher-Yates from the end, each index drawn by `_randbelow` from `getrandbits`), so the same order
-and index from the same generator; tests/test_deal.py holds them to the standard library's.
+and index from the same generator; tests/test_deal.py holds them to the standard library's. They draw from a
+game's own chance (`games.values.Chance`, called natively where compiled) or from the search's `random.Random`.
 """
 
 from __future__ import annotations
