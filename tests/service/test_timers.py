@@ -158,10 +158,13 @@ def test_human_moves_racing_their_own_timeouts_apply_once(stack, redis_db_url):
     """200 human moves sent as their timer runs out, racing the AI's timeout move: each version gets exactly one
     move, the human's (OK) or the AI's (the human then gets ABORTED)."""
     stub, _ = stack
-    games = [_create(stub, "hinode", humans=1, turn_seconds=1) for _ in range(200)]
     rng = random.Random(3)
 
-    def race(created: pb.CreateGameResponse) -> tuple[str, int, str]:
+    def race(_: int) -> tuple[str, int, str]:
+        # Each game made as its race begins: made all at once, the games that waited for a free thread had met one
+        # timeout or two first (a second marks the seat away, in a commit of its own after the move, and a read
+        # between the two raced a version that an `away` event took).
+        created = _create(stub, "hinode", humans=1, turn_seconds=1)
         token = created.seat_tokens[0].token
         state = stub.GetState(pb.GetStateRequest(game_id=created.game_id), metadata=_auth(token), timeout=10).state
         deadline = state.seats[0].deadline_unix_ms / 1000
@@ -177,7 +180,7 @@ def test_human_moves_racing_their_own_timeouts_apply_once(stack, redis_db_url):
             return created.game_id, state.version, "aborted"
 
     with ThreadPoolExecutor(max_workers=50) as pool:
-        results = list(pool.map(race, games))
+        results = list(pool.map(race, range(200)))
     client = redis.Redis.from_url(redis_db_url)
     won = {"human": 0, "aborted": 0}
     try:
