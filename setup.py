@@ -55,6 +55,7 @@ COMPILED = (
     "games/naishi/views.py",
     "games/zipang/views.py",
     "games/zipang/evidence.py",
+    "games/zipang/greedy.py",
     "games/naishi/state.py",
     "games/naishi/knowledge.py",
     "games/naishi/rules.py",

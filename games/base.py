@@ -224,11 +224,14 @@ class PlayoutPolicy:
     draws in [0, 1); with `lists_moves`, `moves` may be None, and `choose` lists them itself where it needs them
     (the search passes None: a policy that decides most moves without the list does not pay for it). With
     `tree_opponents`, the search also draws the other seats' moves in its tree with it, so that an opponent plays
-    the hand each determinization deals it (ai.ismcts._iterate says why)."""
+    the hand each determinization deals it (ai.ismcts._iterate says why), or with `tree_choose` (the same
+    arguments; `moves` always listed) where there is one: a costlier model of the player, which the tree asks a
+    few times an iteration where a playout asks at every move (Zipang's asks the greedy player itself)."""
 
     choose: Any  # Callable[[W, int, Sequence[Move], Callable[[], float]], Move]
     tree_opponents: bool = False
     lists_moves: bool = False
+    tree_choose: Any = None  # like `choose`, for the other seats' moves in the tree; None: `choose`
     # The game's `games.search_rules.SearchRules` subclass (its rules and this policy as one native object), which
     # the compiled search's loop calls through C; None: the loop calls the rules module's functions.
     search: Any = None

@@ -29,7 +29,10 @@ class SearchRules:
     `freeze` for the checked engine, games/checked.py, which calls the rules through this object too); `pick`
     chooses a playout's move for a seat with `random_()` draws: by the game's playout policy when `by_policy`, else
     uniformly among its legal moves. It lists them itself, so a policy that can decide without the list (Hinode's
-    plays, `PlayoutPolicy.lists_moves`) does not pay for it."""
+    plays, `PlayoutPolicy.lists_moves`) does not pay for it. `tree_pick` is another seat's move at a node of the
+    search's tree, where the policy draws the other seats' moves (`PlayoutPolicy.tree_opponents`): the same pick
+    unless the game overrides it with a costlier model, which a tree asks a few times an iteration where a
+    playout asks at every move (Zipang's asks the greedy player itself)."""
 
     def __init__(self, random_: Callable[[], float], by_policy: bool) -> None:
         self.random_ = random_
@@ -55,6 +58,9 @@ class SearchRules:
 
     def pick(self, work: Any, seat: int) -> Move:  # pragma: no cover
         raise NotImplementedError
+
+    def tree_pick(self, work: Any, seat: int) -> Move:
+        return self.pick(work, seat)
 
 
 def uniform(moves: Sequence[Move], random_: Callable[[], float]) -> Move:

@@ -162,6 +162,7 @@ class ZipangGreedy:
 
     def _react_worth(self, view: View, move: React, pool: list[int]) -> float:
         me = view.seat
+        assert me is not None, "a seat's answer"
         hand = view.hand
         effect = EFFECTS[move.card] if not move.ikki else IKKI
         if view.strength:

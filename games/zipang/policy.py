@@ -35,6 +35,7 @@ from games.zipang.data import (
 from games.zipang.data import TAKE as TAKE_EFFECT
 from games.zipang.moves import COIN_BLOCK, MONK_CANCEL, Play, React, Take, Use
 from games.zipang.state import REACT, TAKE, USE
+from games.zipang.views import view
 from games.zipang.work import Work
 
 EXPLORE: Final = 0.2  # share of the policy's picks made uniformly at random (so that every move is still tried)
@@ -339,8 +340,31 @@ def _react(work: Work, seat: int, moves: Sequence[Move]) -> Move:
     return moves[-1]
 
 
-# The search draws the other seats' moves in its tree with this policy on each determinization, so that an opponent
-# plays the hand it is dealt there as the greedy player would (ai.ismcts._iterate); docs/ai.md has the arena runs.
+# The search draws the other seats' moves in its tree on each determinization, so that an opponent plays the hand it
+# is dealt there as the greedy player would (ai.ismcts._iterate): at small tables by asking the greedy player itself
+# (`tree_choose`), at larger ones by this policy; docs/ai.md has the arena runs.
+GREEDY_SEATS: Final = 2  # tables up to this size ask the greedy player in the tree (its cost grows with them)
+_greedy: Any = None  # games.zipang.greedy.ZipangGreedy, made at first use
+
+
+def tree_choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], float]) -> Move:
+    """Another seat's move in the search's tree: at tables of up to `GREEDY_SEATS`, the greedy player's own choice
+    from what `seat` sees of this determinization (its dealt hand, and of the other hands only what it knows:
+    `views.view`); else the policy's pick (`choose`). The policy imitates the greedy player at a fraction of its
+    cost, for the playouts; in the tree, a few decisions an iteration, the player itself won more (docs/ai.md,
+    *Zipang: the greedy player in the tree*)."""
+    if work.n > GREEDY_SEATS:
+        return choose(work, seat, moves, random_)
+    if len(moves) == 1:
+        return moves[0]
+    global _greedy
+    if _greedy is None:
+        from games.zipang.greedy import ZipangGreedy  # here: the greedy player reads games.zipang.views
+
+        _greedy = ZipangGreedy()
+    return cast(Move, _greedy.choose(None, view(rules.freeze(work), seat), moves, None))
+
+
 class Search(search_rules.SearchRules):
     """Zipang's rules and this playout policy, for the compiled search's loop and the
     checked engine (games/search_rules.py)."""
@@ -369,5 +393,11 @@ class Search(search_rules.SearchRules):
             return choose(work, seat, moves, self.random_)
         return search_rules.uniform(moves, self.random_)
 
+    def tree_pick(self, work: Any, seat: int) -> Move:
+        moves = rules.legal_moves(work, seat)
+        if self.by_policy:
+            return tree_choose(work, seat, moves, self.random_)
+        return search_rules.uniform(moves, self.random_)
 
-POLICY = PlayoutPolicy(choose=choose, tree_opponents=True, search=Search)
+
+POLICY = PlayoutPolicy(choose=choose, tree_opponents=True, search=Search, tree_choose=tree_choose)

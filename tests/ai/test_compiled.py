@@ -165,15 +165,16 @@ def test_the_pure_path_runs_the_sources_in_the_same_install():
     assert natives and not any(natives)
 
 
-# Positions: every game's opening and a few positions of a random game, searched with a fixed iteration budget.
+# Positions: four of a random game of each game at its fewest and its most seats, searched with a fixed iteration
+# budget.
 SEARCH = """
 import json, random, sys
 from ai import ismcts
 from games import compiled, registry
 
-def positions(game, seed):
+def positions(game, seats, seed):
     rng = random.Random(seed)
-    state = game.new_game(game.info.max_seats, {}, seed)
+    state = game.new_game(seats, {}, seed)
     found = []  # every decision with a choice
     while game.to_act(state):
         seat = min(game.to_act(state))
@@ -186,12 +187,16 @@ def positions(game, seed):
 planted = sys.argv[1] if len(sys.argv) > 1 else None  # a search to run on another random stream (a divergence)
 out = {}
 for game in registry.all_games():
-    for i, (state, seat) in enumerate(positions(game, 7)):
-        view = game.view(state, seat)
-        stream = i + 1000 if f"{game.info.name}/{i}" == planted else i
-        result = ismcts.search(game, view, seat, ismcts.Budget(iterations=300), random.Random(stream))
-        out[f"{game.info.name}/{i}"] = [result.move.id, result.iterations,
-                                       [[c.move_id, c.visits, c.mean_reward, c.win_rate] for c in result.candidates]]
+    # at the fewest seats and at the most: a game's search may differ by the table's size (Zipang's opponents in the
+    # tree, its evidence)
+    for seats in sorted({game.info.min_seats, game.info.max_seats}):
+        for i, (state, seat) in enumerate(positions(game, seats, 7)):
+            view = game.view(state, seat)
+            key = f"{game.info.name}/{seats}/{i}"
+            stream = i + 1000 if key == planted else i
+            result = ismcts.search(game, view, seat, ismcts.Budget(iterations=300), random.Random(stream))
+            out[key] = [result.move.id, result.iterations,
+                        [[c.move_id, c.visits, c.mean_reward, c.win_rate] for c in result.candidates]]
 print(json.dumps({"path": compiled.PATH, "searches": out}))
 """
 
@@ -206,7 +211,7 @@ def _searches(env: dict[str, str], *args: str) -> dict:
 def test_a_divergence_in_one_search_is_caught():
     """The comparison below has the resolution to see one search of one game go another way: the same path run
     twice, once with one search's random stream planted apart, differs there and nowhere else."""
-    planted = "naishi/1"
+    planted = "naishi/2/1"
     plain, diverged = _searches(_pure_env())["searches"], _searches(_pure_env(), planted)["searches"]
     assert planted in plain
     assert [key for key in plain if plain[key] != diverged[key]] == [planted]
@@ -219,9 +224,16 @@ def test_both_paths_search_alike_move_for_move():
     assert runs["compiled"]["path"].startswith("compiled by mypyc"), runs["compiled"]["path"]
     assert runs["pure"]["path"].startswith("pure Python"), runs["pure"]["path"]
     compiled_searches, pure_searches = runs["compiled"]["searches"], runs["pure"]["searches"]
-    # four positions of every built-in game (the child process hosts no other; this one may, a test's toy game)
-    per_game = collections.Counter(key.split("/")[0] for key in compiled_searches)
-    assert len(per_game) == len(registry.BUILTIN) and set(per_game.values()) == {4}, per_game
+    # four positions of every built-in game at each of its table sizes searched (the child process hosts no other
+    # game; this one may, a test's toy game)
+    per_table = collections.Counter(key.rsplit("/", 1)[0] for key in compiled_searches)
+    names = {key.split("/")[0] for key in per_table}
+    assert len(names) == len(registry.BUILTIN), per_table
+    for name in names:
+        info = registry.get(name).info
+        assert {table for table in per_table if table.startswith(f"{name}/")} == {
+            f"{name}/{seats}" for seats in (info.min_seats, info.max_seats)}, per_table
+    assert set(per_table.values()) == {4}, per_table
     assert compiled_searches == pure_searches  # moves, visits, mean rewards and win rates, to the last bit
 
 

@@ -163,3 +163,70 @@ def test_a_share_of_the_picks_stays_uniformly_random():
     expected = EXPLORE * (len(moves) - 1) / len(moves)
     assert expected * 0.8 < other < expected * 1.2
     assert {m.id for m in picks} == {m.id for m in moves}  # every move is still tried
+
+
+def _decisions(n: int, games: int):
+    """Every decision with a choice in `games` random games of `n` seats (the policy deciding, from the draws of the
+    game's seed), as (work, seat, moves); `work` is a copy, free to change."""
+    for seed in range(games):
+        work = rules.thaw(GAME.new_game(n, {}, seed))
+        rng = random.Random(seed)
+        while rules.to_act(work):
+            seat = rules.to_act(work)[0]
+            moves = rules.legal_moves(work, seat)
+            if len(moves) > 1:
+                yield rules.thaw(rules.freeze(work)), seat, moves
+            rules.play(work, seat, choose(work, seat, moves, rng.random))
+
+
+def test_in_the_tree_a_two_seat_table_asks_the_greedy_player_itself():
+    """At two seats another seat's move in the search's tree (`tree_choose`, the policy's `tree_choose`) is the
+    greedy player's own choice, from that seat's view of the determinization; it differs from the policy's pick
+    somewhere (the policy only imitates it)."""
+    from games.zipang.greedy import ZipangGreedy
+    from games.zipang.policy import GREEDY_SEATS, tree_choose
+
+    assert GREEDY_SEATS == 2 and POLICY.tree_choose is tree_choose
+    greedy = ZipangGreedy()
+    asked = differ = 0
+    for work, seat, moves in _decisions(2, 12):
+        move = tree_choose(work, seat, moves, never_random)
+        assert move is greedy.choose(None, GAME.view(rules.freeze(work), seat), moves, None)
+        asked += 1
+        differ += move is not choose(work, seat, moves, never_random)
+    assert asked > 100 and differ > 0
+
+
+def test_in_the_tree_a_larger_table_plays_the_policy_s_pick():
+    """At three seats and more the greedy player costs too much to ask in the tree (docs/ai.md): the policy's pick,
+    from the same draws."""
+    from games.zipang.policy import tree_choose
+
+    for n in (3, 4, 6):
+        for i, (work, seat, moves) in enumerate(_decisions(n, 3)):
+            assert tree_choose(work, seat, moves, random.Random(i).random) is choose(
+                work, seat, moves, random.Random(i).random)
+
+
+def test_the_greedy_player_in_the_tree_cannot_see_the_hand_it_was_not_shown():
+    """What the greedy player decides in the tree comes from its seat's view: deal the other seat's hand otherwise
+    (its cards that seat has not seen swapped with the draw pile's) and every choice is the same."""
+    from games.zipang.policy import tree_choose
+
+    compared = 0
+    for work, seat, moves in _decisions(2, 12):
+        other = 1 - seat
+        seen = work.known[seat * 2 + other]
+        hidden = list(work.hands[other])
+        for c in seen:
+            hidden.remove(c)
+        deck = list(work.deck)
+        if not hidden or len(deck) < len(hidden) or sorted(deck[: len(hidden)]) == sorted(hidden):
+            continue
+        before = tree_choose(work, seat, moves, never_random)
+        swapped = rules.thaw(rules.freeze(work))
+        swapped.hands[other] = tuple(sorted(list(seen) + deck[: len(hidden)]))
+        swapped.deck = tuple(hidden + deck[len(hidden):])
+        assert tree_choose(swapped, seat, moves, never_random) is before
+        compared += 1
+    assert compared > 50
