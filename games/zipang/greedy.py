@@ -33,7 +33,7 @@ from games.zipang.views import unseen
 class ZipangGreedy:
     name = "greedy"
 
-    def choose(self, game, view: View, moves: Sequence, rng: random.Random):
+    def choose(self, game, view: View, moves: Sequence, rng: random.Random | None):
         pool = unseen(view)
         scored = [(self._worth(view, m, pool), -i) for i, m in enumerate(moves)]
         return moves[-max(scored)[1]]

@@ -33,6 +33,7 @@ from games.zipang.data import (
     TYPES,
 )
 from games.zipang.data import TAKE as TAKE_EFFECT
+from games.zipang.greedy import ZipangGreedy
 from games.zipang.moves import COIN_BLOCK, MONK_CANCEL, Play, React, Take, Use
 from games.zipang.state import REACT, TAKE, USE
 from games.zipang.views import view
@@ -344,7 +345,7 @@ def _react(work: Work, seat: int, moves: Sequence[Move]) -> Move:
 # is dealt there as the greedy player would (ai.ismcts._iterate): at small tables by asking the greedy player itself
 # (`tree_choose`), at larger ones by this policy; docs/ai.md has the arena runs.
 GREEDY_SEATS: Final = 2  # tables up to this size ask the greedy player in the tree (its cost grows with them)
-_greedy: Any = None  # games.zipang.greedy.ZipangGreedy, made at first use
+_GREEDY: Final = ZipangGreedy()
 
 
 def tree_choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[[], float]) -> Move:
@@ -357,12 +358,7 @@ def tree_choose(work: Work, seat: int, moves: Sequence[Move], random_: Callable[
         return choose(work, seat, moves, random_)
     if len(moves) == 1:
         return moves[0]
-    global _greedy
-    if _greedy is None:
-        from games.zipang.greedy import ZipangGreedy  # here: the greedy player reads games.zipang.views
-
-        _greedy = ZipangGreedy()
-    return cast(Move, _greedy.choose(None, view(rules.freeze(work), seat), moves, None))
+    return cast(Move, _GREEDY.choose(None, view(rules.freeze(work), seat), moves, None))
 
 
 class Search(search_rules.SearchRules):
