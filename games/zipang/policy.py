@@ -390,10 +390,9 @@ class Search(search_rules.SearchRules):
         return search_rules.uniform(moves, self.random_)
 
     def tree_pick(self, work: Any, seat: int) -> Move:
-        moves = rules.legal_moves(work, seat)
         if self.by_policy:
-            return tree_choose(work, seat, moves, self.random_)
-        return search_rules.uniform(moves, self.random_)
+            return tree_choose(work, seat, rules.legal_moves(work, seat), self.random_)
+        return self.pick(work, seat)
 
 
 POLICY = PlayoutPolicy(choose=choose, tree_opponents=True, search=Search, tree_choose=tree_choose)
