@@ -49,15 +49,6 @@ DECREED: Final = 2  # (DECREED, position, Hand 0's card, Hand 1's card, 0): the 
 Event = tuple[int, int, int, int, int]
 
 
-G_D: Final = 1
-H_D: Final = 2  # << seat
-L_D: Final = 8  # << seat
-P_D: Final = 32  # << pile
-D_D: Final = 1024
-C_D: Final = 2048
-ALL_DIRTY: Final = 4095
-
-
 class Work:
     """A Naishi state as lists, changed in place (River piles top card first, as in `State`).
 
@@ -67,7 +58,7 @@ class Work:
     __slots__ = (
         "seed", "first", "phase", "turn", "developed", "court_used", "final_turn", "declared_by", "offers", "gifts",
         "hands", "lines", "piles", "discard", "court", "knowledge", "events", "acting", "open", "river_cards", "draws",
-        "emissaries", "frozen", "dirty",
+        "emissaries",
     )  # fmt: skip
 
     seed: int
@@ -94,8 +85,6 @@ class Work:
     # Each seat's Emissaries in the court, kept as they come and go: `court.count(seat)` compiled compares every
     # space as a Python object, a None with an int the slowest way (6% of a compiled search's iteration).
     emissaries: list[int]
-    frozen: State | None
-    dirty: int
 
     def __init__(
         self,
@@ -133,8 +122,6 @@ class Work:
         self.court = court
         self.knowledge = knowledge
         self.events = []
-        self.frozen = None
-        self.dirty = ALL_DIRTY
         self.acting = seats_to_act(phase, turn, gifts)
         mask = cards = 0
         for p, pile in enumerate(piles):
@@ -155,7 +142,6 @@ def draw_chance(work: Work, rng: random.Random) -> None:
     """From now on `work` draws the chance still to come from `rng`, not from its seed (`games.base.Rules` says
     why: the search calls it on its determinizations, the engine never)."""
     work.draws = rng
-    work.dirty = ALL_DIRTY
 
 
 # --- the frozen state and back -------------------------------------------------------------------------------
@@ -192,7 +178,7 @@ def deal(seed: int) -> Work:
 def thaw(state: State) -> Work:
     """A working copy of `state`: every list is its own."""
     hands, lines, piles = state.hands, state.lines, state.piles
-    work = Work(
+    return Work(
         state.seed,
         state.first,
         state.phase,
@@ -210,9 +196,6 @@ def thaw(state: State) -> Work:
         list(state.court),
         state.knowledge,
     )
-    work.frozen = state
-    work.dirty = 0
-    return work
 
 
 def freeze(work: Work) -> State:
@@ -221,31 +204,7 @@ def freeze(work: Work) -> State:
         work.knowledge = _folded(work.knowledge, work.events)
         work.events = []
     hands, lines, piles = work.hands, work.lines, work.piles
-    prev = work.frozen
-    dirty = work.dirty if prev is not None else ALL_DIRTY
-    hs: tuple[tuple[int, ...], ...]
-    ls: tuple[tuple[int, ...], ...]
-    ps: tuple[tuple[int, ...], ...]
-    if prev is None or dirty & (H_D | H_D << 1):
-        hs = (tuple(hands[0]) if prev is None or dirty & H_D else prev.hands[0],
-              tuple(hands[1]) if prev is None or dirty & H_D << 1 else prev.hands[1])
-    else:
-        hs = prev.hands
-    if prev is None or dirty & (L_D | L_D << 1):
-        ls = (tuple(lines[0]) if prev is None or dirty & L_D else prev.lines[0],
-              tuple(lines[1]) if prev is None or dirty & L_D << 1 else prev.lines[1])
-    else:
-        ls = prev.lines
-    if prev is None or dirty & (31 * P_D):
-        pp = prev.piles if prev is not None else None
-        ps = (tuple(piles[0]) if pp is None or dirty & P_D else pp[0],
-              tuple(piles[1]) if pp is None or dirty & P_D << 1 else pp[1],
-              tuple(piles[2]) if pp is None or dirty & P_D << 2 else pp[2],
-              tuple(piles[3]) if pp is None or dirty & P_D << 3 else pp[3],
-              tuple(piles[4]) if pp is None or dirty & P_D << 4 else pp[4])
-    else:
-        ps = prev.piles
-    frozen = State(
+    return State(
         seed=work.seed,
         first=work.first,
         phase=work.phase,
@@ -256,19 +215,16 @@ def freeze(work: Work) -> State:
         final_turn=work.final_turn,
         declared_by=work.declared_by,
         offers=work.offers,
-        gifts=tuple(work.gifts) if prev is None or dirty & G_D else prev.gifts,
-        hands=hs,
-        lines=ls,
+        gifts=tuple(work.gifts),
+        hands=(tuple(hands[0]), tuple(hands[1])),
+        lines=(tuple(lines[0]), tuple(lines[1])),
         # the 5 piles one by one: `tuple(map(tuple, ...))` was a generic call per pile (3 k instructions a compiled
         # checked move, by callgrind)
-        piles=ps,
-        discard=tuple(work.discard) if prev is None or dirty & D_D else prev.discard,
-        court=tuple(work.court) if prev is None or dirty & C_D else prev.court,
+        piles=(tuple(piles[0]), tuple(piles[1]), tuple(piles[2]), tuple(piles[3]), tuple(piles[4])),
+        discard=tuple(work.discard),
+        court=tuple(work.court),
         knowledge=work.knowledge,
     )
-    work.frozen = frozen
-    work.dirty = 0
-    return frozen
 
 
 def _folded(knowledge: tuple[HandKnowledge, ...], events: list[Event]) -> tuple[HandKnowledge, ...]:
@@ -458,7 +414,6 @@ def play(work: Work, seat: int, move: Move) -> None:
         pos = move.pos
         pile = work.piles[pos]
         taken = pile.pop(0)
-        work.dirty |= P_D << pos | D_D | (H_D if move.row == "hand" else L_D) << seat
         work.river_cards -= 1
         if not pile:
             work.open &= ~(1 << pos)
@@ -489,7 +444,6 @@ def play(work: Work, seat: int, move: Move) -> None:
         _decree(work, move.row, move.pos)
         _end_turn(work)
     elif isinstance(move, Recall):
-        work.dirty |= C_D
         court = work.court
         for space in move.spaces:
             court[space] = None
@@ -510,7 +464,6 @@ def _give(work: Work, seat: int, card: int) -> None:
     "Each player adds 3 mountain cards to their Hand" and "now shuffles the 5 cards in their Hand"."""
     gifts = work.gifts
     gifts[seat] = card
-    work.dirty |= G_D | H_D | H_D << 1
     given0, given1 = gifts
     if given0 is not None and given1 is not None:
         for s, given, received in ((0, given0, given1), (1, given1, given0)):
@@ -530,7 +483,6 @@ def _give(work: Work, seat: int, card: int) -> None:
 def _place_emissary(work: Work, seat: int, spaces: tuple[int, ...]) -> None:
     """The Emissary goes to the lowest free space of the action's kind."""
     court = work.court
-    work.dirty |= C_D
     for space in spaces:
         if court[space] is None:
             court[space] = seat
@@ -543,19 +495,15 @@ def _switch(work: Work, seat: int, kind: str, a: int, b: int) -> None:
     if kind == "river":  # the face-up cards only; the piles beneath stay
         pa, pb = work.piles[a], work.piles[b]
         pa[0], pb[0] = pb[0], pa[0]
-        work.dirty |= P_D << a | P_D << b
     elif kind == "line":
         line = work.lines[seat]
         line[a], line[b] = line[b], line[a]
-        work.dirty |= L_D << seat
     elif kind == "hand":
         hand = work.hands[seat]
         hand[a], hand[b] = hand[b], hand[a]
-        work.dirty |= H_D << seat
         work.events.append((SWITCHED, seat, a, b, 0))
     else:  # column: the Hand card goes face up to the Line, the Line card into the Hand, both in view
         hand, line = work.hands[seat], work.lines[seat]
-        work.dirty |= (H_D | L_D) << seat
         hand_card = hand[a]
         hand[a], line[a] = line[a], hand_card
         work.events.append((REPLACED, seat, a, hand_card, hand[a]))
@@ -564,7 +512,6 @@ def _switch(work: Work, seat: int, kind: str, a: int, b: int) -> None:
 def _discard_river(work: Work, a: int, b: int) -> None:
     """"Discard 1 card from the top of 2 different draw piles in the River and immediately reveal the top cards"."""
     piles = work.piles
-    work.dirty |= P_D << a | P_D << b | D_D
     work.discard += (piles[a].pop(0), piles[b].pop(0))
     work.river_cards -= 2
     if not piles[a]:
@@ -576,7 +523,6 @@ def _discard_river(work: Work, a: int, b: int) -> None:
 def _decree(work: Work, row: str, pos: int) -> None:
     """"Exchanging a card from both players' Hand (or Line) in the same position.\""""
     rows = work.hands if row == "hand" else work.lines
-    work.dirty |= (H_D | H_D << 1) if row == "hand" else (L_D | L_D << 1)
     card0, card1 = rows[0][pos], rows[1][pos]
     rows[0][pos], rows[1][pos] = card1, card0
     if row == "hand":
