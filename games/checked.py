@@ -34,14 +34,16 @@ _ACTING: Final[dict[tuple[int, ...], frozenset[int]]] = {}
 # Hinode move, by callgrind); between 4 and 5 items CPython resizes nothing. Where threads raced, the next put-back
 # finds the list longer and lays the placeholders afresh under the newest item.
 _FLOOR: Final = 4
-_PLACEHOLDERS: Final[list[tuple[Any, Any] | None]] = [None] * _FLOOR
-spare: Final[list[tuple[Any, Any] | None]] = [None] * _FLOOR
+_PLACEHOLDERS: Final[list[tuple[Any, ...] | None]] = [None] * _FLOOR
+spare: Final[list[tuple[Any, ...] | None]] = [None] * _FLOOR
 
 
-def _working(native: SearchRules | None, thaw: Callable[[Any], Any], state: Any) -> Any:
-    """A working state of `state` for the caller alone: the spare one if it is of `state`, else a new thaw (through
-    `native` where there is one). A function, not a method: called on a game's engine, an interpreted subclass of
-    `Engine`, a method goes through a Python-level call (mypyc's glue for a method it might override)."""
+def _working(native: SearchRules | None, thaw: Callable[[Any], Any], state: Any) -> tuple[Any, ...]:
+    """`state` with a working state of it for the caller alone: the spare pair if it is of `state`, else a new one
+    with a new thaw (through `native` where there is one). A caller that leaves the working state as it was puts
+    the pair itself back (no new pair to make, no old one to free). A function, not a method: called on a game's
+    engine, an interpreted subclass of `Engine`, a method goes through a Python-level call (mypyc's glue for a
+    method it might override)."""
     try:
         pair = spare.pop()
     except IndexError:  # other threads hold every placeholder
@@ -50,8 +52,8 @@ def _working(native: SearchRules | None, thaw: Callable[[Any], Any], state: Any)
         if pair is None:  # a placeholder: none spare (another thread holds it, or nothing was played yet)
             spare.append(None)
         elif pair[0] is state:
-            return pair[1]
-    return native.thaw(state) if native is not None else thaw(state)
+            return pair
+    return (state, native.thaw(state) if native is not None else thaw(state))
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -91,9 +93,10 @@ class Engine:
     def legal_moves(self, state: Any, seat: int) -> Sequence[Move]:
         """The moves `seat` may make now (empty if it is not to act)."""
         native = self._native
-        work = _working(native, self._thaw, state)
+        pair = _working(native, self._thaw, state)
+        work = pair[1]
         moves = native.legal_moves(work, seat) if native is not None else self._legal_moves(work, seat)
-        spare.append((state, work))  # unchanged by legal_moves: a transition from `state` next plays on it
+        spare.append(pair)  # unchanged by legal_moves: a transition from `state` next plays on it
         if len(spare) > _FLOOR + 1:  # threads raced: an older pair below, or a placeholder put back above a pair
             spare[:-1] = _PLACEHOLDERS  # one store, atomic under the GIL; the newest item stays on top
         return moves
@@ -102,10 +105,10 @@ class Engine:
         """The state after `seat` makes `move`, which the caller guarantees is one of its legal moves now
         (unchecked: everyone but the rules' own tests calls `apply`, which checks first)."""
         native = self._native
-        work = _working(native, self._thaw, state)
+        work = _working(native, self._thaw, state)[1]
         if native is not None:
             native.play(work, seat, move)
-            after = native.freeze(work)
+            after = native.freeze_after(work, state)  # `work` was `state` before the move
         else:
             self._play(work, seat, move)
             after = self._freeze(work)

@@ -33,3 +33,15 @@ def index(values: tuple[int, ...], value: int) -> int:
         if v == value:
             return i
     raise ValueError(f"{value} is not in the tuple")
+
+
+def kept(items: list[T], frozen: tuple[T, ...]) -> tuple[T, ...]:
+    """A tuple of `items`: `frozen` itself if it holds the same objects in the same order, else a new one. For a
+    freeze after a move from `frozen`'s state, which shares what the move left unchanged. Compared by identity,
+    which implies equality (a value made anew, not the object it was, only costs a new tuple)."""
+    if len(items) != len(frozen):
+        return tuple(items)
+    for item, was in zip(items, frozen):  # noqa: B905 - equal lengths; mypyc loops natively over a plain zip
+        if item is not was:
+            return tuple(items)
+    return frozen

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from games.naishi.data import HAND_MOUNTAINS, MOUNTAIN
 from games.naishi.state import HandKnowledge
+from games.tuples import with_item
 
 
 def _knowledge(slots: tuple[int | None, ...], among: tuple[int, ...]) -> HandKnowledge:
@@ -42,7 +43,7 @@ def initial_knowledge(gifts: tuple[int | None, ...]) -> tuple[HandKnowledge, ...
 def revealed_replacement(k: HandKnowledge, pos: int, old: int, new: int) -> HandKnowledge:
     """The card at `pos` left the Hand face up (`old`) and `new` took its place in view of everyone."""
     among = k.among if k.slots[pos] is not None else _remove_one(k.among, old)
-    return _knowledge(k.slots[:pos] + (new,) + k.slots[pos + 1 :], among)
+    return _knowledge(with_item(k.slots, pos, new), among)
 
 
 def switched(k: HandKnowledge, a: int, b: int) -> HandKnowledge:

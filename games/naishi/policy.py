@@ -224,6 +224,9 @@ class Search(search_rules.SearchRules):
     def freeze(self, work: Any) -> Any:
         return rules.freeze(work)
 
+    def freeze_after(self, work: Any, before: Any) -> Any:
+        return rules.freeze_after(work, before)
+
     def to_act(self, work: Any) -> tuple[int, ...]:
         return rules.to_act(work)
 

@@ -17,7 +17,7 @@ from typing import Final
 from games.base import Move
 from games.deal import randbelow, shuffle
 from games.naishi.data import DEVELOPMENT_DECK, HAND_MOUNTAINS, LINE_MOUNTAINS, MOUNTAIN, NAMES, PILE_SIZE, PILES
-from games.naishi.knowledge import decreed_hands, initial_knowledge, knowledge_index, revealed_replacement, switched
+from games.naishi.knowledge import decreed_hands, initial_knowledge, revealed_replacement, switched
 from games.naishi.moves import (
     DECREE_SPACE,
     DISCARD_SPACES,
@@ -34,6 +34,7 @@ from games.naishi.moves import (
 )
 from games.naishi.scoring import territory_key, winners
 from games.naishi.state import HandKnowledge, State
+from games.tuples import kept
 from games.values import chance
 
 # Final: the compiled rules (mypyc) read these as constants (or C statics), not as globals looked up by name
@@ -227,17 +228,51 @@ def freeze(work: Work) -> State:
     )
 
 
+def freeze_after(work: Work, before: State) -> State:
+    """`freeze(work)` after a move from `before`, the state `work` was thawed from or last frozen to (the compiled
+    checked engine's transition, games/checked.py): each tuple the move left as it was is `before`'s own, shared,
+    not made anew, and so not freed with `before` either (most of a move's lists; making and freeing them was a
+    third of a compiled checked move, by callgrind). The conformance suite holds it to `freeze`
+    (tests/conformance/test_working_state.py)."""
+    if work.events:
+        work.knowledge = _folded(work.knowledge, work.events)
+        work.events = []
+    hands, lines, piles = work.hands, work.lines, work.piles
+    old_hands, old_lines, old_piles = before.hands, before.lines, before.piles
+    hand0, hand1 = kept(hands[0], old_hands[0]), kept(hands[1], old_hands[1])
+    line0, line1 = kept(lines[0], old_lines[0]), kept(lines[1], old_lines[1])
+    pile0, pile1, pile2 = kept(piles[0], old_piles[0]), kept(piles[1], old_piles[1]), kept(piles[2], old_piles[2])
+    pile3, pile4 = kept(piles[3], old_piles[3]), kept(piles[4], old_piles[4])
+    if hand0 is not old_hands[0] or hand1 is not old_hands[1]:
+        old_hands = (hand0, hand1)
+    if line0 is not old_lines[0] or line1 is not old_lines[1]:
+        old_lines = (line0, line1)
+    if (pile0 is not old_piles[0] or pile1 is not old_piles[1] or pile2 is not old_piles[2]
+            or pile3 is not old_piles[3] or pile4 is not old_piles[4]):
+        old_piles = (pile0, pile1, pile2, pile3, pile4)
+    # State's fields in order (as `freeze` names them)
+    return State(work.seed, work.first, work.phase, work.acting, work.turn, work.developed, work.court_used,
+                 work.final_turn, work.declared_by, work.offers, kept(work.gifts, before.gifts), old_hands, old_lines,
+                 old_piles, kept(work.discard, before.discard), kept(work.court, before.court), work.knowledge)
+
+
 def _folded(knowledge: tuple[HandKnowledge, ...], events: list[Event]) -> tuple[HandKnowledge, ...]:
-    """`knowledge` after the public events, in order: what each observer saw of the Hands it cannot see."""
-    entries = list(knowledge)
+    """`knowledge` after the public events, in order: what each observer saw of the Hands it cannot see (a Hand's
+    owner's opponent and the public saw each event; the entries as `knowledge_index` places them)."""
+    k01, k10, p0, p1 = knowledge  # seat 0's of Hand 1, seat 1's of Hand 0, the public's of Hand 0 and of Hand 1
     for kind, a, b, c, d in events:
         if kind == DECREED:
-            entries = list(decreed_hands(tuple(entries), a, b, c))
-            continue
-        for observer in (1 - a, None):  # the owner's opponent and the public saw it
-            i = knowledge_index(observer, a)
-            entries[i] = revealed_replacement(entries[i], b, c, d) if kind == REPLACED else switched(entries[i], b, c)
-    return tuple(entries)
+            k01, k10, p0, p1 = decreed_hands((k01, k10, p0, p1), a, b, c)
+        elif kind == REPLACED:
+            if a == 0:
+                k10, p0 = revealed_replacement(k10, b, c, d), revealed_replacement(p0, b, c, d)
+            else:
+                k01, p1 = revealed_replacement(k01, b, c, d), revealed_replacement(p1, b, c, d)
+        elif a == 0:
+            k10, p0 = switched(k10, b, c), switched(p0, b, c)
+        else:
+            k01, p1 = switched(k01, b, c), switched(p1, b, c)
+    return (k01, k10, p0, p1)
 
 
 # --- who acts, and the legal moves -----------------------------------------------------------------------------

@@ -19,7 +19,7 @@ import sys
 import pytest
 
 from ai.ismcts import rules_and_policy
-from games import checked, registry
+from games import checked, compiled, registry
 from games.base import Game
 
 # The fast tier (make test-fast) plays a tenth of them; make test plays them all.
@@ -156,6 +156,44 @@ def test_the_engine_playing_on_from_its_last_move_agrees_with_a_fresh_thaw(game:
     # (games.checked: `_FLOOR`)
     assert checked.spare[: checked._FLOOR] == [None] * checked._FLOOR
     assert len(checked.spare) <= checked._FLOOR + 1
+
+
+# The tuples of a state that the compiled engine's `freeze_after` shares when a move left them as they were:
+# each field's tuple, and for a field of tuples, each tuple in it too.
+SHARED_FIELDS = {
+    "naishi": {"gifts": False, "hands": True, "lines": True, "piles": True, "discard": False, "court": False},
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHARED_FIELDS))
+def test_a_compiled_move_shares_the_tuples_it_left_unchanged(name: str):
+    """The compiled engine's transition freezes through the game's `freeze_after` (games/checked.py): every tuple a
+    move left equal to the state before's is that very tuple, not a copy (and the conformance tests above hold what
+    it makes to a whole `freeze`). The pure path freezes every tuple anew, so there this says so and stops."""
+    if not compiled.COMPILED:
+        pytest.skip(f"the pure path freezes whole, sharing nothing (games/checked.py); {compiled.PATH}")
+    game = registry.get(name)
+    variants = game.variants()
+    shared = fresh = 0
+    for i in range(20):
+        seats, options = variants[i % len(variants)]
+        rng = random.Random(95_000 + i)
+        state = game.new_game(seats, options, 95_000 + i)
+        while acting := sorted(game.to_act(state)):
+            seat = rng.choice(acting)
+            after = game.apply(state, seat, rng.choice(list(game.legal_moves(state, seat))))
+            for field, nested in SHARED_FIELDS[name].items():
+                pairs = [(getattr(state, field), getattr(after, field))]
+                if nested:
+                    pairs += list(zip(pairs[0][0], pairs[0][1], strict=True))
+                for was, now in pairs:
+                    if was == now:
+                        assert now is was, (i, field, was)
+                        shared += 1
+                    else:
+                        fresh += 1
+            state = after
+    assert shared > fresh > 0  # most of a move's tuples are shared, and the changed ones are new
 
 
 def _records(value, found: list) -> None:
