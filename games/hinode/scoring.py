@@ -72,10 +72,14 @@ _GROUP_SIZES: Final[tuple[int, ...]] = tuple([_largest_group(mask) for mask in r
 _AREA_COUNTS: Final[tuple[int, ...]] = tuple([mask.bit_count() for mask in range(1 << AREAS)])
 
 
-def rank_keys(work: Work) -> tuple[list[tuple[int, int, int, int, int]], list[tuple[int, int]]]:
-    """Every real seat's points by the rulebook's categories (CATEGORIES, in order), and its ranking key: its total,
-    then the tie-break (the number of Areas with its markers); the higher key ranks better, equal keys share a
-    place. Each Area is read once, for every seat (the search reads a score at the end of every playout)."""
+def rank_keys(
+    work: Work, parts: list[tuple[int, int, int, int, int]] | None = None
+) -> tuple[list[int], list[int]]:
+    """Every real seat's ranking key as two lists: its total, and the tie-break (the number of Areas with its
+    markers); the higher key ranks better, equal keys share a place. With `parts`, each seat's points by the
+    rulebook's categories (CATEGORIES, in order) are appended to it. Each Area is read once, for every seat (the
+    search reads a score at the end of every playout, and needs no parts: compiled, a seat's parts are a C struct
+    until they are kept in a list, and then a tuple of five, and a key a tuple of two, made and freed a playout)."""
     vp, layout, first, second = work.vp, work.layout, work.first, work.second
     ranking_points = [0] * PLAYERS
     bonus = [0] * PLAYERS
@@ -108,8 +112,8 @@ def rank_keys(work: Work) -> tuple[list[tuple[int, int, int, int, int]], list[tu
             holders += 1
     majority = TREASURE_MAJORITY_VP // holders if most > 0 else 0  # nobody "has the most" of none
     hero_last = work.hero_last
-    parts = []
-    keys = []
+    totals = []
+    ties = []
     for p, mine in enumerate(yellows):
         marked = marks[p]
         seat = (
@@ -119,28 +123,33 @@ def rank_keys(work: Work) -> tuple[list[tuple[int, int, int, int, int]], list[tu
             HERO_LAST_VP if hero_last is not None and hero_last == p else 0,
             mine // 2 + (majority if mine == most else 0),
         )
-        parts.append(seat)
-        keys.append((seat[0] + seat[1] + seat[2] + seat[3] + seat[4], _AREA_COUNTS[marked]))
-    return parts, keys
+        if parts is not None:
+            parts.append(seat)
+        totals.append(seat[0] + seat[1] + seat[2] + seat[3] + seat[4])
+        ties.append(_AREA_COUNTS[marked])
+    return totals, ties
 
 
 def outcome(work: Work) -> tuple[list[int], tuple[int, ...]]:
     """Every seat's total and the seats ranked first (the search's cheap reading of `score`)."""
-    _, keys = rank_keys(work)
-    best, best_tie = keys[0]  # the best key, compared as ints (compiled, max() of tuples compares objects)
-    for total, tie in keys:
+    totals, ties = rank_keys(work)
+    best, best_tie = totals[0], ties[0]  # the best key, compared as ints (compiled, max() of tuples compares objects)
+    for p in range(1, len(totals)):
+        total, tie = totals[p], ties[p]
         if total > best or (total == best and tie > best_tie):
             best, best_tie = total, tie
-    winners = tuple([p for p, (total, tie) in enumerate(keys) if total == best and tie == best_tie])
-    return [total for total, _ in keys], winners
+    winners = tuple([p for p in range(len(totals)) if totals[p] == best and ties[p] == best_tie])
+    return totals, winners
 
 
 def score(state: State) -> Score:
     """Each real seat's points; best first, ties broken by the number of Areas with markers, else a draw."""
-    parts, keys = rank_keys(thaw(state))
+    parts: list[tuple[int, int, int, int, int]] = []
+    totals, ties = rank_keys(thaw(state), parts)
+    keys = list(zip(totals, ties, strict=True))
     seats = tuple(
         SeatScore(p, total, tuple(zip(CATEGORIES, mine, strict=True)))
-        for p, (mine, (total, _)) in enumerate(zip(parts, keys, strict=True))
+        for p, (mine, total) in enumerate(zip(parts, totals, strict=True))
     )
     order = sorted(range(len(keys)), key=keys.__getitem__, reverse=True)
     ranking: list[tuple[int, ...]] = []
@@ -149,6 +158,5 @@ def score(state: State) -> Score:
             ranking[-1] += (p,)
         else:
             ranking.append((p,))
-    totals = [total for total, _ in keys]
     tie_breaks = (TIE_BREAK,) if len(set(totals)) < len(totals) else ()
     return Score(seats, tuple(ranking), final=state.phase == OVER, tie_breaks=tie_breaks)
