@@ -307,7 +307,9 @@ def _play_card(work: Work, seat: int, move: PlayCard) -> None:
             resources[given] = resources[given] + 1
     plays = work.plays
     fresh = work.fresh
-    played = _card(seat, move, colour)
+    # `Any`: compiled, a `Card` is a C struct, boxed into a new tuple at each list it joins; boxed once, the two
+    # lists share it
+    played: Any = _card(seat, move, colour)
     plays.append(played)
     fresh.append(played)
     nxt = (seat + 1) % PLAYERS
@@ -316,7 +318,7 @@ def _play_card(work: Work, seat: int, move: PlayCard) -> None:
     while len(plays) < PLAYERS and nxt >= n:  # a proxy turns over the top card of its pile
         pile = hands[nxt]
         hands[nxt] = pile[1:]
-        played = _card(nxt, _PLAIN[pile[0]], colour)
+        played = _card(nxt, _PLAIN[pile[0]], colour)  # boxed once, as above
         plays.append(played)
         fresh.append(played)
         nxt = (nxt + 1) % PLAYERS
