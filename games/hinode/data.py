@@ -26,7 +26,7 @@ SAMURAI: Final = 1
 YOZAKURA: Final = 2
 CHARMONT: Final = 3
 # "spending 2 identical resources of a color of your choice (only 1 for Yozakura-kai)"
-SKILL_COST: Final = (2, 2, 1, 2)
+SKILL_COST: Final[tuple[int, ...]] = (2, 2, 1, 2)
 
 PLAYERS: Final = 4  # proxies fill the table up to four
 TRICKS: Final = 9
