@@ -47,6 +47,16 @@ REPLACED: Final = 0  # (REPLACED, owner, position, the card that left face up, t
 SWITCHED: Final = 1  # (SWITCHED, owner, a, b, 0): two Hand cards changed places
 DECREED: Final = 2  # (DECREED, position, Hand 0's card, Hand 1's card, 0): the Hand Decree exchanged them
 
+# The lists `play` may have written since the last thaw or freeze, one bit each in `Work.changed`: `freeze_after`
+# compares only those with the state before (the others are its tuples as they were).
+GIFTS: Final = 1
+HAND0: Final = 2  # Hand s: HAND0 << s
+LINE0: Final = 8  # Line s: LINE0 << s
+PILE0: Final = 32  # River pile p: PILE0 << p
+DISCARD: Final = 1024
+COURT: Final = 2048
+_PILES: Final = 31 * PILE0  # the five piles' bits
+
 Event = tuple[int, int, int, int, int]
 
 
@@ -59,7 +69,7 @@ class Work:
     __slots__ = (
         "seed", "first", "phase", "turn", "developed", "court_used", "final_turn", "declared_by", "offers", "gifts",
         "hands", "lines", "piles", "discard", "court", "knowledge", "events", "acting", "open", "river_cards", "draws",
-        "emissaries",
+        "emissaries", "changed",
     )  # fmt: skip
 
     seed: int
@@ -86,6 +96,7 @@ class Work:
     # Each seat's Emissaries in the court, kept as they come and go: `court.count(seat)` compiled compares every
     # space as a Python object, a None with an int the slowest way (6% of a compiled search's iteration).
     emissaries: list[int]
+    changed: int  # the lists written since the last thaw or freeze (GIFTS, HAND0 << s, ...): for `freeze_after`
 
     def __init__(
         self,
@@ -137,6 +148,7 @@ class Work:
             if owner is not None:
                 placed[owner] = placed[owner] + 1
         self.emissaries = placed
+        self.changed = 0
 
 
 def draw_chance(work: Work, rng: random.Random) -> None:
@@ -204,6 +216,7 @@ def freeze(work: Work) -> State:
     if work.events:
         work.knowledge = _folded(work.knowledge, work.events)
         work.events = []
+    work.changed = 0
     hands, lines, piles = work.hands, work.lines, work.piles
     return State(
         seed=work.seed,
@@ -232,28 +245,41 @@ def freeze_after(work: Work, before: State) -> State:
     """`freeze(work)` after a move from `before`, the state `work` was thawed from or last frozen to (the compiled
     checked engine's transition, games/checked.py): each tuple the move left as it was is `before`'s own, shared,
     not made anew, and so not freed with `before` either (most of a move's lists; making and freeing them was a
-    third of a compiled checked move, by callgrind). The conformance suite holds it to `freeze`
-    (tests/conformance/test_working_state.py)."""
+    third of a compiled checked move, by callgrind). Only the lists `play` wrote (`work.changed`) are compared with
+    `before`'s, by identity (`kept`: comparing all twelve was a tenth of the move). The conformance suite holds it to
+    `freeze` (tests/conformance/test_working_state.py)."""
     if work.events:
         work.knowledge = _folded(work.knowledge, work.events)
         work.events = []
+    changed = work.changed
+    work.changed = 0
     hands, lines, piles = work.hands, work.lines, work.piles
     old_hands, old_lines, old_piles = before.hands, before.lines, before.piles
-    hand0, hand1 = kept(hands[0], old_hands[0]), kept(hands[1], old_hands[1])
-    line0, line1 = kept(lines[0], old_lines[0]), kept(lines[1], old_lines[1])
-    pile0, pile1, pile2 = kept(piles[0], old_piles[0]), kept(piles[1], old_piles[1]), kept(piles[2], old_piles[2])
-    pile3, pile4 = kept(piles[3], old_piles[3]), kept(piles[4], old_piles[4])
-    if hand0 is not old_hands[0] or hand1 is not old_hands[1]:
-        old_hands = (hand0, hand1)
-    if line0 is not old_lines[0] or line1 is not old_lines[1]:
-        old_lines = (line0, line1)
-    if (pile0 is not old_piles[0] or pile1 is not old_piles[1] or pile2 is not old_piles[2]
-            or pile3 is not old_piles[3] or pile4 is not old_piles[4]):
-        old_piles = (pile0, pile1, pile2, pile3, pile4)
+    if changed & (HAND0 | HAND0 << 1):
+        hand0 = kept(hands[0], old_hands[0]) if changed & HAND0 else old_hands[0]
+        hand1 = kept(hands[1], old_hands[1]) if changed & HAND0 << 1 else old_hands[1]
+        if hand0 is not old_hands[0] or hand1 is not old_hands[1]:
+            old_hands = (hand0, hand1)
+    if changed & (LINE0 | LINE0 << 1):
+        line0 = kept(lines[0], old_lines[0]) if changed & LINE0 else old_lines[0]
+        line1 = kept(lines[1], old_lines[1]) if changed & LINE0 << 1 else old_lines[1]
+        if line0 is not old_lines[0] or line1 is not old_lines[1]:
+            old_lines = (line0, line1)
+    if changed & _PILES:
+        pile0 = kept(piles[0], old_piles[0]) if changed & PILE0 else old_piles[0]
+        pile1 = kept(piles[1], old_piles[1]) if changed & PILE0 << 1 else old_piles[1]
+        pile2 = kept(piles[2], old_piles[2]) if changed & PILE0 << 2 else old_piles[2]
+        pile3 = kept(piles[3], old_piles[3]) if changed & PILE0 << 3 else old_piles[3]
+        pile4 = kept(piles[4], old_piles[4]) if changed & PILE0 << 4 else old_piles[4]
+        if (pile0 is not old_piles[0] or pile1 is not old_piles[1] or pile2 is not old_piles[2]
+                or pile3 is not old_piles[3] or pile4 is not old_piles[4]):
+            old_piles = (pile0, pile1, pile2, pile3, pile4)
     # State's fields in order (as `freeze` names them)
     return State(work.seed, work.first, work.phase, work.acting, work.turn, work.developed, work.court_used,
-                 work.final_turn, work.declared_by, work.offers, kept(work.gifts, before.gifts), old_hands, old_lines,
-                 old_piles, kept(work.discard, before.discard), kept(work.court, before.court), work.knowledge)
+                 work.final_turn, work.declared_by, work.offers,
+                 kept(work.gifts, before.gifts) if changed & GIFTS else before.gifts, old_hands, old_lines, old_piles,
+                 kept(work.discard, before.discard) if changed & DISCARD else before.discard,
+                 kept(work.court, before.court) if changed & COURT else before.court, work.knowledge)
 
 
 def _folded(knowledge: tuple[HandKnowledge, ...], events: list[Event]) -> tuple[HandKnowledge, ...]:
@@ -457,6 +483,7 @@ def play(work: Work, seat: int, move: Move) -> None:
         old = cards[pos]
         cards[pos] = taken
         work.discard.append(old)
+        work.changed |= (PILE0 << pos) | DISCARD | ((HAND0 if in_hand else LINE0) << seat)
         if in_hand:
             work.events.append((REPLACED, seat, pos, old, taken))
         work.developed = True
@@ -483,6 +510,7 @@ def play(work: Work, seat: int, move: Move) -> None:
         for space in move.spaces:
             court[space] = None
             work.emissaries[seat] = work.emissaries[seat] - 1
+        work.changed |= COURT
         _end_turn(work)
     elif isinstance(move, DeclareEnd):
         work.final_turn = 1 - seat
@@ -499,6 +527,7 @@ def _give(work: Work, seat: int, card: int) -> None:
     "Each player adds 3 mountain cards to their Hand" and "now shuffles the 5 cards in their Hand"."""
     gifts = work.gifts
     gifts[seat] = card
+    work.changed |= GIFTS
     given0, given1 = gifts
     if given0 is not None and given1 is not None:
         for s, given, received in ((0, given0, given1), (1, given1, given0)):
@@ -508,6 +537,7 @@ def _give(work: Work, seat: int, card: int) -> None:
             draws = work.draws
             shuffle(draws if draws is not None else chance(work.seed, "shuffle", s), hand)
             work.hands[s] = hand
+        work.changed |= HAND0 | HAND0 << 1
         work.phase = "turn"
         work.turn = work.first
         work.offers = ((), ())
@@ -522,6 +552,7 @@ def _place_emissary(work: Work, seat: int, spaces: tuple[int, ...]) -> None:
         if court[space] is None:
             court[space] = seat
             work.emissaries[seat] = work.emissaries[seat] + 1
+            work.changed |= COURT
             break
     work.court_used = True
 
@@ -530,17 +561,21 @@ def _switch(work: Work, seat: int, kind: str, a: int, b: int) -> None:
     if kind == "river":  # the face-up cards only; the piles beneath stay
         pa, pb = work.piles[a], work.piles[b]
         pa[0], pb[0] = pb[0], pa[0]
+        work.changed |= (PILE0 << a) | (PILE0 << b)
     elif kind == "line":
         line = work.lines[seat]
         line[a], line[b] = line[b], line[a]
+        work.changed |= LINE0 << seat
     elif kind == "hand":
         hand = work.hands[seat]
         hand[a], hand[b] = hand[b], hand[a]
+        work.changed |= HAND0 << seat
         work.events.append((SWITCHED, seat, a, b, 0))
     else:  # column: the Hand card goes face up to the Line, the Line card into the Hand, both in view
         hand, line = work.hands[seat], work.lines[seat]
         hand_card = hand[a]
         hand[a], line[a] = line[a], hand_card
+        work.changed |= (HAND0 | LINE0) << seat
         work.events.append((REPLACED, seat, a, hand_card, hand[a]))
 
 
@@ -549,6 +584,7 @@ def _discard_river(work: Work, a: int, b: int) -> None:
     piles = work.piles
     work.discard += (piles[a].pop(0), piles[b].pop(0))
     work.river_cards -= 2
+    work.changed |= (PILE0 << a) | (PILE0 << b) | DISCARD
     if not piles[a]:
         work.open &= ~(1 << a)
     if not piles[b]:
@@ -560,6 +596,7 @@ def _decree(work: Work, row: str, pos: int) -> None:
     rows = work.hands if row == "hand" else work.lines
     card0, card1 = rows[0][pos], rows[1][pos]
     rows[0][pos], rows[1][pos] = card1, card0
+    work.changed |= (HAND0 | HAND0 << 1) if row == "hand" else (LINE0 | LINE0 << 1)
     if row == "hand":
         work.events.append((DECREED, pos, card0, card1, 0))
 
