@@ -48,14 +48,26 @@ SWITCHED: Final = 1  # (SWITCHED, owner, a, b, 0): two Hand cards changed places
 DECREED: Final = 2  # (DECREED, position, Hand 0's card, Hand 1's card, 0): the Hand Decree exchanged them
 
 # The lists `play` may have written since the last thaw or freeze, one bit each in `Work.changed`: `freeze_after`
-# compares only those with the state before (the others are its tuples as they were).
+# compares only those with the state before (the others are its tuples as they were). Indexed by seat or pile, not
+# shifted: interpreted, a shift and an `|` cost three times an index.
 GIFTS: Final = 1
-HAND0: Final = 2  # Hand s: HAND0 << s
-LINE0: Final = 8  # Line s: LINE0 << s
-PILE0: Final = 32  # River pile p: PILE0 << p
+HAND0: Final = 2
+HAND1: Final = 4
+LINE0: Final = 8
+LINE1: Final = 16
+PILE0: Final = 32
+PILE1: Final = 64
+PILE2: Final = 128
+PILE3: Final = 256
+PILE4: Final = 512
 DISCARD: Final = 1024
 COURT: Final = 2048
-_PILES: Final = 31 * PILE0  # the five piles' bits
+HAND: Final[tuple[int, ...]] = (HAND0, HAND1)  # by seat
+LINE: Final[tuple[int, ...]] = (LINE0, LINE1)
+PILE: Final[tuple[int, ...]] = (PILE0, PILE1, PILE2, PILE3, PILE4)  # by pile
+HANDS: Final = HAND0 | HAND1
+LINES: Final = LINE0 | LINE1
+ALL_PILES: Final = PILE0 | PILE1 | PILE2 | PILE3 | PILE4
 
 Event = tuple[int, int, int, int, int]
 
@@ -96,7 +108,7 @@ class Work:
     # Each seat's Emissaries in the court, kept as they come and go: `court.count(seat)` compiled compares every
     # space as a Python object, a None with an int the slowest way (6% of a compiled search's iteration).
     emissaries: list[int]
-    changed: int  # the lists written since the last thaw or freeze (GIFTS, HAND0 << s, ...): for `freeze_after`
+    changed: int  # the lists written since the last thaw or freeze (GIFTS, HAND[s], ...): for `freeze_after`
 
     def __init__(
         self,
@@ -255,22 +267,22 @@ def freeze_after(work: Work, before: State) -> State:
     work.changed = 0
     hands, lines, piles = work.hands, work.lines, work.piles
     old_hands, old_lines, old_piles = before.hands, before.lines, before.piles
-    if changed & (HAND0 | HAND0 << 1):
+    if changed & HANDS:
         hand0 = kept(hands[0], old_hands[0]) if changed & HAND0 else old_hands[0]
-        hand1 = kept(hands[1], old_hands[1]) if changed & HAND0 << 1 else old_hands[1]
+        hand1 = kept(hands[1], old_hands[1]) if changed & HAND1 else old_hands[1]
         if hand0 is not old_hands[0] or hand1 is not old_hands[1]:
             old_hands = (hand0, hand1)
-    if changed & (LINE0 | LINE0 << 1):
+    if changed & LINES:
         line0 = kept(lines[0], old_lines[0]) if changed & LINE0 else old_lines[0]
-        line1 = kept(lines[1], old_lines[1]) if changed & LINE0 << 1 else old_lines[1]
+        line1 = kept(lines[1], old_lines[1]) if changed & LINE1 else old_lines[1]
         if line0 is not old_lines[0] or line1 is not old_lines[1]:
             old_lines = (line0, line1)
-    if changed & _PILES:
+    if changed & ALL_PILES:
         pile0 = kept(piles[0], old_piles[0]) if changed & PILE0 else old_piles[0]
-        pile1 = kept(piles[1], old_piles[1]) if changed & PILE0 << 1 else old_piles[1]
-        pile2 = kept(piles[2], old_piles[2]) if changed & PILE0 << 2 else old_piles[2]
-        pile3 = kept(piles[3], old_piles[3]) if changed & PILE0 << 3 else old_piles[3]
-        pile4 = kept(piles[4], old_piles[4]) if changed & PILE0 << 4 else old_piles[4]
+        pile1 = kept(piles[1], old_piles[1]) if changed & PILE1 else old_piles[1]
+        pile2 = kept(piles[2], old_piles[2]) if changed & PILE2 else old_piles[2]
+        pile3 = kept(piles[3], old_piles[3]) if changed & PILE3 else old_piles[3]
+        pile4 = kept(piles[4], old_piles[4]) if changed & PILE4 else old_piles[4]
         if (pile0 is not old_piles[0] or pile1 is not old_piles[1] or pile2 is not old_piles[2]
                 or pile3 is not old_piles[3] or pile4 is not old_piles[4]):
             old_piles = (pile0, pile1, pile2, pile3, pile4)
@@ -483,7 +495,7 @@ def play(work: Work, seat: int, move: Move) -> None:
         old = cards[pos]
         cards[pos] = taken
         work.discard.append(old)
-        work.changed |= (PILE0 << pos) | DISCARD | ((HAND0 if in_hand else LINE0) << seat)
+        work.changed |= PILE[pos] | DISCARD | (HAND[seat] if in_hand else LINE[seat])
         if in_hand:
             work.events.append((REPLACED, seat, pos, old, taken))
         work.developed = True
@@ -537,7 +549,7 @@ def _give(work: Work, seat: int, card: int) -> None:
             draws = work.draws
             shuffle(draws if draws is not None else chance(work.seed, "shuffle", s), hand)
             work.hands[s] = hand
-        work.changed |= HAND0 | HAND0 << 1
+        work.changed |= HANDS
         work.phase = "turn"
         work.turn = work.first
         work.offers = ((), ())
@@ -561,21 +573,21 @@ def _switch(work: Work, seat: int, kind: str, a: int, b: int) -> None:
     if kind == "river":  # the face-up cards only; the piles beneath stay
         pa, pb = work.piles[a], work.piles[b]
         pa[0], pb[0] = pb[0], pa[0]
-        work.changed |= (PILE0 << a) | (PILE0 << b)
+        work.changed |= PILE[a] | PILE[b]
     elif kind == "line":
         line = work.lines[seat]
         line[a], line[b] = line[b], line[a]
-        work.changed |= LINE0 << seat
+        work.changed |= LINE[seat]
     elif kind == "hand":
         hand = work.hands[seat]
         hand[a], hand[b] = hand[b], hand[a]
-        work.changed |= HAND0 << seat
+        work.changed |= HAND[seat]
         work.events.append((SWITCHED, seat, a, b, 0))
     else:  # column: the Hand card goes face up to the Line, the Line card into the Hand, both in view
         hand, line = work.hands[seat], work.lines[seat]
         hand_card = hand[a]
         hand[a], line[a] = line[a], hand_card
-        work.changed |= (HAND0 | LINE0) << seat
+        work.changed |= HAND[seat] | LINE[seat]
         work.events.append((REPLACED, seat, a, hand_card, hand[a]))
 
 
@@ -584,7 +596,7 @@ def _discard_river(work: Work, a: int, b: int) -> None:
     piles = work.piles
     work.discard += (piles[a].pop(0), piles[b].pop(0))
     work.river_cards -= 2
-    work.changed |= (PILE0 << a) | (PILE0 << b) | DISCARD
+    work.changed |= PILE[a] | PILE[b] | DISCARD
     if not piles[a]:
         work.open &= ~(1 << a)
     if not piles[b]:
@@ -596,7 +608,7 @@ def _decree(work: Work, row: str, pos: int) -> None:
     rows = work.hands if row == "hand" else work.lines
     card0, card1 = rows[0][pos], rows[1][pos]
     rows[0][pos], rows[1][pos] = card1, card0
-    work.changed |= (HAND0 | HAND0 << 1) if row == "hand" else (LINE0 | LINE0 << 1)
+    work.changed |= HANDS if row == "hand" else LINES
     if row == "hand":
         work.events.append((DECREED, pos, card0, card1, 0))
 
