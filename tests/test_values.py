@@ -17,13 +17,21 @@ def test_the_bits_are_blake2b_of_the_seed_and_the_event_word_by_word():
     generator's: a narrow draw is a word's top bits, a wide one as many words as it needs, the first lowest."""
     blocks = b"".join(hashlib.blake2b(b"42:battle:3" + n.to_bytes(8, "little")).digest() for n in range(3))
     words = [int.from_bytes(blocks[i : i + 4], "little") for i in range(0, len(blocks), 4)]  # 48
-    drawn = chance(42, "battle", 3)
+    drawn = chance(42, "battle:3")
     assert [drawn.getrandbits(32) for _ in range(10)] == words[:10]
     assert [drawn.getrandbits(3) for _ in range(10)] == [w >> 29 for w in words[10:20]]  # into the second block
     assert drawn.getrandbits(0) == 0  # takes no word
     assert drawn.getrandbits(64) == words[20] | words[21] << 32
     assert drawn.getrandbits(70) == words[22] | words[23] << 32 | (words[24] >> 26) << 64
     assert drawn.getrandbits(1) == words[25] >> 31
+
+
+def test_the_blocks_go_on_past_the_numbers_made_once():
+    """The first block numbers' bytes are made once (games.values._BLOCKS); the later ones at each block."""
+    blocks = b"".join(hashlib.blake2b(b"7:deal" + n.to_bytes(8, "little")).digest() for n in range(20))
+    words = [int.from_bytes(blocks[i : i + 4], "little") for i in range(0, len(blocks), 4)]
+    drawn = chance(7, "deal")
+    assert [drawn.getrandbits(32) for _ in range(len(words))] == words
 
 
 def test_a_draw_is_below_its_power_of_two_and_never_of_negative_bits():
@@ -36,12 +44,12 @@ def test_a_draw_is_below_its_power_of_two_and_never_of_negative_bits():
 
 
 def test_each_event_and_seed_draws_its_own_bits_and_the_same_each_time():
-    keys = [(seed, *salt) for seed in range(30) for salt in [("deal",), ("shuffle", 0), ("shuffle", 1), ("first",)]]
+    keys = [(seed, event) for seed in range(30) for event in ["deal", "shuffle:0", "shuffle:1", "first"]]
     firsts = [chance(*key).getrandbits(64) for key in keys]
     assert len(set(firsts)) == len(keys)
     assert firsts == [chance(*key).getrandbits(64) for key in keys]
-    # the salt's parts are joined with ':', so ("shuffle", 1) is not ("shuffle1",)
-    assert chance(3, "shuffle", 1).getrandbits(64) != chance(3, "shuffle1").getrandbits(64)
+    # the seed and the event are joined with ':', so seed 1's "2:x" is not seed 12's ":x"
+    assert chance(1, "2:x").getrandbits(64) != chance(12, ":x").getrandbits(64)
 
 
 def test_shuffles_and_picks_from_the_seeds_are_uniform():

@@ -191,7 +191,7 @@ def _open(work: Work) -> None:
     if len(queue) == 2:
         draws: Bits | None = work.draws
         if draws is None:
-            draws = chance(work.seed, "rock-paper-scissors", work.round, k)
+            draws = chance(work.seed, f"rock-paper-scissors:{work.round}:{k}")
         if queue[0][0] != randbelow(draws, 2):
             queue.reverse()
     work.stage = FIGHT

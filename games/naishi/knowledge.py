@@ -21,10 +21,12 @@ def knowledge_index(observer: int | None, owner: int) -> int:
 
 
 def _remove_one(among: tuple[int, ...], card: int) -> tuple[int, ...]:
-    if card not in among:
-        return among
-    i = among.index(card)
-    return among[:i] + among[i + 1 :]
+    """`among` without its first `card`, if it has one (a loop over ints compiled: `in` and `index` on a tuple
+    compare each item as an object)."""
+    for i, known in enumerate(among):
+        if known == card:
+            return among[:i] + among[i + 1 :]
+    return among
 
 
 def initial_knowledge(gifts: tuple[int | None, ...]) -> tuple[HandKnowledge, ...]:

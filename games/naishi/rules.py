@@ -542,12 +542,14 @@ def _give(work: Work, seat: int, card: int) -> None:
     work.changed |= GIFTS
     given0, given1 = gifts
     if given0 is not None and given1 is not None:
-        for s, given, received in ((0, given0, given1), (1, given1, given0)):
-            kept = list(work.offers[s])
-            kept.remove(given)
-            hand = [MOUNTAIN] * HAND_MOUNTAINS + kept + [received]
+        for s in (0, 1):
+            given, received = (given0, given1) if s == 0 else (given1, given0)
+            first, second = work.offers[s]  # the 2 cards: one given, the other kept
+            hand = [MOUNTAIN] * HAND_MOUNTAINS
+            hand.append(second if first == given else first)
+            hand.append(received)
             draws = work.draws
-            shuffle(draws if draws is not None else chance(work.seed, "shuffle", s), hand)
+            shuffle(draws if draws is not None else chance(work.seed, f"shuffle:{s}"), hand)
             work.hands[s] = hand
         work.changed |= HANDS
         work.phase = "turn"

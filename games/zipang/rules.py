@@ -402,7 +402,7 @@ def _start_battle(work: Work, start: int) -> None:
     copies = work.copies
     cards = [t for t in range(TYPES) for _ in range(copies[t])]
     draws = work.draws
-    shuffle(draws if draws is not None else chance(work.seed, "battle", work.battle), cards)
+    shuffle(draws if draws is not None else chance(work.seed, f"battle:{work.battle}"), cards)
     work.hands = [tuple(sorted(cards[2 * p : 2 * p + 2])) for p in range(n)]
     work.facedown = (cards[2 * n],)
     work.deck = tuple(cards[2 * n + 1 :])
