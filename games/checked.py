@@ -88,7 +88,8 @@ class Engine:
 
     def to_act(self, state: Any) -> frozenset[int]:
         """Seats that must decide now; empty when the game is over (the seats its freeze recorded: no thaw)."""
-        acting: tuple[int, ...] = state.acting
+        native = self._native
+        acting: tuple[int, ...] = native.acting(state) if native is not None else state.acting
         if len(acting) == 1:
             seat = acting[0]
             if seat < _SMALL:

@@ -26,7 +26,8 @@ from games.move import Move
 @mypyc_attr(allow_interpreted_subclasses=True)
 class SearchRules:
     """`thaw`, `freeze`, `to_act`, `legal_moves`, `play` and `outcome` are the game's `games.base.Rules` (`thaw` and
-    `freeze` for the checked engine, games/checked.py, which calls the rules through this object too); `pick`
+    `freeze` for the checked engine, games/checked.py, which calls the rules through this object too, and reads a
+    frozen state's seats to act by `acting`); `pick`
     chooses a playout's move for a seat with `random_()` draws: by the game's playout policy when `by_policy`, else
     uniformly among its legal moves. It lists them itself, so a policy that can decide without the list (Hinode's
     plays, `PlayoutPolicy.lists_moves`) does not pay for it. `tree_pick` is another seat's move at a node of the
@@ -51,6 +52,13 @@ class SearchRules:
 
     def to_act(self, work: Any) -> tuple[int, ...]:  # pragma: no cover
         raise NotImplementedError
+
+    def acting(self, state: Any) -> tuple[int, ...]:
+        """The seats to act a frozen state recorded (`state.acting`): a game's class reads it from its typed
+        state, a field, where `state.acting` on any object is a generic attribute lookup (the checked engine's
+        `to_act` calls this)."""
+        found: tuple[int, ...] = state.acting
+        return found
 
     def legal_moves(self, work: Any, seat: int) -> Sequence[Move]:  # pragma: no cover
         raise NotImplementedError

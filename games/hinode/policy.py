@@ -21,7 +21,7 @@ from games.hinode.data import (
 )
 from games.hinode.moves import ChooseArea, ChooseTribe
 from games.hinode.rules import hero_playable, legal_moves, pickable, plain_play
-from games.hinode.state import AREA, PICK, PLAY, TRIBE
+from games.hinode.state import AREA, PICK, PLAY, TRIBE, State
 from games.hinode.work import Work
 
 EXPLORE: Final = 0.25  # share of the policy's picks made uniformly at random (skills and resources come from these)
@@ -153,6 +153,10 @@ class Search(search_rules.SearchRules):
 
     def to_act(self, work: Any) -> tuple[int, ...]:
         return rules.to_act(work)
+
+    def acting(self, state: Any) -> tuple[int, ...]:
+        frozen: State = state
+        return frozen.acting
 
     def legal_moves(self, work: Any, seat: int) -> Sequence[Move]:
         return rules.legal_moves(work, seat)

@@ -12,7 +12,7 @@ from games.kungfur import rules
 from games.kungfur.data import ARENAS, HIMIKO
 from games.kungfur.moves import ASSISTS, COCONUT_TOKENS, DONE, LEADS, WEAPON_TOKENS
 from games.kungfur.planning import LONER, derive
-from games.kungfur.state import PLAN, RECOVER
+from games.kungfur.state import PLAN, RECOVER, State
 from games.kungfur.work import Side, Work, tokens
 
 EXPLORE: Final = 0.25  # share of uniformly random picks
@@ -109,6 +109,10 @@ class Search(search_rules.SearchRules):
 
     def to_act(self, work: Any) -> tuple[int, ...]:
         return rules.to_act(work)
+
+    def acting(self, state: Any) -> tuple[int, ...]:
+        frozen: State = state
+        return frozen.acting
 
     def legal_moves(self, work: Any, seat: int) -> Sequence[Move]:
         return rules.legal_moves(work, seat)

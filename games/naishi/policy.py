@@ -22,6 +22,7 @@ from games.naishi.scoring import (
     grid_points,
     territory_total,
 )
+from games.naishi.state import State
 
 # share of the policy's picks made uniformly at random (court actions, decrees, the end come from these)
 EXPLORE: Final = 0.2
@@ -229,6 +230,10 @@ class Search(search_rules.SearchRules):
 
     def to_act(self, work: Any) -> tuple[int, ...]:
         return rules.to_act(work)
+
+    def acting(self, state: Any) -> tuple[int, ...]:
+        frozen: State = state
+        return frozen.acting
 
     def legal_moves(self, work: Any, seat: int) -> Sequence[Move]:
         return rules.legal_moves(work, seat)

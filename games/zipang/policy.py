@@ -35,7 +35,7 @@ from games.zipang.data import (
 from games.zipang.data import TAKE as TAKE_EFFECT
 from games.zipang.greedy import ZipangGreedy
 from games.zipang.moves import COIN_BLOCK, MONK_CANCEL, Play, React, Take, Use
-from games.zipang.state import REACT, TAKE, USE
+from games.zipang.state import REACT, TAKE, USE, State
 from games.zipang.views import view
 from games.zipang.work import Work
 
@@ -373,6 +373,10 @@ class Search(search_rules.SearchRules):
 
     def to_act(self, work: Any) -> tuple[int, ...]:
         return rules.to_act(work)
+
+    def acting(self, state: Any) -> tuple[int, ...]:
+        frozen: State = state
+        return frozen.acting
 
     def legal_moves(self, work: Any, seat: int) -> Sequence[Move]:
         return rules.legal_moves(work, seat)
