@@ -13,7 +13,7 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Self
+from typing import Final, Self
 
 from tabletop.stack.watchdog import WATCHDOG
 
@@ -66,6 +66,11 @@ def _claim_locked(port: int) -> bool:
     return True
 
 
+# The ports of the range below that browsers refuse to load a page from (Chromium's and Firefox's restricted ports:
+# net::ERR_UNSAFE_PORT); a web stack's gateway drawn on one failed the browser tests.
+_BROWSERS_REFUSE: Final = frozenset({10080})
+
+
 def free_port() -> int:
     """A port on 127.0.0.1 that nothing listens on now, for a server started next. Drawn at random below the
     ephemeral range, where the kernel would not hand it to a client's outgoing connection in the meantime (a port
@@ -77,6 +82,8 @@ def free_port() -> int:
         for _ in range(50):
             port = _PORTS.randrange(10000, low)
             if port in _GIVEN:  # given to a caller already, who may not have bound it yet (a cluster's six nodes)
+                continue
+            if port in _BROWSERS_REFUSE:  # a web table served there would not load
                 continue
             with socket.socket() as s:
                 try:
