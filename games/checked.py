@@ -117,7 +117,7 @@ class Engine:
         work = _working(native, self._thaw, state)[1]
         if native is not None:
             native.play(work, seat, move)
-            after = native.freeze_after(work, state)  # `work` was `state` before the move
+            after = native.freeze_after(work, state, seat, move)  # `work` was `state` before the move
         else:
             self._play(work, seat, move)
             after = self._freeze(work)

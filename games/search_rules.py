@@ -45,9 +45,10 @@ class SearchRules:
     def freeze(self, work: Any) -> Any:  # pragma: no cover
         raise NotImplementedError
 
-    def freeze_after(self, work: Any, before: Any) -> Any:
-        """`freeze(work)` after a move from `before`, the state `work` was thawed from or last frozen to: a game
-        may share `before`'s parts the move left unchanged (the checked engine's transition calls this)."""
+    def freeze_after(self, work: Any, before: Any, seat: int, move: Move) -> Any:
+        """`freeze(work)` after `seat` made `move` from `before`, the state `work` was thawed from or last frozen
+        to: a game may share `before`'s parts the move left unchanged (the checked engine's transition calls
+        this)."""
         return self.freeze(work)
 
     def to_act(self, work: Any) -> tuple[int, ...]:  # pragma: no cover

@@ -225,8 +225,8 @@ class Search(search_rules.SearchRules):
     def freeze(self, work: Any) -> Any:
         return rules.freeze(work)
 
-    def freeze_after(self, work: Any, before: Any) -> Any:
-        return rules.freeze_after(work, before)
+    def freeze_after(self, work: Any, before: Any, seat: int, move: Move) -> Any:
+        return rules.freeze_after(work, before, rules.written(seat, move))
 
     def to_act(self, work: Any) -> tuple[int, ...]:
         return rules.to_act(work)

@@ -47,9 +47,8 @@ REPLACED: Final = 0  # (REPLACED, owner, position, the card that left face up, t
 SWITCHED: Final = 1  # (SWITCHED, owner, a, b, 0): two Hand cards changed places
 DECREED: Final = 2  # (DECREED, position, Hand 0's card, Hand 1's card, 0): the Hand Decree exchanged them
 
-# The lists `play` may have written since the last thaw or freeze, one bit each in `Work.changed`: `freeze_after`
-# compares only those with the state before (the others are its tuples as they were). Indexed by seat or pile, not
-# shifted: interpreted, a shift and an `|` cost three times an index.
+# The lists a move may write, one bit each (`written`): `freeze_after` compares only those with the state before (the
+# others are its tuples as they were).
 GIFTS: Final = 1
 HAND0: Final = 2
 HAND1: Final = 4
@@ -81,7 +80,7 @@ class Work:
     __slots__ = (
         "seed", "first", "phase", "turn", "developed", "court_used", "final_turn", "declared_by", "offers", "gifts",
         "hands", "lines", "piles", "discard", "court", "knowledge", "events", "acting", "open", "river_cards", "draws",
-        "emissaries", "changed",
+        "emissaries",
     )  # fmt: skip
 
     seed: int
@@ -108,7 +107,6 @@ class Work:
     # Each seat's Emissaries in the court, kept as they come and go: `court.count(seat)` compiled compares every
     # space as a Python object, a None with an int the slowest way (6% of a compiled search's iteration).
     emissaries: list[int]
-    changed: int  # the lists written since the last thaw or freeze (GIFTS, HAND[s], ...): for `freeze_after`
 
     def __init__(
         self,
@@ -160,7 +158,6 @@ class Work:
             if owner is not None:
                 placed[owner] = placed[owner] + 1
         self.emissaries = placed
-        self.changed = 0
 
 
 def draw_chance(work: Work, rng: random.Random) -> None:
@@ -228,7 +225,6 @@ def freeze(work: Work) -> State:
     if work.events:
         work.knowledge = _folded(work.knowledge, work.events)
         work.events = []
-    work.changed = 0
     hands, lines, piles = work.hands, work.lines, work.piles
     return State(
         seed=work.seed,
@@ -253,18 +249,17 @@ def freeze(work: Work) -> State:
     )
 
 
-def freeze_after(work: Work, before: State) -> State:
-    """`freeze(work)` after a move from `before`, the state `work` was thawed from or last frozen to (the compiled
-    checked engine's transition, games/checked.py): each tuple the move left as it was is `before`'s own, shared,
-    not made anew, and so not freed with `before` either (most of a move's lists; making and freeing them was a
-    third of a compiled checked move, by callgrind). Only the lists `play` wrote (`work.changed`) are compared with
-    `before`'s, by identity (`kept`: comparing all twelve was a tenth of the move). The conformance suite holds it to
-    `freeze` (tests/conformance/test_working_state.py)."""
+def freeze_after(work: Work, before: State, changed: int) -> State:
+    """`freeze(work)` after one move from `before`, the state `work` was thawed from or last frozen to (the compiled
+    checked engine's transition, games/checked.py), a move that wrote no list but those of `changed` (`written`):
+    each tuple the move left as it was is `before`'s own, shared, not made anew, and so not freed with `before`
+    either (most of a move's lists; making and freeing them was a third of a compiled checked move, by callgrind).
+    Only the lists of `changed` are compared with `before`'s, by identity (`kept`: comparing all twelve was a tenth
+    of the move). The conformance suite holds it to `freeze` (tests/conformance/test_working_state.py): a list a
+    move writes that `written` leaves out would be a stale tuple there."""
     if work.events:
         work.knowledge = _folded(work.knowledge, work.events)
         work.events = []
-    changed = work.changed
-    work.changed = 0
     hands, lines, piles = work.hands, work.lines, work.piles
     old_hands, old_lines, old_piles = before.hands, before.lines, before.piles
     if changed & HANDS:
@@ -292,6 +287,32 @@ def freeze_after(work: Work, before: State) -> State:
                  kept(work.gifts, before.gifts) if changed & GIFTS else before.gifts, old_hands, old_lines, old_piles,
                  kept(work.discard, before.discard) if changed & DISCARD else before.discard,
                  kept(work.court, before.court) if changed & COURT else before.court, work.knowledge)
+
+
+def written(seat: int, move: Move) -> int:
+    """The lists `play(work, seat, move)` may write, as the bits above: `freeze_after` compares those (more is only
+    slower). From the move, not noted by `play`: the search, which never freezes, would pay for the notes (3% of a
+    compiled Naishi playout, by callgrind)."""
+    if isinstance(move, Develop):
+        return PILE[move.pos] | DISCARD | (HAND[seat] if move.row == "hand" else LINE[seat])
+    if isinstance(move, Switch):  # and an Emissary to the court
+        kind = move.kind
+        if kind == "river":
+            return COURT | PILE[move.a] | PILE[move.b]
+        if kind == "line":
+            return COURT | LINE[seat]
+        if kind == "hand":
+            return COURT | HAND[seat]
+        return COURT | HAND[seat] | LINE[seat]  # a column
+    if isinstance(move, DiscardRiver):
+        return COURT | PILE[move.a] | PILE[move.b] | DISCARD
+    if isinstance(move, Decree):
+        return COURT | (HANDS if move.row == "hand" else LINES)
+    if isinstance(move, Recall):
+        return COURT
+    if isinstance(move, Give):  # and both Hands, once both gifts are chosen
+        return GIFTS | HANDS
+    return 0  # the end of a turn, or its declaration
 
 
 def _folded(knowledge: tuple[HandKnowledge, ...], events: list[Event]) -> tuple[HandKnowledge, ...]:
@@ -495,7 +516,6 @@ def play(work: Work, seat: int, move: Move) -> None:
         old = cards[pos]
         cards[pos] = taken
         work.discard.append(old)
-        work.changed |= PILE[pos] | DISCARD | (HAND[seat] if in_hand else LINE[seat])
         if in_hand:
             work.events.append((REPLACED, seat, pos, old, taken))
         work.developed = True
@@ -522,7 +542,6 @@ def play(work: Work, seat: int, move: Move) -> None:
         for space in move.spaces:
             court[space] = None
             work.emissaries[seat] = work.emissaries[seat] - 1
-        work.changed |= COURT
         _end_turn(work)
     elif isinstance(move, DeclareEnd):
         work.final_turn = 1 - seat
@@ -539,7 +558,6 @@ def _give(work: Work, seat: int, card: int) -> None:
     "Each player adds 3 mountain cards to their Hand" and "now shuffles the 5 cards in their Hand"."""
     gifts = work.gifts
     gifts[seat] = card
-    work.changed |= GIFTS
     given0, given1 = gifts
     if given0 is not None and given1 is not None:
         for s in (0, 1):
@@ -551,7 +569,6 @@ def _give(work: Work, seat: int, card: int) -> None:
             draws = work.draws
             shuffle(draws if draws is not None else chance(work.seed, f"shuffle:{s}"), hand)
             work.hands[s] = hand
-        work.changed |= HANDS
         work.phase = "turn"
         work.turn = work.first
         work.offers = ((), ())
@@ -566,7 +583,6 @@ def _place_emissary(work: Work, seat: int, spaces: tuple[int, ...]) -> None:
         if court[space] is None:
             court[space] = seat
             work.emissaries[seat] = work.emissaries[seat] + 1
-            work.changed |= COURT
             break
     work.court_used = True
 
@@ -575,21 +591,17 @@ def _switch(work: Work, seat: int, kind: str, a: int, b: int) -> None:
     if kind == "river":  # the face-up cards only; the piles beneath stay
         pa, pb = work.piles[a], work.piles[b]
         pa[0], pb[0] = pb[0], pa[0]
-        work.changed |= PILE[a] | PILE[b]
     elif kind == "line":
         line = work.lines[seat]
         line[a], line[b] = line[b], line[a]
-        work.changed |= LINE[seat]
     elif kind == "hand":
         hand = work.hands[seat]
         hand[a], hand[b] = hand[b], hand[a]
-        work.changed |= HAND[seat]
         work.events.append((SWITCHED, seat, a, b, 0))
     else:  # column: the Hand card goes face up to the Line, the Line card into the Hand, both in view
         hand, line = work.hands[seat], work.lines[seat]
         hand_card = hand[a]
         hand[a], line[a] = line[a], hand_card
-        work.changed |= HAND[seat] | LINE[seat]
         work.events.append((REPLACED, seat, a, hand_card, hand[a]))
 
 
@@ -598,7 +610,6 @@ def _discard_river(work: Work, a: int, b: int) -> None:
     piles = work.piles
     work.discard += (piles[a].pop(0), piles[b].pop(0))
     work.river_cards -= 2
-    work.changed |= PILE[a] | PILE[b] | DISCARD
     if not piles[a]:
         work.open &= ~(1 << a)
     if not piles[b]:
@@ -610,7 +621,6 @@ def _decree(work: Work, row: str, pos: int) -> None:
     rows = work.hands if row == "hand" else work.lines
     card0, card1 = rows[0][pos], rows[1][pos]
     rows[0][pos], rows[1][pos] = card1, card0
-    work.changed |= HANDS if row == "hand" else LINES
     if row == "hand":
         work.events.append((DECREED, pos, card0, card1, 0))
 
