@@ -76,7 +76,7 @@ MANIFEST = "games/compiled.json"  # what was compiled, from which sources (games
 # library they are calls through the PLT that GCC may not inline, in case another library interposes them (none
 # does): `-fno-semantic-interposition` lets it call them directly and inline them, as CPython builds its own
 # library. `-fno-plt` calls into libpython through the GOT, not a PLT stub. Together, a compiled Kung Fur Fight
-# search's playout move took 6% fewer instructions and 12% less time (docs/benchmarks.md, *Nineteenth step*).
+# search's playout move took 6% fewer instructions and 13% less time (docs/benchmarks.md, *Nineteenth step*).
 NATIVE_CALLS = ("-fno-semantic-interposition", "-fno-plt")
 ROOT = Path(__file__).resolve().parent
 _ONCE: dict = {}  # the probe's answer and mypyc's extensions, once per process (setuptools may ready a command twice)

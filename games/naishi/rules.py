@@ -560,8 +560,7 @@ def _give(work: Work, seat: int, card: int) -> None:
     gifts[seat] = card
     given0, given1 = gifts
     if given0 is not None and given1 is not None:
-        for s in (0, 1):
-            given, received = (given0, given1) if s == 0 else (given1, given0)
+        for s, given, received in ((0, given0, given1), (1, given1, given0)):
             first, second = work.offers[s]  # the 2 cards: one given, the other kept
             hand = [MOUNTAIN] * HAND_MOUNTAINS
             hand.append(second if first == given else first)
