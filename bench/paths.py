@@ -28,8 +28,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--path", choices=("both", "current"), default="both",
                         help="both: the compiled and the pure path alternated, each in a child process (default); "
                              "current: this process's path only (TABLETOP_PURE_PYTHON=1 for the pure one)")
-    parser.add_argument("--rounds", type=int, default=2,
-                        help="with --path both: how many runs of each path, alternated (default 2)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="with --path both: how many runs of each path, alternated (default 3: the median of "
+                             "three passes over one run a load slowed down)")
 
 
 def print_figures(figures: dict[str, float]) -> None:
