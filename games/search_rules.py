@@ -78,5 +78,11 @@ class SearchRules:
 
 
 def uniform(moves: Sequence[Move], random_: Callable[[], float]) -> Move:
-    """A uniformly random one of `moves`, by one `random_()` draw (cheaper than `randrange`)."""
-    return moves[int(random_() * len(moves))]
+    """A uniformly random one of `moves`, by one `random_()` draw (cheaper than `randrange`). Compiled, a list's or
+    a tuple's item is read natively; a `Sequence`'s would be a Python subscript with the index boxed."""
+    index = int(random_() * len(moves))
+    if isinstance(moves, list):
+        return moves[index]
+    if isinstance(moves, tuple):
+        return moves[index]
+    return moves[index]
