@@ -34,6 +34,11 @@ class _Clairvoyant:
     def sample(self, view: Any, rng: random.Random) -> Any:
         return self._truth(self._state, rng)
 
+    def sample_work(self, view: Any, rng: random.Random) -> Any:
+        # The search plays each iteration on `sample_work`. Left to `__getattr__`, it would be the game's own, bound
+        # to the game: an honest draw from the view, and the baseline no baseline at all.
+        return self._game.rules.thaw(self.sample(view, rng))
+
 
 class CheatingPlayer:
     """ISMCTS on the true state (arena only): the baseline that shows what hidden information costs."""

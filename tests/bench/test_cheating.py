@@ -47,6 +47,19 @@ def test_the_truth_keeps_every_hand_and_reshuffles_only_what_nobody_saw(name, st
         assert len({d.hands[3] for d in drawn}) > 1  # a proxy's pile is reshuffled (seats 2 and 3 are proxies)
 
 
+@pytest.mark.parametrize("name,steps", [("naishi", 8), ("hinode", 20), ("zipang", 6)])
+def test_every_iteration_of_the_cheaters_search_plays_on_the_truth(name, steps):
+    """The search draws each iteration's working state with `sample_work`, not `sample`: the clairvoyant game's
+    must be the truth too (the game's own, reached through the wrapper, drew honestly from the view)."""
+    game, state = _position(name, steps, 4 if name == "hinode" else 2)
+    seat = min(game.to_act(state))
+    clairvoyant = cheating._Clairvoyant(game, state)
+    view = game.view(state, seat)
+    for i in range(20):
+        drawn = game.rules.freeze(clairvoyant.sample_work(view, random.Random(i)))
+        assert drawn.hands[: game.num_seats(state)] == state.hands[: game.num_seats(state)], i
+
+
 def test_the_cheater_needs_the_state_and_plays_in_the_arena():
     game, state = _position("naishi", 8)
     player = arena.make_player("cheat:30", "naishi")
