@@ -36,8 +36,9 @@ class _Clairvoyant:
 
     def sample_work(self, view: Any, rng: random.Random) -> Any:
         # The search plays each iteration on `sample_work`. Left to `__getattr__`, it would be the game's own, bound
-        # to the game: an honest draw from the view, and the baseline no baseline at all.
-        return self._game.rules.thaw(self.sample(view, rng))
+        # to the game: an honest draw from the view, and the baseline no baseline at all. `Game`'s default, called
+        # on this wrapper, thaws this `sample`: the truth.
+        return Game.sample_work(self, view, rng)  # type: ignore[arg-type]  # a Game by delegation
 
 
 class CheatingPlayer:
