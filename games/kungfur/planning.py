@@ -2,8 +2,9 @@
 
 Planning is a sequence of secret moves by each seat (both seats plan at once): lead an empty arena, add an
 assistant under a leader, then (after the animals) put tokens, and finish. What a plan leaves its seat
-(`plan_facts`) and the moves a seat has (`plan_moves`) are remembered by what they depend on: a search asks for
-the moves again and again, and the checked engine asks for the facts of nearly every planning state it thaws.
+(`plan_facts`) is remembered by what it depends on: the checked engine asks for the facts of nearly every planning
+state it thaws. The moves a seat has (`plan_moves`) are built on the compiled path and remembered on the pure one
+(`_built_plan_moves`, `_remembered_plan_moves`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from mypy_extensions import i64
+
+from games import compiled
 from games.base import Move
 from games.kungfur.data import ARENAS, HIMIKO, MAX_PER_ARENA, REINFORCEMENTS, TUMAZ
 from games.kungfur.moves import ASSISTS, COCONUT_TOKENS, DONE, LEADS, REINFORCE, WEAPON_TOKENS
@@ -102,18 +106,99 @@ def change_plan(work: Work, side: Side) -> None:
     side.plan = None
 
 
-_PLAN_MOVES: Final[dict[int, tuple[Move, ...]]] = {}  # by `_moves_key`
+_PLAN_MOVES: Final[dict[int, tuple[Move, ...]]] = {}  # the pure path's, by `_remembered_plan_moves`' key
+_BUILT: Final = compiled.COMPILED  # this module runs compiled: `plan_moves` builds the list rather than look it up
 
 
 def plan_moves(work: Work, seat: int) -> Sequence[Move]:
     """`seat`'s planning moves, in a stable order: animals (a leader on an empty arena, an assistant on an open
     one; past the card limit only Himiko) until the first token, the Reinforcements, tokens on the arenas with an
-    animal, and done. Remembered by what the list depends on."""
+    animal, and done. Compiled, built anew (`_built_plan_moves`); interpreted, remembered by what the list depends
+    on (`_remembered_plan_moves`): the same moves in the same order either way."""
     side = work.sides[seat]
     if side.done:
         return ()
     if not side.derived:
         derive(work, side)
+    if _BUILT:
+        return _built_plan_moves(side)
+    return _remembered_plan_moves(side)
+
+
+def _built_plan_moves(side: Side) -> list[Move]:
+    """`plan_moves`' list for a derived `side` that is not done, built anew: the compiled path's way. The free cards
+    are bits (card c: bit c) of a native int, read from the lowest, as `avail` is sorted, once each; the list is
+    made at its size, then filled. Compiled, this costs less time than finding the list in `_PLAN_MOVES`, though
+    more instructions: after a few thousand random games that table holds some 100,000 lists, and a lookup waits
+    on memory (8% of a compiled random Kung Fur Fight game's time went to the lookup alone, for 2.5% of its
+    instructions; docs/benchmarks.md, *Twenty-first step*). Interpreted, the loops over bits cost more than the
+    lookup: the pure path remembers."""
+    shapes = side.shapes
+    s0 = shapes[0]
+    s1 = shapes[1]
+    s2 = shapes[2]
+    free: i64 = 0  # the animals still free to place; none once tokens began ("Then" the tokens)
+    if side.tokens == 0:
+        card: i64
+        for card in side.avail:
+            free |= 1 << card
+        if side.room <= 0:
+            free &= 1 << HIMIKO  # past the card limit, only Himiko
+    reinforce = side.tokens == 0 and not side.boost and REINFORCEMENTS in side.items
+    pw, pc = side.pw, side.pc
+    weapons_left = side.weapons > pw[0] + pw[1] + pw[2]
+    coconuts_left = side.coconuts > pc[0] + pc[1] + pc[2]
+    # How many: each free card on each empty arena, each but Tumaz (who fights alone) under each open one, the
+    # Reinforcements, each kind of token left on each arena with an animal, and done.
+    leads: i64 = 0
+    bits = free
+    while bits:
+        bits &= bits - 1
+        leads += 1
+    assists = leads - (free >> LONER & 1)
+    n: i64 = 1 + reinforce
+    n += leads * ((s0 == 0) + (s1 == 0) + (s2 == 0)) + assists * ((s0 == 1) + (s1 == 1) + (s2 == 1))
+    if weapons_left or coconuts_left:
+        n += ((s0 > 0) + (s1 > 0) + (s2 > 0)) * (weapons_left + coconuts_left)
+    moves: list[Move] = [DONE] * n  # the last stays Done
+    i: i64 = 0
+    if free:
+        for k in range(ARENAS):
+            shape = shapes[k]
+            if shape > 1:
+                continue
+            bits = free
+            table: tuple[Move, ...]
+            if shape == 0:
+                table = LEADS[k]
+            else:
+                table = ASSISTS[k]
+                bits &= ~(1 << LONER)
+            c: i64 = 0
+            while bits:
+                if bits & 1:
+                    moves[i] = table[c]
+                    i += 1
+                bits >>= 1
+                c += 1
+    if reinforce:
+        moves[i] = REINFORCE
+        i += 1
+    if weapons_left or coconuts_left:
+        for k in range(ARENAS):
+            if shapes[k]:
+                if weapons_left:
+                    moves[i] = WEAPON_TOKENS[k]
+                    i += 1
+                if coconuts_left:
+                    moves[i] = COCONUT_TOKENS[k]
+                    i += 1
+    return moves
+
+
+def _remembered_plan_moves(side: Side) -> tuple[Move, ...]:
+    """`plan_moves`' list for a derived `side` that is not done, remembered by what it depends on: the pure path's
+    way, where building it costs more than a lookup (`_built_plan_moves`)."""
     shapes = side.shapes
     animals = side.tokens == 0  # "Then" the tokens: no animal after the first token
     cards = 0  # the animals still free to place, as a set of card codes (bit c: card c); none once tokens began
@@ -125,7 +210,7 @@ def plan_moves(work: Work, seat: int) -> Sequence[Move]:
     pw, pc = side.pw, side.pc
     weapons_left = side.weapons > pw[0] + pw[1] + pw[2]
     coconuts_left = side.coconuts > pc[0] + pc[1] + pc[2]
-    # What the list depends on, as one int (a tuple of them cost a tenth of a compiled search to hash and compare):
+    # What the list depends on, as one int (a tuple of them costs more to hash and compare):
     # the three arenas' shapes (2 bits each), four flags, and the free cards' set above them.
     key = (
         (((cards << 4 | animals << 3 | room << 2 | reinforce << 1 | weapons_left) << 1 | coconuts_left) << 6)
@@ -144,9 +229,8 @@ def plan_moves(work: Work, seat: int) -> Sequence[Move]:
 
 def _list_plan_moves(animals: bool, avail: list[int], room: bool, reinforce: bool, weapons_left: bool,
                      coconuts_left: bool, shapes: list[int]) -> tuple[Move, ...]:
-    # Spelt out for the compiled path, where this runs for every key a search has not met yet (several an iteration,
-    # all search long): loops over `range()` and the cards (`avail` is sorted, so a repeated card is the one before),
-    # which mypyc compiles to C loops, with no set, sort, comprehension, `+=` or tuple constant to iterate.
+    # The pure path's build, for a key it has not met yet (`avail` is sorted, so a repeated card is the one before);
+    # the compiled path builds by `_built_plan_moves`, which a test holds to the same lists.
     moves: list[Move] = []
     if animals:
         for k in range(ARENAS):

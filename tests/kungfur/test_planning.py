@@ -106,3 +106,47 @@ def test_blockade_lowers_the_next_planning_limit():
         if "recover:none" in ids(state, seat):
             state = play(state, seat, "recover:none")
     assert state.round == 3 and state.players[DOGS].blocked == 0
+
+
+def test_the_built_planning_moves_are_the_remembered_ones():
+    """The compiled path builds a seat's planning moves anew (`_built_plan_moves`); the pure path remembers them by
+    what they depend on (`_remembered_plan_moves`, built by `_list_plan_moves`). Not a rule, but the two must give
+    the same moves in the same order, or the two paths would play different games from one seed: both are held to
+    each other at every planning decision of random games, which reach the cases the lists bend on."""
+    import random
+
+    from games.kungfur import planning, rules
+    from games.kungfur.data import HIMIKO, REINFORCEMENTS
+    from games.kungfur.planning import LONER
+
+    seen = {"past the limit, Himiko free": 0, "Tumaz free, an arena open to assistants": 0,
+            "the Reinforcements to use": 0, "tokens begun": 0, "an arena closed": 0}
+    compared = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        work = rules.thaw(GAME.new_game(2, {}, seed))
+        while acting := rules.to_act(work):
+            seat = acting[0]
+            if work.phase == rules.PLAN:
+                for side_seat in acting:
+                    side = work.sides[side_seat]
+                    if side.done:
+                        continue
+                    if not side.derived:
+                        planning.derive(work, side)
+                    built = tuple(planning._built_plan_moves(side))
+                    assert built == planning._remembered_plan_moves(side), (seed, side_seat, built)
+                    assert tuple(rules.legal_moves(work, side_seat)) == built
+                    compared += 1
+                    animals = side.tokens == 0
+                    seen["past the limit, Himiko free"] += animals and side.room <= 0 and HIMIKO in side.avail
+                    seen["Tumaz free, an arena open to assistants"] += (
+                        animals and side.room > 0 and LONER in side.avail and 1 in side.shapes)
+                    seen["the Reinforcements to use"] += (
+                        animals and not side.boost and REINFORCEMENTS in side.items)
+                    seen["tokens begun"] += not animals
+                    seen["an arena closed"] += animals and 2 in side.shapes
+            moves = rules.legal_moves(work, seat)
+            rules.play(work, seat, moves[rng.randrange(len(moves))])
+    assert compared > 1000
+    assert all(seen.values()), seen
