@@ -64,8 +64,6 @@ EXTRA_STDLIB = {
     "games.move": {"mypy_extensions"},
     "games.search_rules": {"mypy_extensions"},
     "games.checked": {"mypy_extensions"},
-    # the compiler's native 64-bit int (`i64`), a plain int interpreted: the planning moves' bits
-    "games.kungfur.planning": {"mypy_extensions"},
 }
 
 

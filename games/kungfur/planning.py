@@ -3,16 +3,13 @@
 Planning is a sequence of secret moves by each seat (both seats plan at once): lead an empty arena, add an
 assistant under a leader, then (after the animals) put tokens, and finish. What a plan leaves its seat
 (`plan_facts`) is remembered by what it depends on: the checked engine asks for the facts of nearly every planning
-state it thaws. The moves a seat has (`plan_moves`) are built on the compiled path and remembered on the pure one
-(`_built_plan_moves`, `_remembered_plan_moves`).
+state it thaws. The moves a seat has (`plan_moves`) are built on the compiled path and remembered on the pure one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Final
-
-from mypy_extensions import i64
 
 from games import compiled
 from games.base import Move
@@ -113,92 +110,24 @@ _BUILT: Final = compiled.COMPILED  # this module runs compiled: `plan_moves` bui
 def plan_moves(work: Work, seat: int) -> Sequence[Move]:
     """`seat`'s planning moves, in a stable order: animals (a leader on an empty arena, an assistant on an open
     one; past the card limit only Himiko) until the first token, the Reinforcements, tokens on the arenas with an
-    animal, and done. Compiled, built anew (`_built_plan_moves`); interpreted, remembered by what the list depends
-    on (`_remembered_plan_moves`): the same moves in the same order either way."""
+    animal, and done. Compiled, built anew at each call; interpreted, remembered by what the list depends on
+    (`_remembered_plan_moves`). Compiled, the build costs less time than finding the list in the table: after a few
+    thousand random games it holds some 100,000 lists, and a lookup waits on memory (8% of a compiled random Kung
+    Fur Fight game's time went to the lookup alone, for 2.5% of its instructions; docs/benchmarks.md,
+    *Twenty-first step*). Interpreted, the build costs more than the lookup."""
     side = work.sides[seat]
     if side.done:
         return ()
     if not side.derived:
         derive(work, side)
     if _BUILT:
-        return _built_plan_moves(side)
+        return _list_plan_moves(side)
     return _remembered_plan_moves(side)
 
 
-def _built_plan_moves(side: Side) -> list[Move]:
-    """`plan_moves`' list for a derived `side` that is not done, built anew: the compiled path's way. The free cards
-    are bits (card c: bit c) of a native int, read from the lowest, as `avail` is sorted, once each; the list is
-    made at its size, then filled. Compiled, this costs less time than finding the list in `_PLAN_MOVES`, though
-    more instructions: after a few thousand random games that table holds some 100,000 lists, and a lookup waits
-    on memory (8% of a compiled random Kung Fur Fight game's time went to the lookup alone, for 2.5% of its
-    instructions; docs/benchmarks.md, *Twenty-first step*). Interpreted, the loops over bits cost more than the
-    lookup: the pure path remembers."""
-    shapes = side.shapes
-    s0 = shapes[0]
-    s1 = shapes[1]
-    s2 = shapes[2]
-    free: i64 = 0  # the animals still free to place; none once tokens began ("Then" the tokens)
-    if side.tokens == 0:
-        card: i64
-        for card in side.avail:
-            free |= 1 << card
-        if side.room <= 0:
-            free &= 1 << HIMIKO  # past the card limit, only Himiko
-    reinforce = side.tokens == 0 and not side.boost and REINFORCEMENTS in side.items
-    pw, pc = side.pw, side.pc
-    weapons_left = side.weapons > pw[0] + pw[1] + pw[2]
-    coconuts_left = side.coconuts > pc[0] + pc[1] + pc[2]
-    # How many: each free card on each empty arena, each but Tumaz (who fights alone) under each open one, the
-    # Reinforcements, each kind of token left on each arena with an animal, and done.
-    leads: i64 = 0
-    bits = free
-    while bits:
-        bits &= bits - 1
-        leads += 1
-    assists = leads - (free >> LONER & 1)
-    n: i64 = 1 + reinforce
-    n += leads * ((s0 == 0) + (s1 == 0) + (s2 == 0)) + assists * ((s0 == 1) + (s1 == 1) + (s2 == 1))
-    if weapons_left or coconuts_left:
-        n += ((s0 > 0) + (s1 > 0) + (s2 > 0)) * (weapons_left + coconuts_left)
-    moves: list[Move] = [DONE] * n  # the last stays Done
-    i: i64 = 0
-    if free:
-        for k in range(ARENAS):
-            shape = shapes[k]
-            if shape > 1:
-                continue
-            bits = free
-            table: tuple[Move, ...]
-            if shape == 0:
-                table = LEADS[k]
-            else:
-                table = ASSISTS[k]
-                bits &= ~(1 << LONER)
-            c: i64 = 0
-            while bits:
-                if bits & 1:
-                    moves[i] = table[c]
-                    i += 1
-                bits >>= 1
-                c += 1
-    if reinforce:
-        moves[i] = REINFORCE
-        i += 1
-    if weapons_left or coconuts_left:
-        for k in range(ARENAS):
-            if shapes[k]:
-                if weapons_left:
-                    moves[i] = WEAPON_TOKENS[k]
-                    i += 1
-                if coconuts_left:
-                    moves[i] = COCONUT_TOKENS[k]
-                    i += 1
-    return moves
-
-
 def _remembered_plan_moves(side: Side) -> tuple[Move, ...]:
-    """`plan_moves`' list for a derived `side` that is not done, remembered by what it depends on: the pure path's
-    way, where building it costs more than a lookup (`_built_plan_moves`)."""
+    """`plan_moves`' list for a derived `side` that is not done, remembered by what it depends on (the pure
+    path's way)."""
     shapes = side.shapes
     animals = side.tokens == 0  # "Then" the tokens: no animal after the first token
     cards = 0  # the animals still free to place, as a set of card codes (bit c: card c); none once tokens began
@@ -222,32 +151,41 @@ def _remembered_plan_moves(side: Side) -> tuple[Move, ...]:
     if moves is None:
         if len(_PLAN_MOVES) >= _CACHE_MAX:
             _PLAN_MOVES.clear()
-        moves = _PLAN_MOVES[key] = _list_plan_moves(animals, side.avail, room, reinforce, weapons_left, coconuts_left,
-                                                    shapes)
+        moves = _PLAN_MOVES[key] = tuple(_list_plan_moves(side))
     return moves  # the remembered tuple itself: a list of legal moves is read, never changed
 
 
-def _list_plan_moves(animals: bool, avail: list[int], room: bool, reinforce: bool, weapons_left: bool,
-                     coconuts_left: bool, shapes: list[int]) -> tuple[Move, ...]:
-    # The pure path's build, for a key it has not met yet (`avail` is sorted, so a repeated card is the one before);
-    # the compiled path builds by `_built_plan_moves`, which a test holds to the same lists.
+def _list_plan_moves(side: Side) -> list[Move]:
+    """`plan_moves`' list for a derived `side` that is not done, built: native loops over `range()` and the cards
+    (`avail` is sorted, so a repeated card is the one before), with no set, sort, comprehension, `+=` or tuple
+    constant to iterate."""
     moves: list[Move] = []
-    if animals:
-        for k in range(ARENAS):
-            shape = shapes[k]
-            if shape > 1:
-                continue
-            lead = shape == 0
-            table = LEADS[k] if lead else ASSISTS[k]
-            last = -1
-            for c in avail:
-                if c == last:
-                    continue
-                last = c
-                if (room or c == HIMIKO) and (lead or c != LONER):
-                    moves.append(table[c])
-        if reinforce:
+    shapes = side.shapes
+    if side.tokens == 0:  # "Then" the tokens: no animal after the first token
+        room = side.room > 0
+        cards: list[int] = []  # the free animals that may be placed, once each: past the card limit only Himiko
+        last = -1
+        for c in side.avail:
+            if c != last and (room or c == HIMIKO):
+                cards.append(c)
+            last = c
+        if cards:
+            for k in range(ARENAS):
+                shape = shapes[k]
+                if shape == 0:
+                    table = LEADS[k]
+                    for c in cards:
+                        moves.append(table[c])
+                elif shape == 1:
+                    assists = ASSISTS[k]
+                    for c in cards:
+                        if c != LONER:  # Tumaz fights alone
+                            moves.append(assists[c])
+        if not side.boost and REINFORCEMENTS in side.items:
             moves.append(REINFORCE)
+    pw, pc = side.pw, side.pc
+    weapons_left = side.weapons > pw[0] + pw[1] + pw[2]
+    coconuts_left = side.coconuts > pc[0] + pc[1] + pc[2]
     if weapons_left or coconuts_left:
         for k in range(ARENAS):
             if shapes[k]:
@@ -256,5 +194,4 @@ def _list_plan_moves(animals: bool, avail: list[int], room: bool, reinforce: boo
                 if coconuts_left:
                     moves.append(COCONUT_TOKENS[k])
     moves.append(DONE)
-    return tuple(moves)
-
+    return moves

@@ -109,10 +109,11 @@ def test_blockade_lowers_the_next_planning_limit():
 
 
 def test_the_built_planning_moves_are_the_remembered_ones():
-    """The compiled path builds a seat's planning moves anew (`_built_plan_moves`); the pure path remembers them by
-    what they depend on (`_remembered_plan_moves`, built by `_list_plan_moves`). Not a rule, but the two must give
-    the same moves in the same order, or the two paths would play different games from one seed: both are held to
-    each other at every planning decision of random games, which reach the cases the lists bend on."""
+    """The compiled path builds a seat's planning moves at each call (`_list_plan_moves`); the pure path remembers
+    them by a key of what they depend on (`_remembered_plan_moves`). Not a rule, but the two must give the same
+    moves in the same order, or the two paths would play different games from one seed: at every planning decision
+    of random games (the table shared by all of them, so that a key met before must hold everything its list
+    depends on), which reach the cases the lists bend on."""
     import random
 
     from games.kungfur import planning, rules
@@ -134,7 +135,7 @@ def test_the_built_planning_moves_are_the_remembered_ones():
                         continue
                     if not side.derived:
                         planning.derive(work, side)
-                    built = tuple(planning._built_plan_moves(side))
+                    built = tuple(planning._list_plan_moves(side))
                     assert built == planning._remembered_plan_moves(side), (seed, side_seat, built)
                     assert tuple(rules.legal_moves(work, side_seat)) == built
                     compared += 1
