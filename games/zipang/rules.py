@@ -222,11 +222,11 @@ def _start_effect(work: Work, user: int, card: int, targets: tuple[int, ...], ik
     work.effect, work.ikki, work.strength, work.victim, work.offer = card, ikki, 0, None, ()
     n = work.n
     if ikki:
-        work.strength = IKKI_BTL
+        work.strength = attack_strength(work.btl, card, ikki)
         in_battle = work.in_battle
         targets = tuple(p for p in clockwise(user, n) if in_battle[p])
     elif effect == ATTACK:
-        work.strength = work.btl[card]
+        work.strength = attack_strength(work.btl, card, ikki)
     elif effect == TRIBUTE:
         targets = clockwise(user, n)
     elif effect == TAX:
@@ -272,11 +272,25 @@ def _next_reaction(work: Work) -> None:
     _after_effect(work)
 
 
+def attack_strength(btl: tuple[int, ...], card: int, ikki: bool) -> int:
+    """The BTL of the attack that playing `card` makes, 0 for none: "The BATTLE points (BTL) of the played card
+    are the strength of the attack"; "If you play 2 Peasants at the same time, you can make an attack of BTL 5"."""
+    if ikki:
+        return IKKI_BTL
+    return btl[card] if _EFFECTS[card] == ATTACK else 0
+
+
+def blocks(btl: tuple[int, ...], hand: tuple[int, ...], strength: int) -> bool:
+    """Whether `hand` blocks an attack of `strength`: "Each defending player's defense strength is the total BATTLE
+    points (BTL) of all the cards in their hand. If that total is equal to or greater than the attacker's BTL ...
+    blocks the attack." """
+    return sum(btl[c] for c in hand) >= strength
+
+
 def _resolve(work: Work, seat: int) -> None:
     """The effect reaches `seat`, which did not cancel or block it."""
     if work.strength:
-        btl = work.btl
-        if sum(btl[c] for c in work.hands[seat]) >= work.strength:
+        if blocks(work.btl, work.hands[seat], work.strength):
             _learn(work, work.active, seat)  # "the defender shows their hand to the attacking player"
         else:
             _exclude(work, seat)

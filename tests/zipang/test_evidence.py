@@ -4,15 +4,16 @@ from it (games.zipang.evidence): a hand the seat's moves argue against is dealt 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
+from games.base import Move
 from games.zipang import GAME
-from games.zipang.data import ATTACK, CARDS, IKKI_BTL
 from games.zipang.evidence import UNLIKELY, weight
 from games.zipang.greedy import ZipangGreedy
 from games.zipang.moves import Play, React
-from games.zipang.rules import draw_chance, play
-from games.zipang.state import PLAY, State
+from games.zipang.rules import attack_strength, blocks, draw_chance, play
+from games.zipang.state import PLAY, State, View
 from games.zipang.views import unseen
 from games.zipang.work import freeze, thaw
 from tests.zipang.positions import act, card, cards, known, position
@@ -144,25 +145,32 @@ def test_samples_follow_the_answer_the_model_would_give():
     assert min(with_monk) == 1.0 and min(without_monk) == 1.0
 
 
+def _greedy_decisions(seeds: range, rng: random.Random) -> Iterator[tuple[State, int, View, Sequence[Move]]]:
+    """Every decision of the two-seat games dealt by `seeds` between two greedy players: (the state, the seat to
+    decide, its view, its moves), each yielded before the greedy player makes its move (drawing from `rng`)."""
+    greedy = ZipangGreedy()
+    for game_seed in seeds:
+        state = GAME.new_game(2, {}, game_seed)
+        while not GAME.is_over(state):
+            (seat,) = state.acting
+            view = GAME.view(state, seat)
+            moves = GAME.legal_moves(state, seat)
+            yield state, seat, view, moves
+            state = GAME.apply(state, seat, greedy.choose(GAME, view, moves, rng))
+
+
 def test_samples_deal_the_true_hand_more_often_against_the_greedy_player():
     """Two greedy players: at each decision with a record of the other seat, seat's samples deal the other's true
     hand more often with the records than without them (the plays as well as the answers)."""
-    greedy = ZipangGreedy()
     rng = random.Random(1)
     hits = [0, 0]
-    for game_seed in range(4):
-        state = GAME.new_game(2, {}, 200 + game_seed)
-        while not GAME.is_over(state):
-            (seat,) = state.acting
-            other = 1 - seat
-            view = GAME.view(state, seat)
-            moves = GAME.legal_moves(state, seat)
-            if view.plays[other] is not None and len(view.known[other]) < view.hand_sizes[other]:
-                truth = state.hands[other]
-                blind = replace(view, plays=(None, None), answers=(None, None))
-                for i, v in enumerate((view, blind)):
-                    hits[i] += sum(GAME.sample(v, rng).hands[other] == truth for _ in range(60))
-            state = GAME.apply(state, seat, greedy.choose(GAME, view, moves, rng))
+    for state, seat, view, _ in _greedy_decisions(range(200, 204), rng):
+        other = 1 - seat
+        if view.plays[other] is not None and len(view.known[other]) < view.hand_sizes[other]:
+            truth = state.hands[other]
+            blind = replace(view, plays=(None, None), answers=(None, None))
+            for i, v in enumerate((view, blind)):
+                hits[i] += sum(GAME.sample(v, rng).hands[other] == truth for _ in range(60))
     assert hits[0] > 1.2 * hits[1], hits
 
 
@@ -180,15 +188,15 @@ def test_larger_tables_are_left_to_chance():
         assert weight(view, pool) == 1.0
 
 
-def _attack_strengths(state: State, moves) -> list[int]:
-    """The strengths of the attacks among `moves` (an Ikki's, or an attack card's aimed at a seat)."""
-    return sorted({IKKI_BTL if m.ikki else state.btl[m.card] for m in moves
-                   if isinstance(m, Play) and (m.ikki or m.targets and CARDS[m.card].effect == ATTACK)})
+def _attack_strengths(state: State, moves: Sequence[Move]) -> list[int]:
+    """The strengths of the attacks among `moves` (an Ikki, or a card aimed at a seat that attacks)."""
+    return sorted({attack_strength(state.btl, m.card, m.ikki) for m in moves
+                   if isinstance(m, Play) and (m.ikki or m.targets)} - {0})
 
 
 def _stops(state: State, hand: tuple[int, ...], strength: int) -> bool:
-    """Whether `hand` stops an attack of `strength`: a Monk cancels it, or the hand's BTL total blocks it."""
-    return MONK in hand or sum(state.btl[c] for c in hand) >= strength
+    """Whether `hand` stops an attack of `strength`: a Monk cancels it, or the hand blocks it."""
+    return MONK in hand or blocks(state.btl, hand, strength)
 
 
 def test_the_samples_reckon_an_attacks_odds_right_against_the_greedy_player():
@@ -197,24 +205,17 @@ def test_the_samples_reckon_an_attacks_odds_right_against_the_greedy_player():
     each play with an attack among the moves, the share of seat's samples in which the other seat stops each attack
     is that seat's chance to stop it, bin by bin (calibrated), and a better forecast than the samples without the
     records, which are not calibrated (they miss the Monks and the strong hands a greedy player keeps)."""
-    greedy = ZipangGreedy()
     rng = random.Random(3)
     forecasts: list[tuple[float, float, bool]] = []  # (with the records, without, stopped)
-    for game_seed in range(200):
-        state = GAME.new_game(2, {}, 700 + game_seed)
-        while not GAME.is_over(state):
-            (seat,) = state.acting
-            other = 1 - seat
-            view = GAME.view(state, seat)
-            moves = GAME.legal_moves(state, seat)
-            strengths = _attack_strengths(state, moves) if state.phase == PLAY and state.in_battle[other] else []
-            if strengths:
-                blind = replace(view, plays=(None, None), answers=(None, None))
-                hands = [[GAME.sample(v, rng).hands[other] for _ in range(100)] for v in (view, blind)]
-                for strength in strengths:
-                    said = [sum(_stops(state, hand, strength) for hand in dealt) / len(dealt) for dealt in hands]
-                    forecasts.append((said[0], said[1], _stops(state, state.hands[other], strength)))
-            state = GAME.apply(state, seat, greedy.choose(GAME, view, moves, rng))
+    for state, seat, view, moves in _greedy_decisions(range(700, 900), rng):
+        other = 1 - seat
+        strengths = _attack_strengths(state, moves) if state.phase == PLAY and state.in_battle[other] else []
+        if strengths:
+            blind = replace(view, plays=(None, None), answers=(None, None))
+            hands = [[GAME.sample(v, rng).hands[other] for _ in range(100)] for v in (view, blind)]
+            for strength in strengths:
+                said = [sum(_stops(state, hand, strength) for hand in dealt) / len(dealt) for dealt in hands]
+                forecasts.append((said[0], said[1], _stops(state, state.hands[other], strength)))
     assert len(forecasts) > 3000
 
     def gaps(i: int) -> list[float]:
