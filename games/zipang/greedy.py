@@ -16,7 +16,6 @@ from games.zipang.data import (
     EFFECTS,
     END,
     IKKI,
-    IKKI_BTL,
     MONK,
     PEASANT,
     REUSE,
@@ -26,6 +25,7 @@ from games.zipang.data import (
     TRIBUTE,
 )
 from games.zipang.moves import COIN_BLOCK, MONK_CANCEL, Play, React, Take
+from games.zipang.rules import attack_strength, defence
 from games.zipang.state import View
 from games.zipang.views import unseen
 
@@ -126,7 +126,7 @@ class ZipangGreedy:
         me = view.seat
         others_in = [p for p in range(view.num_players) if p != me and view.in_battle[p]]
         if ikki or effect == ATTACK:
-            strength = IKKI_BTL if ikki else view.btl[card]
+            strength = attack_strength(view.btl, card, ikki)
             if ikki:
                 targets = others_in
             worth = 0.0
@@ -166,7 +166,7 @@ class ZipangGreedy:
         hand = view.hand
         effect = EFFECTS[move.card] if not move.ikki else IKKI
         if view.strength:
-            btl = sum(view.btl[c] for c in hand)
+            btl = defence(view.btl, hand)
             if move.kind == MONK_CANCEL:
                 return (1.5 + self._share(view)) if btl < view.strength else -0.5
             if move.kind == COIN_BLOCK:

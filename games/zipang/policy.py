@@ -23,7 +23,6 @@ from games.zipang.data import (
     EFFECTS,
     END,
     IKKI,
-    IKKI_BTL,
     MONK,
     PEASANT,
     REUSE,
@@ -237,12 +236,10 @@ def _effect(work: Work, seat: int, card: int, targets: tuple[int, ...], ikki: bo
     effect = _IKKI if ikki else _EFFECT[card]
     n = work.n
     if effect == _ATTACK or effect == _IKKI:
+        strength = rules.attack_strength(work.btl, card, ikki)
         if effect == _IKKI:
-            strength = IKKI_BTL
             in_battle = work.in_battle
             targets = tuple(p for p in range(n) if p != seat and in_battle[p])
-        else:
-            strength = work.btl[card]
         worth = 0.0
         knock_out = KNOCK_OUT + _share(work)
         for target in targets:
@@ -318,7 +315,7 @@ def _react(work: Work, seat: int, moves: Sequence[Move]) -> Move:
     strength = work.strength
     hand = work.hands[seat]
     if strength:
-        if _sum(work.btl, hand) >= strength:
+        if rules.blocks(work.btl, hand, strength):
             return moves[-1]  # defend: the hand holds
         for move in moves:
             assert type(move) is React

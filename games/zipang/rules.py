@@ -280,11 +280,19 @@ def attack_strength(btl: tuple[int, ...], card: int, ikki: bool) -> int:
     return btl[card] if _EFFECTS[card] == ATTACK else 0
 
 
+def defence(btl: tuple[int, ...], hand: tuple[int, ...]) -> int:
+    """A hand's defence strength: "Each defending player's defense strength is the total BATTLE points (BTL) of all
+    the cards in their hand." """
+    total = 0
+    for card in hand:
+        total += btl[card]
+    return total
+
+
 def blocks(btl: tuple[int, ...], hand: tuple[int, ...], strength: int) -> bool:
-    """Whether `hand` blocks an attack of `strength`: "Each defending player's defense strength is the total BATTLE
-    points (BTL) of all the cards in their hand. If that total is equal to or greater than the attacker's BTL ...
-    blocks the attack." """
-    return sum(btl[c] for c in hand) >= strength
+    """Whether `hand` blocks an attack of `strength`: "If that total is equal to or greater than the attacker's BTL
+    ... blocks the attack." """
+    return defence(btl, hand) >= strength
 
 
 def _resolve(work: Work, seat: int) -> None:

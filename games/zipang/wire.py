@@ -12,6 +12,7 @@ from __future__ import annotations
 from games.zipang.data import MAX_PLAYERS, MIN_PLAYERS, MONK, PEASANT, TYPES
 from games.zipang.legal import may_block
 from games.zipang.moves import ACCEPT, COIN_BLOCK, DEFEND, MONK_CANCEL, Play, React, Take, Use
+from games.zipang.rules import defence
 from games.zipang.state import OVER, PLAY, REACT, TAKE, USE, Decision, View
 from tabletop.v1 import zipang_pb2 as zp
 from tabletop.wire import GameWire, WireError
@@ -263,7 +264,7 @@ def _reaction(v: View) -> zp.ZipangReaction:
         attack_strength=v.strength,
         coin_block_allowed=may_block(v.strength, v.had_turn[seat], v.coins[seat]),
         monk_allowed=own and MONK in v.hand,
-        defence=sum(v.btl[c] for c in v.hand) if own else 0,
+        defence=defence(v.btl, v.hand) if own else 0,
     )
 
 
