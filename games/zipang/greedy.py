@@ -42,7 +42,7 @@ class ZipangGreedy:
     def _lose_chance(self, view: View, seat: int, strength: int, pool: list[int]) -> float:
         """Chance that `seat`'s hand totals less BTL than `strength` (its unknown cards drawn from `pool`)."""
         known = view.known[seat] if view.seat is not None else ()
-        base = sum(view.btl[c] for c in known)
+        base = defence(view.btl, known)
         free = view.hand_sizes[seat] - len(known)
         if free <= 0 or not pool:
             return float(base < strength)

@@ -200,7 +200,7 @@ def _tables(work: Work) -> tuple[tuple[tuple[float, ...], ...], float]:
 def _lose_chance(work: Work, seat: int, target: int, strength: int) -> float:
     """The chance, as `seat` sees it, that `target`'s hand totals less BTL than `strength`."""
     known = work.known[seat * work.n + target]
-    base = _sum(work.btl, known)
+    base = rules.defence(work.btl, known)
     free = len(work.hands[target]) - len(known)
     if free <= 0:
         return 1.0 if base < strength else 0.0

@@ -219,14 +219,14 @@ def _react(work: Work, seat: int, kind: str) -> None:
 # --- effects -------------------------------------------------------------------------------------------------
 def _start_effect(work: Work, user: int, card: int, targets: tuple[int, ...], ikki: bool) -> None:
     effect = _EFFECTS[card]
-    work.effect, work.ikki, work.strength, work.victim, work.offer = card, ikki, 0, None, ()
+    work.effect, work.ikki, work.victim, work.offer = card, ikki, None, ()
+    work.strength = attack_strength(work.btl, card, ikki)
     n = work.n
     if ikki:
-        work.strength = attack_strength(work.btl, card, ikki)
         in_battle = work.in_battle
         targets = tuple(p for p in clockwise(user, n) if in_battle[p])
     elif effect == ATTACK:
-        work.strength = attack_strength(work.btl, card, ikki)
+        pass  # the targets are the player's choice
     elif effect == TRIBUTE:
         targets = clockwise(user, n)
     elif effect == TAX:
